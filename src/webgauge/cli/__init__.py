@@ -1,0 +1,1 @@
+"""webgauge.cli."""

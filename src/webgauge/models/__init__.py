@@ -1,0 +1,1 @@
+"""webgauge.models."""
