@@ -1,0 +1,83 @@
+"""Finding the system Chromium and the flags it is launched with."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import ChromiumNotFound
+
+__all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR"]
+
+ENV_VAR = "WEBGAUGE_CHROMIUM"
+
+#: Flags that keep Chromium quiet, offline and deterministic on a headless machine.
+LAUNCH_FLAGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions",
+    "--font-render-hinting=none",
+    "--force-color-profile=srgb",
+    "--disable-lcd-text",
+    "--no-default-browser-check",
+    "--metrics-recording-only",
+    "--password-store=basic",
+)
+
+_CANDIDATES = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/lib/chromium/chromium",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/snap/bin/chromium",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+)
+
+_FIX = (
+    "Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu; `make demo` and "
+    "`make test` do this for you), or point webgauge at a Chromium/Chrome binary with "
+    f"`--chromium PATH` or the environment variable {ENV_VAR}=PATH."
+)
+
+
+def find_chromium(executable: str | os.PathLike | None = None) -> str:
+    """Return the path of the Chromium to launch.
+
+    Order: the explicit ``executable`` argument (a CLI ``--chromium`` option), the
+    ``WEBGAUGE_CHROMIUM`` environment variable, then well-known system locations and
+    ``PATH``. Raises :class:`ChromiumNotFound` naming the fix when none is usable.
+    """
+    for source, value in (("--chromium", executable), (ENV_VAR, os.environ.get(ENV_VAR))):
+        if value:
+            path = Path(value).expanduser()
+            if path.is_file() and os.access(path, os.X_OK):
+                return str(path)
+            raise ChromiumNotFound(f"{source} points at {str(value)!r}, which is not an executable file. {_FIX}")
+    for cand in _CANDIDATES:
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise ChromiumNotFound(f"No Chromium found on this machine. {_FIX}")
+
+
+@lru_cache(maxsize=8)
+def chromium_version(executable: str | None = None) -> str:
+    """The version string Chromium prints (e.g. ``Chromium 156.0.8078.108``)."""
+    exe = find_chromium(executable)
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30)
+    return (out.stdout or out.stderr).strip()

@@ -1,0 +1,536 @@
+"""Launching the system Chromium and driving live pages through Playwright's async API.
+
+This module (with :mod:`capture`) is the only place in webgauge that imports Playwright.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import ipaddress
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+from .capture import capture_page, screenshot_page
+from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
+from .errors import BrowserError, ElementNotFound, PageError
+from .profile import DEFAULT_PROFILE, RenderProfile
+from .snapshot import Snapshot
+
+__all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of a URL (ports made explicit)."""
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443, "ws": 80, "wss": 443}.get(parts.scheme, 0)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parts.scheme}://{host}:{port}"
+
+
+def is_loopback_url(url: str) -> bool:
+    """True when the URL's host is on this machine (127.0.0.0/8, ::1 or localhost)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _playwright():
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError as exc:  # pragma: no cover - a dependency of the package
+        raise BrowserError("Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
+    return async_playwright
+
+
+class Browser:
+    """One running system Chromium. Use ``async with Browser.launch() as browser``.
+
+    Every page gets its own browser context (cookies, storage and routing are isolated),
+    so pages never see one another.
+    """
+
+    def __init__(self, executable: str | None = None, headless: bool = True, hide_scrollbars: bool = True,
+                 extra_args: tuple[str, ...] = ()) -> None:
+        self.executable = find_chromium(executable)
+        self.headless = headless
+        self.hide_scrollbars = hide_scrollbars
+        self.extra_args = tuple(extra_args)
+        self._pw_cm = None
+        self._pw = None
+        self._browser = None
+
+    @classmethod
+    def launch(cls, executable: str | None = None, **kwargs) -> "Browser":
+        """A browser to be started with ``async with`` (or ``await browser.start()``)."""
+        return cls(executable, **kwargs)
+
+    async def start(self) -> "Browser":
+        if self._browser is not None:
+            return self
+        self._pw_cm = _playwright()()
+        self._pw = await self._pw_cm.__aenter__()
+        args = list(LAUNCH_FLAGS) + list(self.extra_args)
+        ignore = [] if self.hide_scrollbars else ["--hide-scrollbars"]
+        if self.hide_scrollbars:
+            args.append("--hide-scrollbars")
+        try:
+            self._browser = await self._pw.chromium.launch(
+                executable_path=self.executable, headless=self.headless, args=args,
+                ignore_default_args=ignore, timeout=60_000)
+        except Exception as exc:
+            await self._pw_cm.__aexit__(None, None, None)
+            self._pw = self._pw_cm = None
+            raise BrowserError(f"Chromium at {self.executable} failed to start: {exc}. "
+                               "Check that it runs (`chromium --version`) or choose another with --chromium.") from exc
+        return self
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._browser.close(), 30)
+        if self._pw_cm is not None:
+            with contextlib.suppress(Exception):
+                await self._pw_cm.__aexit__(None, None, None)
+        self._browser = self._pw = self._pw_cm = None
+
+    async def __aenter__(self) -> "Browser":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    @property
+    def version(self) -> str:
+        """Chromium's version string (``Chromium 156.0...``)."""
+        if self._browser is not None:
+            return f"Chromium {self._browser.version}"
+        return chromium_version(self.executable)
+
+    @property
+    def connected(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    async def new_page(self, profile: RenderProfile = DEFAULT_PROFILE, *, allowed_origins: tuple[str, ...] = (),
+                       max_tabs: int = 5, dialog_policy: str = "dismiss") -> "LivePage":
+        """A blank live page in a fresh context. Close it with ``await page.close()``."""
+        if self._browser is None:
+            await self.start()
+        if profile.hide_scrollbars != self.hide_scrollbars:
+            raise BrowserError("The render profile's scrollbar policy differs from this browser's launch: "
+                               f"launch with Browser.launch(hide_scrollbars={profile.hide_scrollbars}).")
+        ctx = await self._browser.new_context(
+            viewport={"width": profile.width, "height": profile.height},
+            device_scale_factor=profile.device_scale_factor,
+            locale=profile.locale,
+            timezone_id=profile.timezone,
+            reduced_motion="reduce" if profile.reduced_motion else "no-preference",
+            color_scheme=profile.color_scheme,
+            user_agent=profile.user_agent,
+            is_mobile=profile.is_mobile,
+            has_touch=profile.has_touch,
+            service_workers="block",
+            accept_downloads=True,
+        )
+        page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
+                        max_tabs=max_tabs, dialog_policy=dialog_policy)
+        await page._setup()
+        return page
+
+    @contextlib.asynccontextmanager
+    async def open(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, timeout: float = 30.0, **kwargs):
+        """``async with browser.open(url, profile) as page``: a live page at ``url``."""
+        page = await self.new_page(profile, **kwargs)
+        try:
+            await page.goto(url, timeout=timeout)
+            yield page
+        finally:
+            await page.close()
+
+    async def capture_url(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, full_page: bool = True,
+                          timeout: float = 30.0, **kwargs) -> Snapshot:
+        """Open ``url``, capture it and close it, all within ``timeout`` seconds.
+
+        Raises :class:`PageError` (never hangs) when the page cannot be captured in time.
+        """
+        page = await self.new_page(profile, **kwargs)
+        try:
+            async def _go() -> Snapshot:
+                await page.goto(url, timeout=timeout * 0.6)
+                return await page.capture(full_page=full_page, timeout=timeout * 0.4)
+            try:
+                return await asyncio.wait_for(_go(), timeout)
+            except asyncio.TimeoutError:
+                raise PageError("timeout", f"page did not finish capture within {timeout:.0f}s "
+                                "(a script may be looping or the page is too heavy)", url) from None
+        finally:
+            await page.close()
+
+
+class LivePage:
+    """A live page (with its tabs) in its own browser context.
+
+    Element targets are either element ids from an earlier capture of this page, or
+    Playwright-style selectors prefixed ``css=``, ``xpath=``, ``text=`` or ``role=``.
+    """
+
+    def __init__(self, ctx, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
+                 dialog_policy: str | Callable) -> None:
+        self._ctx = ctx
+        self.profile = profile
+        self._allowed = {origin_of(o) for o in allowed_origins}
+        self.max_tabs = max_tabs
+        self.dialog_policy = dialog_policy
+        self._pages: list = []
+        self._active = 0
+        self._paths: dict[str, str] = {}
+        self.blocked_requests: list[dict] = []
+        self.dialogs: list[dict] = []
+        self.popups: list[dict] = []
+        self.downloads: list[dict] = []
+        self.warnings: list[str] = []
+        self.navigation_id = 0
+        self.crashed = False
+        self._closed = False
+
+    # ---- setup and events -------------------------------------------------
+    async def _setup(self) -> None:
+        await self._ctx.route("**/*", self._route)
+        self._ctx.on("page", self._on_new_page)
+        page = await self._ctx.new_page()
+        await self._arm(page)
+
+    async def _arm(self, page) -> None:
+        if page in self._pages:
+            return
+        self._pages.append(page)
+        if self.profile.frozen_time:
+            with contextlib.suppress(Exception):
+                when = _dt.datetime.fromisoformat(self.profile.frozen_time.replace("Z", "+00:00"))
+                await page.clock.set_fixed_time(when)
+        page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
+        page.on("crash", lambda _p: self._on_crash())
+        page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
+        page.on("framenavigated", lambda f: self._on_nav(page, f))
+
+    def _on_nav(self, page, frame) -> None:
+        if frame == page.main_frame:
+            self.navigation_id += 1
+
+    def _on_crash(self) -> None:
+        self.crashed = True
+        self.warnings.append("renderer crashed")
+
+    def _on_new_page(self, page) -> None:
+        if page in self._pages:
+            return
+        self.popups.append({"url": page.url, "opened_at_tab_count": len(self._pages)})
+        if len(self._pages) >= self.max_tabs:
+            self.warnings.append(f"closed a pop-up beyond the {self.max_tabs}-tab limit")
+            asyncio.ensure_future(page.close())
+            return
+        asyncio.ensure_future(self._arm(page))
+
+    async def _on_dialog(self, dialog) -> None:
+        self.dialogs.append({"type": dialog.type, "message": dialog.message[:500]})
+        policy = self.dialog_policy
+        with contextlib.suppress(Exception):
+            if callable(policy):
+                accept = bool(policy(dialog.type, dialog.message))
+            else:
+                accept = policy == "accept" or dialog.type == "beforeunload"
+            if accept:
+                await dialog.accept()
+            else:
+                await dialog.dismiss()
+
+    async def _on_download(self, download) -> None:
+        self.downloads.append({"url": download.url, "suggested_filename": download.suggested_filename})
+        with contextlib.suppress(Exception):
+            await download.cancel()
+
+    async def _route(self, route) -> None:
+        req = route.request
+        url = req.url
+        scheme = urlsplit(url).scheme
+        if not self.profile.offline or scheme in ("data", "blob", "about", "chrome-extension"):
+            await route.continue_()
+            return
+        if not self._allowed and is_loopback_url(url):
+            self._allowed.add(origin_of(url))
+        if origin_of(url) in self._allowed and is_loopback_url(url):
+            await route.continue_()
+            return
+        self.blocked_requests.append({"url": url[:500], "resource_type": req.resource_type})
+        await route.abort("blockedbyclient")
+
+    def allow_origin(self, url: str) -> None:
+        """Allow one more loopback origin for this page (offline routing)."""
+        if not is_loopback_url(url):
+            raise BrowserError(f"{url} is not a loopback URL; only loopback origins can be allowed offline.")
+        self._allowed.add(origin_of(url))
+
+    # ---- tabs -------------------------------------------------------------
+    @property
+    def _page(self):
+        if self._closed:
+            raise BrowserError("this page is closed")
+        live = [p for p in self._pages if not p.is_closed()]
+        self._pages = live
+        if not live:
+            raise PageError("crash", "every tab of this page is closed")
+        self._active = min(self._active, len(live) - 1)
+        return live[self._active]
+
+    @property
+    def tabs(self) -> list[str]:
+        return [p.url for p in self._pages if not p.is_closed()]
+
+    @property
+    def active_tab(self) -> int:
+        return self._active
+
+    async def switch_tab(self, index: int) -> None:
+        self._page  # prune closed tabs
+        if not 0 <= index < len(self._pages):
+            raise BrowserError(f"no tab {index}; open tabs: {len(self._pages)}")
+        self._active = index
+        await self._pages[index].bring_to_front()
+
+    async def close_tab(self, index: int | None = None) -> None:
+        page = self._pages[self._active if index is None else index]
+        await page.close()
+        self._page
+
+    @property
+    def url(self) -> str:
+        return self._page.url
+
+    # ---- navigation -------------------------------------------------------
+    async def goto(self, url: str, *, timeout: float = 30.0) -> None:
+        """Navigate and wait for ``load``; a page that never finishes loading is captured
+        after DOMContentLoaded with a warning, one that never parses raises PageError."""
+        if self.profile.offline and not is_loopback_url(url) and urlsplit(url).scheme not in ("data", "about"):
+            raise PageError("blocked", f"{url} is not on this machine and webgauge is offline by default; "
+                            "serve the page from a folder or file (webgauge.pages) or use a 127.0.0.1 URL", url)
+        if self.profile.offline and is_loopback_url(url) and not self._allowed:
+            self._allowed.add(origin_of(url))
+        page = self._page
+        try:
+            await page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000 * 0.7)
+        except Exception as exc:
+            raise self._as_page_error(exc, url) from None
+        try:
+            await page.wait_for_load_state("load", timeout=timeout * 1000 * 0.3)
+        except Exception:
+            self.warnings.append(f"load event did not fire within {timeout * 0.3:.0f}s; captured after DOMContentLoaded")
+
+    async def back(self, timeout: float = 10.0) -> None:
+        await self._page.go_back(timeout=timeout * 1000)
+
+    async def forward(self, timeout: float = 10.0) -> None:
+        await self._page.go_forward(timeout=timeout * 1000)
+
+    async def reload(self, timeout: float = 10.0) -> None:
+        await self._page.reload(timeout=timeout * 1000)
+
+    async def set_content(self, html: str, *, timeout: float = 30.0) -> None:
+        try:
+            await self._page.set_content(html, wait_until="load", timeout=timeout * 1000)
+        except Exception as exc:
+            raise self._as_page_error(exc, self.url) from None
+
+    async def set_viewport(self, width: int, height: int) -> None:
+        await self._page.set_viewport_size({"width": width, "height": height})
+
+    async def wait_for_timeout(self, ms: float) -> None:
+        await self._page.wait_for_timeout(ms)
+
+    async def wait_for_load(self, state: str = "load", timeout: float = 10.0) -> None:
+        await self._page.wait_for_load_state(state, timeout=timeout * 1000)
+
+    async def wait_for(self, target: str, *, state: str = "visible", timeout: float = 10.0) -> None:
+        await self._locator(target).wait_for(state=state, timeout=timeout * 1000)
+
+    # ---- capture ----------------------------------------------------------
+    async def capture(self, *, full_page: bool = False, timeout: float = 20.0, max_elements: int = 20000,
+                      with_aria: bool = True, with_screenshot: bool = True) -> Snapshot:
+        """Capture the active tab: screenshot, elements and aria snapshot (read-only)."""
+        try:
+            snap = await asyncio.wait_for(
+                capture_page(self._page, self.profile, full_page=full_page, max_elements=max_elements,
+                             with_aria=with_aria, with_screenshot=with_screenshot, timeout=timeout),
+                timeout)
+        except asyncio.TimeoutError:
+            raise PageError("timeout", f"page did not respond to capture within {timeout:.0f}s "
+                            "(a script may be looping)", self._safe_url()) from None
+        except PageError:
+            raise
+        except Exception as exc:
+            raise self._as_page_error(exc, self._safe_url()) from None
+        for el in snap.elements:
+            self._paths[el.id] = el.path
+        snap.blocked_requests = list(self.blocked_requests)
+        snap.dialogs = list(self.dialogs)
+        snap.warnings = list(self.warnings) + snap.warnings
+        snap.navigation_id = self.navigation_id
+        return snap
+
+    async def screenshot(self, *, full_page: bool = False, clip: tuple[float, float, float, float] | None = None,
+                         timeout: float = 20.0) -> bytes:
+        """PNG bytes of the active tab (``clip`` is ``(x, y, w, h)`` in CSS px of the page)."""
+        return await screenshot_page(self._page, self.profile, full_page=full_page, clip=clip, timeout=timeout)
+
+    async def evaluate(self, js: str, arg: Any = None, *, timeout: float = 20.0) -> Any:
+        """Run a JavaScript function expression in the active tab and return its JSON value."""
+        try:
+            return await asyncio.wait_for(self._page.evaluate(js, arg), timeout)
+        except asyncio.TimeoutError:
+            raise PageError("timeout", f"script did not return within {timeout:.0f}s", self._safe_url()) from None
+
+    async def content(self) -> str:
+        return await self._page.content()
+
+    async def scroll_offsets(self) -> tuple[float, float]:
+        x, y = await self.evaluate("() => [window.scrollX, window.scrollY]")
+        return (x, y)
+
+    # ---- actions on elements ---------------------------------------------
+    def _locator(self, target: str):
+        if target in self._paths:
+            return self._page.locator("xpath=" + self._paths[target])
+        for prefix in ("css=", "xpath=", "text="):
+            if target.startswith(prefix):
+                return self._page.locator(target)
+        if target.startswith("role="):
+            role, _, name = target[5:].partition(":")
+            return self._page.get_by_role(role, name=name or None, exact=bool(name))
+        raise ElementNotFound(f"unknown element id {target!r}: it was not in any capture of this page; "
+                              "capture first or pass a selector such as 'css=button.primary'")
+
+    async def resolve(self, target: str, timeout: float = 5.0):
+        loc = self._locator(target)
+        try:
+            count = await asyncio.wait_for(loc.count(), timeout)
+        except asyncio.TimeoutError:
+            raise PageError("timeout", "page did not respond", self._safe_url()) from None
+        if count == 0:
+            raise ElementNotFound(f"element {target!r} is no longer in the page")
+        return loc.first
+
+    async def box_of(self, target: str) -> tuple[float, float, float, float] | None:
+        """Current ``(x, y, w, h)`` of a target in CSS px of the viewport, or None if hidden."""
+        loc = await self.resolve(target)
+        b = await loc.bounding_box()
+        return None if b is None else (b["x"], b["y"], b["width"], b["height"])
+
+    async def click(self, target: str, *, timeout: float = 5.0, click_count: int = 1, force: bool = False) -> None:
+        loc = await self.resolve(target)
+        await loc.click(timeout=timeout * 1000, click_count=click_count, force=force)
+
+    async def fill(self, target: str, text: str, *, timeout: float = 5.0) -> None:
+        loc = await self.resolve(target)
+        await loc.fill(text, timeout=timeout * 1000)
+
+    async def select(self, target: str, value: str | list[str], *, timeout: float = 5.0) -> list[str]:
+        loc = await self.resolve(target)
+        values = [value] if isinstance(value, str) else value
+        try:
+            return await loc.select_option(values, timeout=timeout * 1000)
+        except Exception:
+            return await loc.select_option(label=values, timeout=timeout * 1000)
+
+    async def check(self, target: str, checked: bool = True, *, timeout: float = 5.0) -> None:
+        loc = await self.resolve(target)
+        await loc.set_checked(checked, timeout=timeout * 1000)
+
+    async def hover(self, target: str, *, timeout: float = 5.0) -> None:
+        loc = await self.resolve(target)
+        await loc.hover(timeout=timeout * 1000)
+
+    async def focus(self, target: str) -> None:
+        loc = await self.resolve(target)
+        await loc.focus()
+
+    async def set_input_files(self, target: str, files: list[str | Path] | list[dict], *, timeout: float = 5.0) -> None:
+        """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer)."""
+        loc = await self.resolve(target)
+        await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
+
+    async def drag(self, source: str, dest: str, *, timeout: float = 5.0) -> None:
+        src = await self.resolve(source)
+        dst = await self.resolve(dest)
+        await src.drag_to(dst, timeout=timeout * 1000)
+
+    # ---- keyboard, scroll and pointer ------------------------------------
+    async def press(self, key: str) -> None:
+        await self._page.keyboard.press(key)
+
+    async def type_text(self, text: str, delay_ms: float = 0) -> None:
+        await self._page.keyboard.type(text, delay=delay_ms)
+
+    async def scroll(self, dx: float, dy: float) -> None:
+        """Scroll the viewport by ``(dx, dy)`` CSS px with the mouse wheel."""
+        await self._page.mouse.wheel(dx, dy)
+        await self._page.wait_for_timeout(50)
+
+    async def scroll_to(self, x: float, y: float) -> None:
+        await self.evaluate("([x, y]) => window.scrollTo(x, y)", [x, y])
+
+    async def mouse_click(self, x: float, y: float, *, button: str = "left", click_count: int = 1) -> None:
+        """Click at ``(x, y)`` CSS px of the viewport."""
+        await self._page.mouse.click(x, y, button=button, click_count=click_count)
+
+    async def mouse_move(self, x: float, y: float, steps: int = 1) -> None:
+        await self._page.mouse.move(x, y, steps=steps)
+
+    async def mouse_down(self, x: float, y: float, button: str = "left") -> None:
+        await self._page.mouse.move(x, y)
+        await self._page.mouse.down(button=button)
+
+    async def mouse_up(self, x: float, y: float, button: str = "left", steps: int = 5) -> None:
+        await self._page.mouse.move(x, y, steps=steps)
+        await self._page.mouse.up(button=button)
+
+    # ---- teardown ---------------------------------------------------------
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await asyncio.wait_for(self._ctx.close(), 15)
+        except Exception:
+            # A renderer stuck in a script loop can stall a clean close; kill its pages.
+            for p in self._pages:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(p.close(run_before_unload=False), 5)
+
+    async def __aenter__(self) -> "LivePage":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    # ---- helpers ----------------------------------------------------------
+    def _safe_url(self) -> str | None:
+        with contextlib.suppress(Exception):
+            return self._page.url
+        return None
+
+    def _as_page_error(self, exc: Exception, url: str | None) -> PageError:
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if self.crashed or "crash" in text.lower() or "Target closed" in text or "has been closed" in text:
+            return PageError("crash", f"the page crashed or closed: {text}", url)
+        if "Timeout" in type(exc).__name__ or "Timeout" in text:
+            return PageError("timeout", f"page did not load in time: {text}", url)
+        if "ERR_BLOCKED_BY_CLIENT" in text:
+            return PageError("blocked", f"the request was blocked by offline routing: {text}", url)
+        return PageError("navigation", text, url)
