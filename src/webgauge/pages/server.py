@@ -1,0 +1,101 @@
+"""A quiet, threaded static HTTP server on loopback, for folders or in-memory pages."""
+
+from __future__ import annotations
+
+import http.server
+import mimetypes
+import posixpath
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+__all__ = ["StaticServer"]
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    server_version = "webgauge-static"
+
+    def log_message(self, format, *args):  # noqa: A002 - the stdlib's name
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self):  # noqa: N802 - the stdlib's name
+        files = self.server.files  # type: ignore[attr-defined]
+        if files is None:
+            return super().do_GET()
+        path = posixpath.normpath(unquote(urlsplit(self.path).path))
+        if path.endswith("/") or path == ".":
+            path = path.rstrip("/") + "/index.html"
+        data = files.get(path) if path in files else files.get(path.lstrip("/"))
+        if data is None:
+            self.send_error(404, "not found")
+            return
+        body = data.encode() if isinstance(data, str) else data
+        ctype = mimetypes.guess_type(path)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+            ctype += "; charset=utf-8"
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class StaticServer:
+    """Serve a folder (``root=``) or a dict of ``{"/path": bytes | str}`` (``files=``) on
+    ``127.0.0.1`` at a free port. Use as a context manager; ``srv.url("a.html")``.
+    """
+
+    def __init__(self, root: str | Path | None = None, files: dict[str, bytes | str] | None = None,
+                 host: str = "127.0.0.1", port: int = 0) -> None:
+        if (root is None) == (files is None):
+            raise ValueError("give exactly one of root= (a folder) or files= (in-memory pages)")
+        if root is not None and not Path(root).is_dir():
+            raise FileNotFoundError(f"cannot serve {root}: not a folder")
+        self.root = Path(root).resolve() if root is not None else None
+        self.files = {("/" + k.lstrip("/")): v for k, v in files.items()} if files is not None else None
+        root_dir = str(self.root) if self.root else "/nonexistent"
+        handler = lambda *a, **kw: _Handler(*a, directory=root_dir, **kw)  # noqa: E731
+        self._httpd = http.server.ThreadingHTTPServer((host, port), handler)
+        self._httpd.daemon_threads = True
+        self._httpd.files = self.files  # type: ignore[attr-defined]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, relpath: str = "") -> str:
+        return f"{self.base_url}/{relpath.lstrip('/')}"
+
+    def add(self, path: str, data: bytes | str) -> None:
+        """Add or replace an in-memory file (``files=`` servers only)."""
+        if self.files is None:
+            raise ValueError("add() works on in-memory servers (files=...)")
+        self.files["/" + path.lstrip("/")] = data
+
+    def start(self) -> "StaticServer":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._httpd.serve_forever, name="webgauge-static", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> "StaticServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
