@@ -1,0 +1,73 @@
+"""Pixel metrics on images whose true values are known by construction."""
+
+import io
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from webgauge.design2code.align import align_pair
+from webgauge.design2code.visual import emd_1d, mae, nemd, psnr, ssim, visual_metrics
+
+
+def solid(h, w, rgb):
+    return np.full((h, w, 3), rgb, dtype=np.uint8)
+
+
+def test_mae_psnr_known_values():
+    a, b = solid(40, 30, 100), solid(40, 30, 110)
+    assert mae(a, b) == 10.0
+    assert psnr(a, b) == pytest.approx(10 * math.log10(255 ** 2 / 100))
+    assert psnr(a, a) == math.inf
+    # half the pixels differ by 255 in one channel: MAE = 255 / 2 / 3
+    c = a.copy()
+    c[:20, :, 0] = np.where(a[:20, :, 0] > 127, 0, 255)
+    assert mae(a, c) == pytest.approx(abs(255 - 100) / 6)
+
+
+def test_pad_alignment_is_white_at_bottom_right():
+    ref, gen = solid(10, 10, 255), solid(5, 10, 255)
+    r, g = align_pair(ref, gen, "pad")
+    assert r.shape == g.shape == (10, 10, 3)
+    assert mae(ref, gen) == 0.0  # the missing part is white like the reference
+    black = solid(5, 10, 0)
+    assert mae(ref, black) == pytest.approx(255 / 2)
+    r, g = align_pair(ref, black, "resize")
+    assert g.shape == ref.shape and mae(ref, black, align="resize") == pytest.approx(255)
+
+
+def test_nemd_known_distributions():
+    black, white = solid(8, 8, 0), solid(8, 8, 255)
+    half = np.concatenate([solid(4, 8, 0), solid(4, 8, 255)])
+    assert nemd(black, black) == 1.0
+    assert nemd(black, white) == 0.0                     # EMD 255, EMD_max 255
+    assert nemd(black, half) == pytest.approx(0.5)        # EMD 127.5
+    # reference mean 100 -> EMD_max = 155; generated shifted by 31 -> NEMD = 1 - 31/155
+    assert nemd(solid(8, 8, 100), solid(8, 8, 131)) == pytest.approx(1 - 31 / 155)
+    # NEMD compares distributions, not positions: a permutation scores 1
+    rng = np.random.default_rng(0)
+    img = rng.integers(0, 256, (16, 16, 3), dtype=np.uint8)
+    perm = img.reshape(-1, 3)[rng.permutation(256)].reshape(16, 16, 3)
+    assert nemd(img, perm) == pytest.approx(1.0)
+    assert mae(img, perm) > 50
+
+
+def test_emd_matches_scipy_wasserstein():
+    from scipy.stats import wasserstein_distance
+
+    rng = np.random.default_rng(1)
+    p = rng.random(256); p /= p.sum()
+    q = rng.random(256); q /= q.sum()
+    v = np.arange(256)
+    assert emd_1d(p, q) == pytest.approx(wasserstein_distance(v, v, p, q), rel=1e-9)
+
+
+def test_ssim_and_png_input():
+    rng = np.random.default_rng(2)
+    img = rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, "PNG")
+    m = visual_metrics(buf.getvalue(), img)
+    assert m["ssim"] == pytest.approx(1.0) and m["mae"] == 0.0 and m["nemd"] == 1.0
+    assert ssim(img, 255 - img) < 0
