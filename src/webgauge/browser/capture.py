@@ -35,8 +35,12 @@ async def settle(page, timeout: float = 5.0) -> bool:
 
 async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = False,
                           clip: tuple[float, float, float, float] | None = None, timeout: float = 20.0) -> bytes:
-    """PNG bytes with animations frozen and the caret hidden (``clip`` in page CSS px)."""
-    kwargs = dict(type="png", full_page=full_page and clip is None, timeout=timeout * 1000, caret="hide",
+    """PNG bytes with animations frozen (``clip`` in page CSS px).
+
+    The caret is left as is: Playwright's ``caret="hide"`` leaves an empty ``style``
+    attribute on inputs, a mark the page could see.
+    """
+    kwargs = dict(type="png", full_page=full_page and clip is None, timeout=timeout * 1000, caret="initial",
                   animations="disabled" if profile.disable_animations else "allow", scale="device")
     if clip is not None:
         x, y, w, h = clip

@@ -1,0 +1,125 @@
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+from webgauge.browser import Browser, ChromiumNotFound, ElementNotFound, RenderProfile, find_chromium
+from webgauge.pages import StaticServer
+
+PAGE = """<!doctype html><html><head><title>T</title>
+<style>@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}} .s{animation:spin 1s infinite}</style></head>
+<body style="margin:0">
+<header style="height:60px;background:#123456;color:#fff"><a href="/next.html">Next page</a></header>
+<main style="height:2000px;padding:10px">
+ <label for="email">Email address</label><input id="email" placeholder="you@example.com">
+ <button id="go" style="background:rgb(200,0,0)">Go now</button>
+ <div class="s" style="width:40px;height:40px;background:blue"></div>
+ <p id="clock"></p>
+ <img src="https://cdn.example.com/pic.png" alt="remote">
+ <div id="far" style="position:absolute;top:1500px;left:20px;width:100px;height:30px">Far away</div>
+</main>
+<script>document.getElementById('clock').textContent = new Date().toISOString();</script>
+</body></html>"""
+
+
+@pytest.fixture
+def site():
+    with StaticServer(files={"/index.html": PAGE, "/next.html": "<h1>Next</h1>"}) as srv:
+        yield srv
+
+
+async def test_same_page_twice_gives_same_screenshot_hash(browser, site):
+    a = await browser.capture_url(site.url("index.html"), full_page=True)
+    b = await browser.capture_url(site.url("index.html"), full_page=True)
+    assert a.png_sha256 == b.png_sha256
+    assert len(a.png) > 1000
+    # the frozen clock is what the page saw
+    clock = next(e for e in a.elements if e.attrs.get("id") == "clock")
+    assert clock.text.startswith("2026-01-01T12:00:00")
+
+
+async def test_snapshot_fields_and_full_page_geometry(browser, site):
+    snap = await browser.capture_url(site.url("index.html"), RenderProfile(width=800, height=600), full_page=True)
+    img = Image.open(io.BytesIO(snap.png))
+    assert img.size == (800, snap.page_size[1])
+    assert snap.viewport == (800, 600) and snap.device_scale_factor == 1.0 and snap.scroll == (0.0, 0.0)
+    email = next(e for e in snap.elements if e.attrs.get("id") == "email")
+    assert email.role == "textbox" and email.name == "Email address" and email.clickable and email.visible
+    go = next(e for e in snap.elements if e.attrs.get("id") == "go")
+    assert go.role == "button" and go.name == "Go now" and go.background_color == "rgb(200, 0, 0)"
+    assert go.font_size > 0 and go.color.startswith("rgb")
+    link = next(e for e in snap.elements if e.tag == "a")
+    assert link.role == "link" and link.clickable and link.background_color == "rgb(18, 52, 86)"
+    far = next(e for e in snap.elements if e.attrs.get("id") == "far")
+    assert far.box == (20.0, 1500.0, 100.0, 30.0) and not far.in_viewport
+    assert 'button "Go now"' in snap.aria
+    assert snap.title == "T"
+
+
+async def test_offline_blocks_and_records_remote_requests(browser, site):
+    snap = await browser.capture_url(site.url("index.html"))
+    assert any(r["url"].startswith("https://cdn.example.com/") for r in snap.blocked_requests)
+
+
+async def test_capture_leaves_no_marks(browser, site):
+    async with browser.open(site.url("index.html")) as page:
+        probe = "() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), document.styleSheets.length]"
+        before = await page.evaluate(probe)
+        await page.capture(full_page=True)
+        await page.capture(full_page=False)
+        after = await page.evaluate(probe)
+        assert before == after
+
+
+async def test_box_is_in_page_coordinates_after_scroll(browser, site):
+    async with browser.open(site.url("index.html"), RenderProfile(width=800, height=600)) as page:
+        await page.scroll_to(0, 1200)
+        snap = await page.capture()
+        assert snap.scroll == (0.0, 1200.0)
+        far = next(e for e in snap.elements if e.attrs.get("id") == "far")
+        assert far.box[1] == 1500.0 and far.in_viewport
+
+
+async def test_ids_are_stable_and_actionable(browser, site):
+    async with browser.open(site.url("index.html")) as page:
+        s1 = await page.capture()
+        s2 = await page.capture()
+        assert [e.id for e in s1.elements] == [e.id for e in s2.elements]
+        email = next(e for e in s1.elements if e.attrs.get("id") == "email")
+        await page.fill(email.id, "a@b.c")
+        s3 = await page.capture()
+        assert s3.element(email.id).attrs["value"] == "a@b.c"
+        nav0 = page.navigation_id
+        link = next(e for e in s1.elements if e.tag == "a")
+        await page.click(link.id)
+        await page.wait_for_load()
+        assert page.url.endswith("/next.html") and page.navigation_id == nav0 + 1
+        with pytest.raises(ElementNotFound):
+            await page.click(email.id)
+        with pytest.raises(ElementNotFound):
+            await page.click("e_not_an_id")
+
+
+async def test_device_scale_factor_scales_pixels(browser, site):
+    snap = await browser.capture_url(site.url("next.html"), RenderProfile(width=400, height=300, device_scale_factor=2),
+                                     full_page=False)
+    assert Image.open(io.BytesIO(snap.png)).size == (800, 600)
+
+
+def test_missing_chromium_names_the_fix(monkeypatch, tmp_path):
+    with pytest.raises(ChromiumNotFound, match="apt-get install -y chromium"):
+        find_chromium(tmp_path / "nope")
+    monkeypatch.setenv("WEBGAUGE_CHROMIUM", str(tmp_path / "nope"))
+    with pytest.raises(ChromiumNotFound, match="WEBGAUGE_CHROMIUM"):
+        find_chromium()
+    monkeypatch.delenv("WEBGAUGE_CHROMIUM")
+    assert find_chromium().endswith(("chromium", "chrome", "google-chrome", "chromium-browser", "Chromium"))
+
+
+async def test_non_loopback_url_is_refused(browser):
+    from webgauge.browser import PageError
+
+    with pytest.raises(PageError) as err:
+        await browser.capture_url("https://example.com/")
+    assert err.value.kind == "blocked" and "offline" in str(err.value)
