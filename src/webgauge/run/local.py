@@ -1,0 +1,267 @@
+"""The local executor: worker processes, each with its own asyncio loop and browser.
+
+The driver (the process calling ``run_items``) talks to every worker over its own pipe
+and sends a worker at most ``per_worker_concurrency`` items at a time, so it always knows
+which items each worker holds. That makes failures attributable: a worker that dies
+(segfault, OOM kill) turns its in-flight items into ``WorkerCrashed`` failures, and an item
+that hangs past ``item_timeout`` plus a grace period gets its worker killed and replaced.
+Workers exit on their own when the driver disappears (their pipe hits EOF), so killing
+the driver with SIGKILL leaves no orphan processes or browsers behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+
+from .context import WorkerContext
+from .execute import error_info, execute_item, resolve_handler
+
+__all__ = ["LocalExecutor", "HARD_TIMEOUT_GRACE"]
+
+#: Seconds past ``item_timeout`` before the driver kills a worker whose item ignores cancellation.
+HARD_TIMEOUT_GRACE = 30.0
+#: Seconds a worker may take to close its browser after the driver vanished.
+ORPHAN_EXIT_AFTER = 15.0
+
+
+class WorkerStartupError(RuntimeError):
+    """A worker process could not start (e.g. it cannot import the handler)."""
+
+
+def _worker_main(conn: Connection, handler_path: str, run_dir: str, options: dict, base_seed: int,
+                 name: str, item_timeout: float | None, browser_options: dict) -> None:
+    """Entry point of a worker process."""
+    try:
+        asyncio.run(_worker_loop(conn, handler_path, run_dir, options, base_seed, name, item_timeout,
+                                 browser_options))
+    except KeyboardInterrupt:  # the driver handles Ctrl-C; workers just leave
+        pass
+    finally:
+        conn.close()
+
+
+async def _worker_loop(conn: Connection, handler_path: str, run_dir: str, options: dict, base_seed: int,
+                       name: str, item_timeout: float | None, browser_options: dict) -> None:
+    try:
+        handler = resolve_handler(handler_path)
+    except Exception as exc:  # noqa: BLE001 - reported to the driver, which stops the run
+        conn.send({"type": "fatal", "error": error_info(exc)})
+        return
+    ctx = WorkerContext(run_dir, options, base_seed, worker=name, browser_options=browser_options)
+    loop = asyncio.get_running_loop()
+    inbox: asyncio.Queue = asyncio.Queue()
+
+    def reader() -> None:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                msg = None  # the driver is gone
+            loop.call_soon_threadsafe(inbox.put_nowait, msg)
+            if msg is None or msg.get("type") == "stop":
+                if msg is None:  # last resort if closing the browser hangs
+                    threading.Timer(ORPHAN_EXIT_AFTER, os._exit, args=(1,)).start()
+                return
+
+    threading.Thread(target=reader, name=f"{name}-reader", daemon=True).start()
+
+    async def run_one(item: dict) -> None:
+        outcome = await execute_item(handler, item, ctx, item_timeout)
+        try:
+            conn.send({"type": "result", "outcome": outcome})
+        except (BrokenPipeError, OSError):
+            pass  # the driver is gone; the item will be redone on resume
+
+    running: set[asyncio.Task] = set()
+    try:
+        conn.send({"type": "ready", "pid": os.getpid()})
+        while True:
+            msg = await inbox.get()
+            if msg is None or msg["type"] == "stop":
+                break
+            task = asyncio.create_task(run_one(msg["item"]))
+            running.add(task)
+            task.add_done_callback(running.discard)
+        if msg is not None and running:  # graceful stop: let items finish
+            await asyncio.wait(set(running))
+    finally:
+        for task in list(running):
+            task.cancel()
+        if running:
+            await asyncio.wait(set(running), timeout=5.0)
+        await ctx.aclose()
+
+
+@dataclass
+class _Worker:
+    name: str
+    process: mp.process.BaseProcess
+    conn: Connection
+    in_flight: dict[str, tuple[dict, float]] = field(default_factory=dict)  # item_id -> (item, sent at)
+    pid: int | None = None
+
+
+class LocalExecutor:
+    """A pool of worker processes (spawn start method) driven over pipes."""
+
+    def __init__(self, handler: str, run_dir: str, options: dict, base_seed: int, workers: int,
+                 per_worker_concurrency: int = 1, item_timeout: float | None = None,
+                 browser_options: dict | None = None) -> None:
+        self.handler = handler
+        self.run_dir = str(run_dir)
+        self.options = options
+        self.base_seed = base_seed
+        self.n_workers = workers
+        self.per_worker = per_worker_concurrency
+        self.item_timeout = item_timeout
+        self.browser_options = dict(browser_options or {})
+        self._ctx = mp.get_context("spawn")
+        self._workers: list[_Worker | None] = []
+        self._generation = 0
+
+    # -- lifecycle -----------------------------------------------------------------
+    def start(self, n_items: int) -> None:
+        """Start ``min(workers, n_items)`` worker processes."""
+        self._workers = [self._spawn(i) for i in range(max(1, min(self.n_workers, n_items)))]
+
+    def _spawn(self, slot: int) -> _Worker:
+        name = f"local-{slot}" if self._generation == 0 else f"local-{slot}.{self._generation}"
+        parent, child = self._ctx.Pipe(duplex=True)
+        proc = self._ctx.Process(
+            target=_worker_main, name=f"webgauge-{name}", daemon=False,
+            args=(child, self.handler, self.run_dir, self.options, self.base_seed, name, self.item_timeout,
+                  self.browser_options),
+        )
+        proc.start()
+        child.close()  # only the worker holds its end, so the driver's death is an EOF there
+        return _Worker(name=name, process=proc, conn=parent)
+
+    def close(self) -> None:
+        """Ask workers to stop (they close their browsers), then make sure they are gone."""
+        for w in self._workers:
+            if w is not None:
+                try:
+                    w.conn.send({"type": "stop"})
+                except (BrokenPipeError, OSError):
+                    pass
+        deadline = time.monotonic() + 30.0
+        for w in self._workers:
+            if w is None:
+                continue
+            w.process.join(max(0.1, deadline - time.monotonic()))
+            self._kill(w)
+        self._workers = []
+
+    def _kill(self, w: _Worker) -> None:
+        if w.process.is_alive():
+            w.process.terminate()
+            w.process.join(5.0)
+        if w.process.is_alive():
+            w.process.kill()
+            w.process.join(5.0)
+        w.conn.close()
+
+    # -- scheduling ------------------------------------------------------------------
+    @property
+    def capacity(self) -> int:
+        return len(self._workers) * self.per_worker
+
+    @property
+    def in_flight(self) -> int:
+        return sum(len(w.in_flight) for w in self._workers if w is not None)
+
+    def has_capacity(self) -> bool:
+        return self.in_flight < self.capacity
+
+    def submit(self, item: dict) -> None:
+        """Send an item to the least busy worker (restarting a crashed one if needed)."""
+        slot = min(range(len(self._workers)),
+                   key=lambda i: len(self._workers[i].in_flight) if self._workers[i] else -1)
+        w = self._workers[slot]
+        if w is None or not w.process.is_alive():
+            self._generation += 1
+            w = self._workers[slot] = self._spawn(slot)
+        if len(w.in_flight) >= self.per_worker:
+            raise RuntimeError("submit() called without capacity")
+        w.in_flight[item["id"]] = (item, time.monotonic())
+        w.conn.send({"type": "item", "item": item})
+
+    def poll(self, timeout: float) -> list[tuple[str, dict]]:
+        """Wait up to ``timeout`` s; return events ``("done", outcome)`` or ``("requeue", item)``."""
+        live = [w for w in self._workers if w is not None]
+        if not live:
+            return []
+        events: list[tuple[str, dict]] = []
+        wait([w.conn for w in live] + [w.process.sentinel for w in live], timeout)
+        for w in live:
+            events += self._drain(w)
+            if not w.process.is_alive():
+                events += self._crashed(w)
+        events += self._hard_timeouts()
+        return events
+
+    def _drain(self, w: _Worker) -> list[tuple[str, dict]]:
+        events = []
+        try:
+            while w.conn.poll():
+                msg = w.conn.recv()
+                if msg["type"] == "result":
+                    out = msg["outcome"]
+                    w.in_flight.pop(out["item_id"], None)
+                    events.append(("done", out))
+                elif msg["type"] == "ready":
+                    w.pid = msg["pid"]
+                elif msg["type"] == "fatal":
+                    err = msg["error"]
+                    raise WorkerStartupError(f"worker {w.name} could not start: {err['type']}: {err['message']}")
+        except (EOFError, OSError):
+            pass
+        return events
+
+    def _crashed(self, w: _Worker) -> list[tuple[str, dict]]:
+        """Turn a dead worker's in-flight items into failures and free its slot."""
+        code = w.process.exitcode
+        events = []
+        now = time.time()
+        for item, sent in w.in_flight.values():
+            err = {"type": "WorkerCrashed", "traceback": "",
+                   "message": f"worker {w.name} (pid {w.pid}) died with exit code {code} while running this item"}
+            events.append(("done", _synthetic(item, err, now - (time.monotonic() - sent), w.name)))
+        w.in_flight.clear()
+        self._kill(w)
+        self._workers[self._workers.index(w)] = None
+        return events
+
+    def _hard_timeouts(self) -> list[tuple[str, dict]]:
+        if not self.item_timeout:
+            return []
+        limit = self.item_timeout + HARD_TIMEOUT_GRACE
+        events = []
+        now_m, now = time.monotonic(), time.time()
+        for w in [w for w in self._workers if w is not None]:
+            hung = [iid for iid, (_, sent) in w.in_flight.items() if now_m - sent > limit]
+            if not hung:
+                continue
+            for iid, (item, sent) in w.in_flight.items():
+                if iid in hung:
+                    err = {"type": "ItemTimeout", "traceback": "",
+                           "message": f"item {iid!r} exceeded item_timeout={self.item_timeout}s and did not "
+                                      f"stop when cancelled; worker {w.name} was killed"}
+                    events.append(("done", _synthetic(item, err, now - (now_m - sent), w.name)))
+                else:
+                    events.append(("requeue", item))
+            w.in_flight.clear()
+            self._kill(w)
+            self._workers[self._workers.index(w)] = None
+        return events
+
+
+def _synthetic(item: dict, error: dict, started: float, worker: str) -> dict:
+    return {"item_id": item["id"], "kind": item["kind"], "status": "error", "record": None, "blobs": {},
+            "error": error, "started": started, "finished": time.time(), "worker": worker}

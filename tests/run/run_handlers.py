@@ -1,0 +1,57 @@
+"""Handlers used by the run tests (imported by spawned workers and Ray actors by path)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+from webgauge.run import ItemResult, WorkerContext, WorkItem
+
+
+def _log(ctx: WorkerContext, item: WorkItem, event: str) -> None:
+    path = ctx.options.get("log")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:  # O_APPEND: one short line per write is atomic
+            fh.write(f"{item.id} {event} {ctx.worker} {os.getpid()} {time.time():.4f}\n")
+
+
+async def echo(item: WorkItem, ctx: WorkerContext) -> ItemResult:
+    """Doubles payload['x']; fails on payload['fail']; hangs or crashes on request."""
+    p = item.payload
+    _log(ctx, item, "start")
+    if p.get("sleep"):
+        await asyncio.sleep(p["sleep"])
+    if p.get("fail"):
+        raise ValueError(f"asked to fail: {p['fail']}")
+    if p.get("fail_unless_exists") and not os.path.exists(p["fail_unless_exists"]):
+        raise FileNotFoundError(p["fail_unless_exists"])
+    if p.get("crash"):
+        os._exit(3)
+    if p.get("block"):
+        time.sleep(p["block"])  # ignores cancellation on purpose
+    if p.get("wrong_type"):
+        return {"x": 1}  # type: ignore[return-value]
+    _log(ctx, item, "end")
+    blobs = {"data": f"blob-{p.get('blob', item.id)}".encode()}
+    return ItemResult(record={"y": p.get("x", 0) * 2, "seed": ctx.seed, "worker": ctx.worker, "pid": os.getpid()},
+                      blobs=blobs)
+
+
+async def capture(item: WorkItem, ctx: WorkerContext) -> ItemResult:
+    """Captures payload['url'] in the worker's browser; reports which browser did it."""
+    from webgauge.browser import RenderProfile
+
+    browser = await ctx.browser()
+    again = await ctx.browser()
+    snap = await browser.capture_url(item.payload["url"], RenderProfile(width=640, height=400), full_page=False)
+    return ItemResult(
+        record={"title": snap.title, "png_sha256": snap.png_sha256, "worker": ctx.worker, "pid": os.getpid(),
+                "browser_id": id(browser), "same_browser": again is browser,
+                "n_elements": len(snap.elements)},
+        blobs={"screenshot": snap.png},
+    )
+
+
+def not_async(item, ctx):  # for the handler validation test
+    return None

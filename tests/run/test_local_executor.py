@@ -1,0 +1,112 @@
+"""The local executor end to end: real worker processes, real SQLite, resume rules."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from webgauge.run import (ItemsChanged, RunSpec, RunStore, SpecMismatch, WorkItem, item_seed, run_items)
+
+
+def _log_lines(path):
+    return [line.split() for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_run_resume_retry_and_failures(tmp_path):
+    log, flag = tmp_path / "log.txt", tmp_path / "flag"
+    spec = RunSpec(suite="t", seeds=[7], prompts={"qa": "Answer."}, options={"log": str(log)})
+    items = [WorkItem(id=f"i{k}", kind="qa" if k % 2 else "gen", payload={"x": k}) for k in range(6)]
+    items += [
+        WorkItem(id="boom", kind="qa", payload={"fail": "on purpose"}),
+        WorkItem(id="later", kind="qa", payload={"fail_unless_exists": str(flag), "x": 5}),
+        WorkItem(id="crash", kind="qa", payload={"crash": True}),
+        WorkItem(id="wrong", kind="qa", payload={"wrong_type": True}),
+        WorkItem(id="slow", kind="qa", payload={"sleep": 30}),
+    ]
+    run_dir = tmp_path / "run"
+    s1 = run_items(run_dir, spec, items, "run_handlers:echo", workers=2, progress=False, item_timeout=3)
+    assert (s1.total, s1.done, s1.failed, s1.skipped_resumed) == (11, 11, 5, 0)
+
+    store = RunStore(run_dir)
+    ok = {r.item_id: r for r in store.records(status="ok")}
+    assert sorted(ok) == [f"i{k}" for k in range(6)]
+    for k in range(6):
+        r = ok[f"i{k}"]
+        assert r.record["y"] == 2 * k and r.record["seed"] == item_seed(7, f"i{k}") and r.attempt == 1
+        assert r.worker.startswith("local-") and r.started <= r.finished
+        assert store.blob(r.blobs["data"]) == f"blob-i{k}".encode()
+        assert r.blobs["data"] == hashlib.sha256(f"blob-i{k}".encode()).hexdigest()
+    assert {r.record["pid"] for r in ok.values()} and len({r.worker for r in ok.values()}) <= 3
+    assert len(store.records(kind="gen")) == 3
+    errors = {r.item_id: r.error for r in store.failures()}
+    assert errors["boom"]["type"] == "ValueError" and "on purpose" in errors["boom"]["message"]
+    assert errors["later"]["type"] == "FileNotFoundError"
+    assert errors["crash"]["type"] == "WorkerCrashed" and "exit code 3" in errors["crash"]["message"]
+    assert errors["wrong"]["type"] == "TypeError" and "ItemResult" in errors["wrong"]["message"]
+    assert errors["slow"]["type"] == "ItemTimeout"
+    assert store.spec["spec"]["prompts"]["qa"]["sha256"] == hashlib.sha256(b"Answer.").hexdigest()
+
+    # Resume: nothing is redone (failed items stay failed without retry_failed).
+    n_starts = len(_log_lines(log))
+    s2 = run_items(run_dir, spec, items, "run_handlers:echo", workers=2, progress=False, item_timeout=3)
+    assert (s2.done, s2.failed, s2.skipped_resumed) == (0, 0, 11) and len(_log_lines(log)) == n_starts
+
+    # Retry failed items: the one whose cause is fixed now succeeds on attempt 2.
+    flag.write_text("ok")
+    s3 = run_items(run_dir, spec, items, "run_handlers:echo", workers=2, progress=False, item_timeout=3,
+                   retry_failed=True)
+    assert (s3.done, s3.skipped_resumed, s3.failed) == (5, 6, 4)
+    later = store.get("later")
+    assert later.ok and later.attempt == 2 and later.record["y"] == 10
+    assert store.get("boom").attempt == 2 and store.counts() == {"ok": 7, "error": 4}
+
+
+def test_spec_and_item_changes_are_refused(tmp_path):
+    spec = RunSpec(suite="t", prompts={"qa": "A"})
+    items = [WorkItem(id="a", kind="qa", payload={"x": 1})]
+    run_items(tmp_path, spec, items, "run_handlers:echo", workers=1, progress=False)
+    with pytest.raises(SpecMismatch, match=r"--out NEW_DIR.*--force") as info:
+        run_items(tmp_path, RunSpec(suite="t", prompts={"qa": "B"}), items, "run_handlers:echo", progress=False)
+    assert "spec.prompts.qa" in str(info.value)
+    with pytest.raises(ItemsChanged, match="item 'a'.*different"):
+        run_items(tmp_path, spec, [WorkItem(id="a", kind="qa", payload={"x": 2})], "run_handlers:echo",
+                  progress=False)
+    with pytest.raises(ValueError, match="duplicate WorkItem id 'a'"):
+        run_items(tmp_path, spec, items + items, "run_handlers:echo", progress=False)
+    with pytest.raises(ValueError, match="executor must be"):
+        run_items(tmp_path, spec, items, "run_handlers:echo", executor="dask", progress=False)
+    # --force starts over with the new spec.
+    new = RunSpec(suite="t", prompts={"qa": "B"})
+    s = run_items(tmp_path, new, [WorkItem(id="a", kind="qa", payload={"x": 2})], "run_handlers:echo",
+                  workers=1, progress=False, force=True)
+    assert s.done == 1 and RunStore(tmp_path).get("a").record["y"] == 4
+    assert RunStore(tmp_path).spec["spec"]["prompts"]["qa"]["text"] == "B"
+
+
+def test_per_worker_concurrency_overlaps_items(tmp_path):
+    log = tmp_path / "log.txt"
+    spec = RunSpec(suite="t", options={"log": str(log)})
+    items = [WorkItem(id=f"c{k}", kind="qa", payload={"sleep": 0.8}) for k in range(4)]
+    s = run_items(tmp_path / "run", spec, items, "run_handlers:echo", workers=1, per_worker_concurrency=4,
+                  progress=False)
+    assert s.done == 4 and s.failed == 0
+    rows = RunStore(tmp_path / "run").records()
+    assert len({r.worker for r in rows}) == 1
+    # All four ran at the same time in one worker: every start precedes every end.
+    assert max(r.started for r in rows) < min(r.finished for r in rows)
+
+
+def test_hung_item_gets_its_worker_killed(tmp_path, monkeypatch):
+    import webgauge.run.local as local
+
+    monkeypatch.setattr(local, "HARD_TIMEOUT_GRACE", 1.0)
+    spec = RunSpec(suite="t")
+    items = [WorkItem(id="hang", kind="qa", payload={"block": 60}), WorkItem(id="after", kind="qa", payload={"x": 1})]
+    s = run_items(tmp_path, spec, items, "run_handlers:echo", workers=1, progress=False, item_timeout=1)
+    assert s.done == 2 and s.failed == 1 and s.elapsed < 40
+    store = RunStore(tmp_path)
+    hang = store.get("hang")
+    assert hang.error["type"] == "ItemTimeout" and "was killed" in hang.error["message"]
+    after = store.get("after")
+    assert after.ok and after.worker != hang.worker  # ran on the replacement worker
