@@ -1,1 +1,30 @@
-"""webgauge.perturb."""
+"""DOM perturbations that run on a live page, with invariance checks.
+
+Each family is one module and a short coroutine that edits the page through
+``page.evaluate`` and returns a :class:`PerturbationRecord` of exactly what changed:
+
+>>> rec = await apply_color(page, seed=3)                  # 10-30% of large buttons recolored
+>>> rec = await apply_low_contrast(page, seed=3)           # all text blended toward background
+>>> rec = await apply_text(page, cta_element, "homoglyph", seed=3)
+>>> rec = await apply_layout(page, seed=3, level="hard", protect=[cta_element])
+>>> results = verify(rec, snapshot_before, snapshot_after) # all ok -> keep the pair
+"""
+
+from .base import Change, Perturbation, PerturbationRecord, target_path
+from .checks import (CheckResult, check_box_fixed, check_boxes_unchanged, check_colors_only,
+                     check_text_only, verify)
+from .color import MIN_BUTTON_AREA, STRONG_COLORS, ColorPerturbation, apply_color, contrast_ratio
+from .contrast import LowContrastPerturbation, apply_low_contrast
+from .layout import LAYOUT_LEVELS, LayoutPerturbation, apply_layout
+from .text import TEXT_KINDS, TextPerturbation, apply_text, perturb_label
+
+FAMILIES: dict[str, Perturbation] = {p.name: p for p in (
+    ColorPerturbation(), LowContrastPerturbation(), TextPerturbation(), LayoutPerturbation())}
+
+__all__ = [
+    "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES",
+    "apply_color", "apply_low_contrast", "apply_text", "apply_layout", "perturb_label",
+    "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
+    "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",
+    "CheckResult", "check_text_only", "check_colors_only", "check_box_fixed", "check_boxes_unchanged", "verify",
+]
