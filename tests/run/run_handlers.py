@@ -55,3 +55,13 @@ async def capture(item: WorkItem, ctx: WorkerContext) -> ItemResult:
 
 def not_async(item, ctx):  # for the handler validation test
     return None
+
+
+async def ask(item: WorkItem, ctx: WorkerContext) -> ItemResult:
+    """Asks the run's model (an OpenAI-compatible endpoint) one question."""
+    from webgauge.models import GenerateConfig, user
+
+    model = ctx.model("openai:fake", base_url=ctx.options["base_url"], api_key="test")
+    assert ctx.model("openai:fake", base_url=ctx.options["base_url"], api_key="test") is model
+    r = await model.generate([user(item.payload["question"])], GenerateConfig(max_tokens=16, temperature=0))
+    return ItemResult(record={"answer": r.text, "model_id": id(model), "pid": os.getpid()})

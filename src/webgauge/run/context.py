@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+import warnings
 from pathlib import Path
 from typing import Any
 
-from .items import WorkItem, canonical_json
+from .items import WorkItem
 
 __all__ = ["WorkerContext", "item_seed"]
 
@@ -73,7 +75,8 @@ class WorkerContext:
 
     def model(self, name: str, **opts: Any):
         """A cached model instance from :func:`webgauge.models.get_model`."""
-        key = canonical_json([name, opts])
+        # Non-JSON options (a RetryPolicy, a shared meter) key by their repr: same object, same model.
+        key = json.dumps([name, opts], sort_keys=True, default=repr)
         cache = self._shared.models
         if key not in cache:
             from webgauge.models import get_model  # lazy: models/ is optional for executors
@@ -92,8 +95,8 @@ class WorkerContext:
                     res = closer()
                     if asyncio.iscoroutine(res):
                         await res
-                except Exception:  # noqa: BLE001 - closing must not hide the run's results
-                    pass
+                except Exception as exc:  # noqa: BLE001 - closing must not hide the run's results
+                    warnings.warn(f"closing model {m!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning)
         cm, shared.browser_cm, shared.browser = shared.browser_cm, None, None
         if cm is not None:
             await cm.__aexit__(None, None, None)
