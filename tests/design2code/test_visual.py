@@ -71,3 +71,13 @@ def test_ssim_and_png_input():
     m = visual_metrics(buf.getvalue(), img)
     assert m["ssim"] == pytest.approx(1.0) and m["mae"] == 0.0 and m["nemd"] == 1.0
     assert ssim(img, 255 - img) < 0
+
+
+def test_fast_ssim_equals_skimage():
+    from webgauge.design2code.visual import ssim_skimage
+
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 256, (60, 45, 3), dtype=np.uint8)
+    b = np.clip(a.astype(int) + rng.integers(-40, 40, a.shape), 0, 255).astype(np.uint8)
+    assert ssim(a, b) == pytest.approx(ssim_skimage(a, b), abs=1e-5)
+    assert ssim(a, solid(60, 45, 128)) == pytest.approx(ssim_skimage(a, solid(60, 45, 128)), abs=1e-5)

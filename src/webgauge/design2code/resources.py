@@ -17,7 +17,8 @@ A resource list is versioned JSON (``RESOURCE_LIST_VERSION``). Its shape::
           "color": "rgb(10, 20, 30)",       # text colour of the element
           "background_color": "rgb(...)",   # effective background colour, may be null
           "target_page": "about.html",      # internal links only: the site page the link opens
-          "fields": ["name", "email"]       # backend routes from forms: input names
+          "fields": ["name", "email"],      # backend routes from forms: input names
+          "via": "form" | "fetch"           # backend routes only: how the page reaches it
         }, ...
       ]
     }
@@ -54,6 +55,7 @@ class Resource:
     method: str | None = None
     target_page: str | None = None
     fields: list[str] = field(default_factory=list)
+    via: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in RESOURCE_TYPES:
@@ -107,7 +109,7 @@ class ResourceList:
 
     def prompt_json(self) -> str:
         """Compact JSON for prompts: type, box, url, method, text, and target page only."""
-        keep = ("type", "box", "url", "method", "text", "target_page", "fields")
+        keep = ("type", "box", "url", "method", "text", "target_page", "fields", "via")
         rows = [{k: v for k, v in r.to_dict().items() if k in keep} for r in self.resources]
         return json.dumps(rows, separators=(",", ":"))
 

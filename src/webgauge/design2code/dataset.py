@@ -1,0 +1,194 @@
+"""Design2code instances: reference screenshots, resource lists and reference code.
+
+An instance is a folder::
+
+    <root>/<instance id>/
+      instance.json     {"version", "id", "kind": "synthetic"|"real", "source", "pages": [
+                           {"name", "screenshot": "ref/<name>.png", "width", "height",
+                            "resources": <resource list JSON>}],
+                         "routes": [{"method", "path"}], "assets": [paths], "meta": {...}}
+      site/             the reference code: every page and its assets
+      ref/<name>.png    full-page reference screenshots (rendered here, same profile as scoring)
+
+Synthetic instances come from :func:`~webgauge.design2code.sitegen.synthetic_site`; real
+instances are single pages read from a folder (e.g. ``../shared/data/design2code/pages``).
+Both are rendered and extracted through ``webgauge.browser`` with the same profile.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from tqdm import tqdm
+
+from webgauge.browser import Browser, PageError, RenderProfile
+from webgauge.design2code.backend import Route, SiteBackend
+from webgauge.design2code.extract import extract_live
+from webgauge.design2code.resources import ResourceList
+from webgauge.design2code.screens import page_screenshot
+from webgauge.design2code.urls import page_of
+
+__all__ = ["INSTANCE_VERSION", "PageRecord", "Instance", "load_instances", "build_instances",
+           "build_instance", "DEFAULT_PROFILE"]
+
+INSTANCE_VERSION = "webgauge.design2code.instance/1"
+DEFAULT_PROFILE = RenderProfile(width=1280, height=800)
+
+
+@dataclass
+class PageRecord:
+    name: str
+    screenshot: str
+    width: int
+    height: int
+    resources: ResourceList
+
+
+@dataclass
+class Instance:
+    """One design2code instance loaded from its folder."""
+
+    id: str
+    kind: str
+    source: str
+    pages: list[PageRecord]
+    routes: list[Route]
+    assets: list[str]
+    root: Path
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def page_names(self) -> list[str]:
+        return [p.name for p in self.pages]
+
+    def screenshot(self, name: str) -> bytes:
+        page = next(p for p in self.pages if p.name == name)
+        return (self.root / page.screenshot).read_bytes()
+
+    def reference_code(self, name: str) -> str:
+        return (self.root / "site" / name).read_text(encoding="utf-8", errors="replace")
+
+    def asset_files(self) -> dict[str, bytes]:
+        return {a: (self.root / "site" / a).read_bytes() for a in self.assets}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": INSTANCE_VERSION, "id": self.id, "kind": self.kind, "source": self.source,
+                "pages": [{"name": p.name, "screenshot": p.screenshot, "width": p.width, "height": p.height,
+                           "resources": p.resources.to_dict()} for p in self.pages],
+                "routes": [{"method": r.method, "path": r.path} for r in self.routes],
+                "assets": self.assets, "meta": self.meta}
+
+    @classmethod
+    def load(cls, folder: Path) -> "Instance":
+        folder = Path(folder)
+        path = folder / "instance.json"
+        if not path.is_file():
+            raise FileNotFoundError(f"{folder} has no instance.json; build instances with "
+                                    "`webgauge design2code build`")
+        d = json.loads(path.read_text())
+        if d.get("version") != INSTANCE_VERSION:
+            raise ValueError(f"{path}: instance version {d.get('version')!r} is not {INSTANCE_VERSION!r}; "
+                             "rebuild with `webgauge design2code build`")
+        pages = [PageRecord(p["name"], p["screenshot"], p["width"], p["height"],
+                            ResourceList.from_dict(p["resources"])) for p in d["pages"]]
+        return cls(d["id"], d["kind"], d["source"], pages, [Route(r["method"], r["path"]) for r in d["routes"]],
+                   d["assets"], folder, d.get("meta", {}))
+
+
+def load_instances(root: str | Path, limit: int | None = None) -> list[Instance]:
+    """Every instance folder under ``root`` (sorted by id)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"no instance folder at {root}; build one with `webgauge design2code build`")
+    found = sorted(p.parent for p in root.glob("*/instance.json"))
+    if not found:
+        raise FileNotFoundError(f"{root} holds no instances (no */instance.json)")
+    return [Instance.load(p) for p in found[:limit]]
+
+
+async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, source: str,
+                         pages: list[str], files: dict[str, bytes], routes: Iterable[tuple[str, str]],
+                         meta: dict | None = None, profile: RenderProfile = DEFAULT_PROFILE) -> Instance:
+    """Write ``files`` as the reference site, render and extract every page, save instance.json."""
+    folder = out / inst_id
+    if folder.exists():
+        shutil.rmtree(folder)
+    (folder / "site").mkdir(parents=True)
+    (folder / "ref").mkdir()
+    for rel, data in files.items():
+        dest = folder / "site" / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    route_objs = [Route.of(m, p) for m, p in routes]
+    records = []
+    with SiteBackend(files, route_objs) as backend:
+        for name in pages:
+            async with browser.open(backend.url(name), profile) as page:
+                rl = await extract_live(page, name)
+                png = await page_screenshot(page)
+            for r in rl.resources:
+                if r.type == "link":
+                    r.target_page = page_of(r.url, pages)
+            shot = f"ref/{Path(name).stem}.png"
+            (folder / shot).write_bytes(png)
+            from PIL import Image
+            import io
+            w, h = Image.open(io.BytesIO(png)).size
+            records.append(PageRecord(name, shot, w, h, rl))
+    # routes the reference pages declare in markup are part of the instance too
+    declared = {(r.method, r.path) for r in route_objs}
+    for rec in records:
+        for r in rec.resources.of_type("backend_route"):
+            route = Route.of(r.method, r.url)
+            if (route.method, route.path) not in declared:
+                declared.add((route.method, route.path))
+                route_objs.append(route)
+    assets = sorted(k for k in files if k not in pages)
+    inst = Instance(inst_id, kind, source, records, route_objs, assets, folder, meta or {})
+    (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1))
+    return inst
+
+
+async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0, pages_per_site: int = 3,
+                          real: str | Path | None = None, real_limit: int | None = None,
+                          browser: Browser | None = None, profile: RenderProfile = DEFAULT_PROFILE,
+                          progress: bool = True) -> tuple[list[Instance], list[dict]]:
+    """Build ``synthetic`` seeded multi-page instances (seeds ``seed .. seed+synthetic-1``) and
+    one single-page instance per HTML file of ``real``. Returns ``(instances, failures)``;
+    a page that fails to render is recorded in ``failures`` and the build goes on."""
+    from webgauge.design2code.sitegen import synthetic_site
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs: list[tuple[str, Any]] = [("synthetic", seed + k) for k in range(synthetic)]
+    if real is not None:
+        real = Path(real)
+        if not real.is_dir():
+            raise FileNotFoundError(f"--real {real} is not a folder of .html pages")
+        htmls = sorted(real.glob("*.html"), key=lambda p: p.name)[:real_limit]
+        jobs += [("real", p) for p in htmls]
+    own = browser is None
+    browser = browser or Browser.launch()
+    instances, failures = [], []
+    try:
+        await browser.start()
+        for kind, arg in tqdm(jobs, desc="design2code build", disable=not progress):
+            try:
+                if kind == "synthetic":
+                    site = synthetic_site(arg, pages_per_site)
+                    inst = await build_instance(browser, out, f"syn-{arg:04d}", "synthetic", f"synthetic:{arg}",
+                                                site.pages, site.files, site.routes, site.meta, profile)
+                else:
+                    inst = await build_instance(browser, out, f"real-{arg.stem}", "real", str(arg),
+                                                [arg.name], {arg.name: arg.read_bytes()}, [], {}, profile)
+                instances.append(inst)
+            except (PageError, OSError, ValueError) as exc:
+                failures.append({"job": str(arg), "kind": kind, "error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        if own:
+            await browser.close()
+    return instances, failures

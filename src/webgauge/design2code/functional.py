@@ -1,0 +1,144 @@
+"""Functional metrics, measured in Chromium on the generated site served by a
+:class:`~webgauge.design2code.backend.SiteBackend`.
+
+* **RER** (resource existence ratio): share of reference resources that have a match in the
+  generated page (links by destination, images by source, routes by method and path;
+  optimal one-to-one matching, so two reference links need two generated ones).
+* **Navigation**: for each internal link of the reference, the matched generated link is
+  clicked with the mouse at its box centre; it works when the browser lands on the link's
+  ``target_page`` (a link to the page itself must keep the browser on the page).
+  Unmatched internal links count as not working. Generated links with the same destination
+  are clicked once (the first matched one) and share the outcome, which keeps a page with
+  twenty "#" links to a handful of clicks.
+* **Images**: share of the generated page's ``<img>`` elements that loaded (``None`` if none).
+* **Backend**: for each reference route, the matched generated form is filled and its submit
+  button clicked (a fetch element is clicked); it works when the backend records a request
+  with that method and path within ``wait`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from importlib import resources as _res
+from typing import Any
+
+from webgauge.browser import LivePage
+from webgauge.design2code.backend import Route, SiteBackend
+from webgauge.design2code.extract import page_name
+from webgauge.design2code.matching import MatchedPair, match_resources
+from webgauge.design2code.resources import Resource
+
+__all__ = ["rer", "check_navigation", "check_images", "check_backend", "FUNCTIONAL_JS"]
+
+FUNCTIONAL_JS = _res.files("webgauge.design2code").joinpath("js/functional.js").read_text()
+
+
+def rer(reference: list[Resource], generated: list[Resource], width: float, height: float,
+        pairs: list[MatchedPair] | None = None) -> float | None:
+    """Resource existence ratio; ``None`` when the reference has no resources."""
+    if not reference:
+        return None
+    pairs = match_resources(reference, generated, width, height) if pairs is None else pairs
+    return len(pairs) / len(reference)
+
+
+async def _click_page_point(page: LivePage, x: float, y: float) -> None:
+    vw, vh = page.profile.width, page.profile.height
+    await page.scroll_to(max(0.0, x - vw / 2), max(0.0, y - vh / 2))
+    sx, sy = await page.scroll_offsets()
+    await page.mouse_click(x - sx, y - sy)
+
+
+async def _wait_url_change(page: LivePage, before: int, seconds: float) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if page.navigation_id != before:
+            break
+        await asyncio.sleep(0.05)
+    try:
+        await page.wait_for_load("load", timeout=seconds)
+    except Exception:  # noqa: BLE001 - a page that does not finish loading still has a URL
+        pass
+
+
+async def check_navigation(page: LivePage, url: str, base_url: str, this_page: str,
+                           pairs: list[MatchedPair], reference: list[Resource],
+                           max_clicks: int = 40, wait: float = 1.5) -> list[dict[str, Any]]:
+    """Click every matched internal link (see module docstring); one row per reference link."""
+    matched = {p.ref_index: p for p in pairs}
+    rows: list[dict[str, Any]] = []
+    tried: dict[str, dict] = {}
+    for i, r in enumerate(reference):
+        if r.type != "link" or not r.target_page:
+            continue
+        p = matched.get(i)
+        if p is None:
+            rows.append({"ref_index": i, "target": r.target_page, "ok": False, "reason": "no matching link"})
+            continue
+        key = p.generated.url
+        if key not in tried:
+            if len(tried) >= max_clicks:
+                break
+            await page.goto(url)
+            before = page.navigation_id
+            (x1, y1), (x2, y2) = p.generated.box
+            try:
+                await _click_page_point(page, (x1 + x2) / 2, (y1 + y2) / 2)
+                await _wait_url_change(page, before, wait)
+                landed = page_name(page.url.split("#")[0], base_url)
+                tried[key] = {"landed": landed}
+            except Exception as exc:  # noqa: BLE001 - a broken click is a failed link
+                tried[key] = {"landed": None, "error": f"{type(exc).__name__}: {exc}"}
+        res = tried[key]
+        rows.append({"ref_index": i, "target": r.target_page, "landed": res["landed"],
+                     "ok": res["landed"] == r.target_page, **({"error": res["error"]} if "error" in res else {})})
+    return rows
+
+
+async def check_images(page: LivePage, url: str) -> dict[str, Any]:
+    """``{"total", "loaded", "ratio"}`` over the page's ``<img>`` elements."""
+    await page.goto(url)
+    imgs = await page.evaluate(FUNCTIONAL_JS, {"op": "images"})
+    total = len(imgs)
+    loaded = sum(1 for i in imgs if i["loaded"])
+    return {"total": total, "loaded": loaded, "ratio": loaded / total if total else None,
+            "failed": [i["url"] for i in imgs if not i["loaded"]][:20]}
+
+
+async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: list[MatchedPair],
+                        reference: list[Resource], wait: float = 2.0) -> list[dict[str, Any]]:
+    """Submit each matched route (see module docstring); one row per reference route."""
+    matched = {p.ref_index: p for p in pairs}
+    rows = []
+    for i, r in enumerate(reference):
+        if r.type != "backend_route":
+            continue
+        route = Route.of(r.method, r.url)
+        p = matched.get(i)
+        if p is None:
+            rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": False,
+                         "reason": "no matching form or fetch element"})
+            continue
+        before = len(backend.received(route))
+        await page.goto(url)
+        g = p.generated
+        try:
+            if g.via == "form":
+                info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", "path": route.path})
+                if info and info.get("button"):
+                    await _click_page_point(page, *info["button"])
+                else:
+                    await page.evaluate(FUNCTIONAL_JS, {"op": "submit_form", "path": route.path})
+            else:
+                (x1, y1), (x2, y2) = g.box
+                await _click_page_point(page, (x1 + x2) / 2, (y1 + y2) / 2)
+            for _ in range(int(wait / 0.05)):
+                if len(backend.received(route)) > before:
+                    break
+                await asyncio.sleep(0.05)
+            got = backend.received(route)[before:]
+            rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": bool(got),
+                         "received": [s.body for s in got][:3]})
+        except Exception as exc:  # noqa: BLE001 - a broken submission is a failed route
+            rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": False,
+                         "error": f"{type(exc).__name__}: {exc}"})
+    return rows

@@ -1,0 +1,148 @@
+"""Scoring one generated site against its instance: visual, functional and fine-grained.
+
+:func:`score_site` serves the generated files with the instance's backend routes, and for
+every page renders a full-page screenshot, extracts the generated resource list (the same
+extractor as the reference) and computes:
+
+* visual: MAE, PSNR, SSIM, NEMD (exact, full resolution, ``pad`` alignment), CLIP and LPIPS
+  (``{"missing": reason}`` without local weights);
+* functional: RER, navigation, image loading, backend submissions;
+* fine-grained: position offset, area difference, CIEDE2000 colour and text difference over
+  optimally matched pairs.
+
+:func:`score_item` is the ``webgauge.run`` handler that scores one generation record.
+A page that fails to render gets an ``error`` and no scores; the other pages are scored.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from webgauge.browser import PageError
+from webgauge.design2code.backend import SiteBackend
+from webgauge.design2code.dataset import DEFAULT_PROFILE, Instance
+from webgauge.design2code.extract import extract_live
+from webgauge.design2code.finegrained import fine_grained
+from webgauge.design2code.functional import check_backend, check_images, check_navigation, rer
+from webgauge.design2code.matching import match_resources
+from webgauge.design2code.neural import Missing, load_clip, load_lpips
+from webgauge.design2code.screens import page_screenshot
+from webgauge.design2code.visual import visual_metrics
+
+__all__ = ["score_site", "score_item", "aggregate_pages", "PAGE_METRICS"]
+
+PAGE_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images",
+                "backend", "position_offset", "area_difference", "color_difference", "text_difference")
+
+
+def _ratio(rows: list[dict]) -> float | None:
+    return sum(1 for r in rows if r["ok"]) / len(rows) if rows else None
+
+
+def _neural(scorer, ref: bytes, gen: bytes) -> Any:
+    if isinstance(scorer, Missing):
+        return scorer.to_json()
+    return scorer.score(ref, gen)
+
+
+async def score_site(instance: Instance, files: dict[str, bytes], browser, *, clip=None, lpips=None,
+                     functional: bool = True) -> dict[str, Any]:
+    """Score every page of a generated site (see module docstring)."""
+    clip = clip if clip is not None else load_clip(None)
+    lpips = lpips if lpips is not None else load_lpips(None)
+    pages: list[dict[str, Any]] = []
+    with SiteBackend(files, instance.routes) as backend:
+        for rec in instance.pages:
+            url = backend.url(rec.name)
+            row: dict[str, Any] = {"page": rec.name, "ref_size": [rec.width, rec.height],
+                                   "n_resources": len(rec.resources.resources)}
+            if not files.get(rec.name):
+                row["error"] = "no generated code for this page"
+                pages.append(row)
+                continue
+            try:
+                async with browser.open(url, DEFAULT_PROFILE, timeout=30) as page:
+                    gen_rl = await extract_live(page, rec.name)
+                    png = await page_screenshot(page)
+                    ref_png = instance.screenshot(rec.name)
+                    row.update(visual_metrics(ref_png, png))
+                    row["clip"] = _neural(clip, ref_png, png)
+                    row["lpips"] = _neural(lpips, ref_png, png)
+                    ref_res, gen_res = rec.resources.resources, gen_rl.resources
+                    w, h = rec.width, rec.height
+                    pairs = match_resources(ref_res, gen_res, w, h)
+                    row["rer"] = rer(ref_res, gen_res, w, h, pairs)
+                    row["n_generated_resources"] = len(gen_res)
+                    fg = fine_grained(ref_res, gen_res, w, h)
+                    row.update(fg.summary())
+                    row["gen_size"] = list(gen_rl.page_size)
+                    if functional:
+                        nav = await check_navigation(page, url, backend.base_url, rec.name, pairs, ref_res)
+                        imgs = await check_images(page, url)
+                        routes = await check_backend(page, url, backend, pairs, ref_res)
+                        row["navigation"] = _ratio(nav)
+                        row["images"] = imgs["ratio"]
+                        row["backend"] = _ratio(routes)
+                        row["functional_detail"] = {"navigation": nav, "images": imgs, "backend": routes}
+                    row["screenshot_png"] = png
+            except PageError as exc:
+                row["error"] = f"PageError({exc.kind}): {exc}"
+            pages.append(row)
+        row_unexpected = [s.__dict__ for s in backend.submissions if not s.expected]
+    return {"instance": instance.id, "kind": instance.kind, "pages": pages,
+            "summary": aggregate_pages(pages), "unexpected_requests": row_unexpected[:20]}
+
+
+def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean of each metric over the pages that have a number for it (``None`` if none)."""
+    out: dict[str, Any] = {}
+    for m in PAGE_METRICS:
+        vals = [p[m] for p in pages if isinstance(p.get(m), (int, float)) and not isinstance(p.get(m), bool)]
+        finite = [v for v in vals if math.isfinite(v)]
+        out[m] = (sum(finite) / len(finite)) if finite else (math.inf if vals else None)
+        if m in ("clip", "lpips") and not vals:
+            missing = next((p[m] for p in pages if isinstance(p.get(m), dict)), None)
+            out[m] = missing
+    out["pages_scored"] = sum(1 for p in pages if "error" not in p)
+    out["pages_failed"] = sum(1 for p in pages if "error" in p)
+    return out
+
+
+async def score_item(item, ctx):
+    """``webgauge.run`` handler: payload ``{"instance_dir", "gen_run", "gen_item", "clip_weights",
+    "lpips_weights", "functional"}``; reads the generated pages from the generation run's blobs."""
+    from webgauge.run import ItemResult, RunStore
+
+    p = item.payload
+    instance = Instance.load(p["instance_dir"])
+    store = RunStore(p["gen_run"])
+    row = store.get(p["gen_item"])
+    if row is None or row.status != "ok":
+        raise RuntimeError(f"generation item {p['gen_item']} did not finish ok in {p['gen_run']}")
+    files = dict(instance.asset_files())
+    for name in instance.page_names:
+        sha = row.blobs.get(f"page:{name}")
+        files[name] = store.blob(sha) if sha else b""
+    browser = await ctx.browser()
+    result = await score_site(instance, files, browser, clip=load_clip(p.get("clip_weights")),
+                              lpips=load_lpips(p.get("lpips_weights")), functional=p.get("functional", True))
+    blobs = {}
+    for page in result["pages"]:
+        png = page.pop("screenshot_png", None)
+        if png:
+            blobs[f"screenshot:{page['page']}"] = png
+    gen = row.record
+    result.update({"model": gen["model"], "strategy": gen["strategy"], "gen_item": p["gen_item"],
+                   "generation_statuses": gen["statuses"]})
+    return ItemResult(record=_json_safe(result), blobs=blobs)
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "inf" if value > 0 else "-inf" if value < 0 else "nan"
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
