@@ -4,18 +4,20 @@ Reports read a run directory through :class:`webgauge.run.RunStore` only, comput
 scores with bootstrap intervals (:func:`bootstrap_ci`, :func:`bootstrap_ci_grouped`,
 :func:`paired_bootstrap`), and write a self-contained HTML page (:func:`write_html`,
 :func:`table`, :func:`details`, :func:`fmt_ci`) with PNG charts (:func:`bar_chart`,
-:func:`scatter`); :func:`render_html_to_png` turns the page into a picture.
+:func:`scatter`); :func:`render_html_to_png` turns the page into a picture, and
+:func:`write_run_report` writes a suite-independent overview (outcomes, failures, spec).
 """
 
 from .html import (CSS, Column, Markup, Section, code_block, details, fmt_ci, fmt_num, html_page, image, link,
                    markdown_table, relpath, table, write_html)
 from .plots import bar_chart, scatter
 from .render import render_html_to_png
+from .run_report import run_overview, write_run_report
 from .stats import CI, PairedComparison, bootstrap_ci, bootstrap_ci_grouped, paired_bootstrap
 
 __all__ = [
     "bootstrap_ci", "bootstrap_ci_grouped", "paired_bootstrap", "CI", "PairedComparison",
     "html_page", "write_html", "table", "markdown_table", "Column", "Section", "Markup", "fmt_ci", "fmt_num",
     "link", "details", "image", "code_block", "relpath", "CSS",
-    "bar_chart", "scatter", "render_html_to_png",
+    "bar_chart", "scatter", "render_html_to_png", "run_overview", "write_run_report",
 ]
