@@ -11,18 +11,31 @@
   const vw = window.innerWidth, vh = window.innerHeight;
   const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
   const cut = (s, n) => (s.length > n ? s.slice(0, n) : s);
+  // DOM paths (XPath) computed in one pass: elements arrive in document order, so each
+  // parent's path is known and sibling indices are counted, not searched (O(n)).
   const paths = new Map();
+  const counters = new Map();
   const pathOf = (el) => {
-    if (paths.has(el)) return paths.get(el);
-    let p;
+    const known = paths.get(el);
+    if (known !== undefined) return known;
     const parent = el.parentElement;
     const tag = el.tagName.toLowerCase();
-    if (!parent) { p = "/" + tag + "[1]"; }
+    let p;
+    if (!parent) p = "/" + tag + "[1]";
     else {
-      let i = 1;
-      for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === el.tagName) i++;
+      let c = counters.get(parent);
+      if (!c) {
+        // first child seen of this parent: index every child at once
+        c = new Map();
+        for (let s = parent.firstElementChild; s; s = s.nextElementSibling) {
+          const n = (c.get(s.tagName) || 0) + 1;
+          c.set(s.tagName, n);
+          c.set(s, n);
+        }
+        counters.set(parent, c);
+      }
       const isSvg = el.namespaceURI && el.namespaceURI !== "http://www.w3.org/1999/xhtml";
-      p = pathOf(parent) + "/" + (isSvg ? "*[name()='" + tag + "']" : tag) + "[" + i + "]";
+      p = pathOf(parent) + "/" + (isSvg ? "*[name()='" + tag + "']" : tag) + "[" + c.get(el) + "]";
     }
     paths.set(el, p);
     return p;
@@ -175,7 +188,8 @@
     });
   }
   const de = document.documentElement;
-  return {
+  // One JSON string: far cheaper to ship than a large object graph.
+  return JSON.stringify({
     elements: out,
     truncated: truncated,
     total: all.length,
@@ -184,5 +198,5 @@
     viewport: [vw, vh],
     page_size: [Math.max(de.scrollWidth, document.body ? document.body.scrollWidth : 0), Math.max(de.scrollHeight, document.body ? document.body.scrollHeight : 0)],
     ready_state: document.readyState,
-  };
+  });
 }

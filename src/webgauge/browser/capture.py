@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from functools import lru_cache
 from importlib import resources
 
@@ -49,8 +50,13 @@ async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = Fal
     return await page.screenshot(**kwargs)
 
 
+#: Pages taller than this (CSS px) get a viewport screenshot instead of a full-page one, with a warning.
+MAX_FULL_PAGE_HEIGHT = 12000
+
+
 async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
-                       with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0) -> Snapshot:
+                       with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
+                       max_full_page_height: int = MAX_FULL_PAGE_HEIGHT) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``.
 
     The screenshot is taken first (animations frozen), then the elements are read in one
@@ -61,8 +67,15 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
         warnings.append("page did not settle (fonts/animation frames) before capture")
     png = b""
     if with_screenshot:
+        if full_page:
+            _, height = await page.evaluate(
+                "() => [document.documentElement.scrollWidth, Math.max(document.documentElement.scrollHeight,"
+                " document.body ? document.body.scrollHeight : 0)]")
+            if height > max_full_page_height:
+                warnings.append(f"page is {height} px tall (over {max_full_page_height}): captured the viewport only")
+                full_page = False
         png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
-    data = await page.evaluate(_capture_js(), {"maxElements": max_elements})
+    data = json.loads(await page.evaluate(_capture_js(), {"maxElements": max_elements}))
     elements: list[Element] = []
     for raw in data["elements"]:
         path = raw.pop("path")

@@ -79,7 +79,9 @@ class Browser:
         self._pw_cm = _playwright()()
         self._pw = await self._pw_cm.__aenter__()
         args = list(LAUNCH_FLAGS) + list(self.extra_args)
-        ignore = [] if self.hide_scrollbars else ["--hide-scrollbars"]
+        # Keep Chromium's own pop-up blocker: window.open without a user gesture is blocked,
+        # as in a real browser, so a page cannot flood the run with tabs.
+        ignore = ["--disable-popup-blocking"] + ([] if self.hide_scrollbars else ["--hide-scrollbars"])
         if self.hide_scrollbars:
             args.append("--hide-scrollbars")
         try:
@@ -163,9 +165,12 @@ class Browser:
         """
         page = await self.new_page(profile, **kwargs)
         try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + timeout
+
             async def _go() -> Snapshot:
                 await page.goto(url, timeout=timeout * 0.6)
-                return await page.capture(full_page=full_page, timeout=timeout * 0.4)
+                return await page.capture(full_page=full_page, timeout=max(1.0, deadline - loop.time()))
             try:
                 return await asyncio.wait_for(_go(), timeout)
             except asyncio.TimeoutError:
@@ -206,20 +211,25 @@ class LivePage:
         await self._ctx.route("**/*", self._route)
         self._ctx.on("page", self._on_new_page)
         page = await self._ctx.new_page()
-        await self._arm(page)
+        self._register(page)
+        await self._freeze_clock(page)
 
-    async def _arm(self, page) -> None:
+    def _register(self, page) -> bool:
+        """Attach the event handlers (synchronously, before the page can fire anything)."""
         if page in self._pages:
-            return
+            return False
         self._pages.append(page)
-        if self.profile.frozen_time:
-            with contextlib.suppress(Exception):
-                when = _dt.datetime.fromisoformat(self.profile.frozen_time.replace("Z", "+00:00"))
-                await page.clock.set_fixed_time(when)
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
         page.on("framenavigated", lambda f: self._on_nav(page, f))
+        return True
+
+    async def _freeze_clock(self, page) -> None:
+        if self.profile.frozen_time:
+            with contextlib.suppress(Exception):
+                when = _dt.datetime.fromisoformat(self.profile.frozen_time.replace("Z", "+00:00"))
+                await page.clock.set_fixed_time(when)
 
     def _on_nav(self, page, frame) -> None:
         if frame == page.main_frame:
@@ -232,12 +242,16 @@ class LivePage:
     def _on_new_page(self, page) -> None:
         if page in self._pages:
             return
+        if not self._pages:  # the first tab, opened by _setup
+            self._register(page)
+            return
         self.popups.append({"url": page.url, "opened_at_tab_count": len(self._pages)})
         if len(self._pages) >= self.max_tabs:
             self.warnings.append(f"closed a pop-up beyond the {self.max_tabs}-tab limit")
             asyncio.ensure_future(page.close())
             return
-        asyncio.ensure_future(self._arm(page))
+        self._register(page)
+        asyncio.ensure_future(self._freeze_clock(page))
 
     async def _on_dialog(self, dialog) -> None:
         self.dialogs.append({"type": dialog.type, "message": dialog.message[:500]})

@@ -1,0 +1,111 @@
+"""Bad pages get a clear per-page error (or a warning) within a time limit, never a hang."""
+
+import http.server
+import threading
+import time
+
+import pytest
+
+from webgauge.pages import StaticServer, capture_pages, load_pages
+
+BAD = {
+    "malformed": "<html><body><div><p>unclosed <b>bold <table><tr><td>cell</div></span>text</p>",
+    "loop": "<html><body><h1>before</h1><script>while (true) {}</script></body></html>",
+    "dialogs": "<html><body><script>alert('hi'); confirm('sure?'); prompt('name?');</script><h1>after dialogs</h1></body></html>",
+    "popups": "<html><body><script>for (let i = 0; i < 50; i++) window.open('about:blank#' + i);</script><h1>popups</h1></body></html>",
+    "huge": "<html><body>" + "".join(f"<div>item {i}</div>" for i in range(50000)) + "</body></html>",
+    "never_loads": "<html><body><h1>waiting</h1><img src='/hang.png'></body></html>",
+    "remote": "<html><body><h1>remote</h1><img src='https://images.example.com/x.png'>"
+              "<script src='https://cdn.example.com/lib.js'></script><link rel=stylesheet href='http://fonts.example.com/f.css'></body></html>",
+}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        name = self.path.strip("/").removesuffix(".html")
+        if self.path == "/hang.png":
+            time.sleep(40)
+            return
+        body = BAD.get(name)
+        if body is None:
+            self.send_error(404)
+            return
+        data = body.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def bad_server():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
+    refs = load_pages([f"{bad_server}/{name}.html" for name in BAD])
+    t0 = time.monotonic()
+    results = await capture_pages(browser, refs, timeout=30, concurrency=2, progress=False)
+    elapsed = time.monotonic() - t0
+    by = {r.ref.url.rsplit("/", 1)[1].removesuffix(".html"): r for r in results}
+    assert set(by) == set(BAD)
+    assert elapsed < 30 * len(BAD) / 2 + 10
+    assert by["malformed"].ok and any(e.tag == "td" and e.text.startswith("cell") for e in by["malformed"].snapshot.elements)
+    assert not by["loop"].ok and by["loop"].error.kind == "timeout" and "loop" in str(by["loop"].error)
+    dialogs = by["dialogs"].snapshot.dialogs
+    assert [d["type"] for d in dialogs] == ["alert", "confirm", "prompt"]
+    assert by["popups"].ok and len(by["popups"].snapshot.blocked_requests) == 0
+    huge = by["huge"]
+    assert huge.ok and len(huge.snapshot.elements) == 20000 and huge.snapshot.truncated and not huge.snapshot.full_page
+    never = by["never_loads"]
+    assert never.ok and any("load event did not fire" in w for w in never.snapshot.warnings)
+    remote = by["remote"].snapshot.blocked_requests
+    assert {r["resource_type"] for r in remote} >= {"image", "script", "stylesheet"}
+    # the browser is still healthy after all that
+    ok = await capture_pages(browser, refs[:1], timeout=12, progress=False)
+    assert ok[0].ok
+
+
+async def test_all_41_shared_real_pages_capture(browser, real_pages_dir):
+    refs = load_pages(real_pages_dir)
+    assert len(refs) == 41
+    results = await capture_pages(browser, refs, timeout=45, concurrency=2, progress=False)
+    failed = [(r.ref.id, str(r.error)) for r in results if not r.ok]
+    assert not failed
+    for r in results:
+        assert r.snapshot.png_sha256 and len(r.snapshot.elements) > 3
+
+
+def test_load_pages_errors_name_the_fix(tmp_path):
+    with pytest.raises(ValueError, match="offline"):
+        load_pages("https://example.com/page.html")
+    with pytest.raises(FileNotFoundError):
+        load_pages(tmp_path / "missing.html")
+    (tmp_path / "a.txt").write_text("x")
+    with pytest.raises(ValueError, match="no .html pages"):
+        load_pages(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "p.html").write_text("<p>x</p>")
+    (tmp_path / "p.html").write_text("<p>y</p>")
+    refs = load_pages([tmp_path, tmp_path / "p.html"])
+    assert [r.id for r in refs] == ["p", "sub/p", "p~1"]
+
+
+def test_static_server_in_memory_and_folder(tmp_path):
+    import urllib.request
+
+    with StaticServer(files={"/a.html": "<p>hi</p>"}) as srv:
+        assert urllib.request.urlopen(srv.url("a.html")).read() == b"<p>hi</p>"
+    (tmp_path / "b.html").write_text("<p>b</p>")
+    with StaticServer(root=tmp_path) as srv:
+        assert urllib.request.urlopen(srv.url("b.html")).read() == b"<p>b</p>"
