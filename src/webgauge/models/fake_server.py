@@ -276,10 +276,11 @@ class FakeModelServer:
     def _authorized(self, protocol: str, headers: dict[str, str]) -> bool:
         if self.api_key is None:
             return True
-        got = {"openai": headers.get("authorization", "").removeprefix("Bearer "),
-               "anthropic": headers.get("x-api-key", ""),
-               "gemini": headers.get("x-goog-api-key", "")}[protocol]
-        return got == self.api_key
+        bearer = headers.get("authorization", "").removeprefix("Bearer ")
+        presented = {"openai": [bearer],
+                     "anthropic": [headers.get("x-api-key", ""), bearer],  # SDKs send one or the other
+                     "gemini": [headers.get("x-goog-api-key", "")]}[protocol]
+        return self.api_key in presented
 
     def _answer(self, protocol: str, body: dict, path: str) -> dict:
         reply = self.respond(body)
