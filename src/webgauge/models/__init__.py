@@ -21,7 +21,8 @@ from webgauge.models.errors import (MissingDependency, ModelConfigError, ModelEr
 from webgauge.models.messages import (Image, Message, assistant, image_stats, last_user_text,
                                       messages_digest, normalize_messages, system, user)
 from webgauge.models.model import DEFAULT_TIMEOUT, ManagedModel, Model, Provider
-from webgauge.models.registry import ENTRY_POINT_GROUP, get_model, get_provider_factory, list_providers, register_provider
+from webgauge.models.registry import (ENTRY_POINT_GROUP, get_model, get_provider_factory, list_providers,
+                                      provider_info, register_provider)
 from webgauge.models.retry import RetryPolicy, parse_retry_after
 from webgauge.models.usage import Usage, UsageMeter, UsageTotals
 
@@ -33,5 +34,5 @@ __all__ = [
     "Usage", "UsageMeter", "UsageTotals",
     "assistant", "cache_key", "default_cache_path", "get_model", "get_provider_factory",
     "image_stats", "is_deterministic", "last_user_text", "list_providers", "messages_digest",
-    "normalize_messages", "parse_retry_after", "register_provider", "system", "user",
+    "normalize_messages", "parse_retry_after", "provider_info", "register_provider", "system", "user",
 ]

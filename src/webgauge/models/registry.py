@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import threading
 from importlib import metadata
 from pathlib import Path
@@ -28,7 +29,8 @@ from webgauge.models.model import ManagedModel, Provider
 from webgauge.models.retry import RetryPolicy
 from webgauge.models.usage import UsageMeter
 
-__all__ = ["register_provider", "list_providers", "get_model", "get_provider_factory", "ENTRY_POINT_GROUP"]
+__all__ = ["register_provider", "list_providers", "provider_info", "get_model", "get_provider_factory",
+           "ENTRY_POINT_GROUP"]
 
 ENTRY_POINT_GROUP = "webgauge.models"
 
@@ -73,6 +75,38 @@ def list_providers() -> list[str]:
     """Names of every provider: built-in, registered and from entry points (none imported)."""
     with _lock:
         return sorted(_all_names())
+
+
+# The optional package each built-in provider needs: (importable module, pip extra).
+_REQUIRES = {"anthropic": ("anthropic", "anthropic"), "gemini": ("google.genai", "gemini")}
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package is missing
+        return False
+
+
+def provider_info() -> list[dict[str, Any]]:
+    """One dict per provider: name, source (builtin | registered | entry point), available, hint.
+
+    Availability is checked without importing anything (``importlib.util.find_spec``).
+    """
+    with _lock:
+        registered = set(_registered)
+    eps = _entry_points()
+    out = []
+    for name in list_providers():
+        source = "registered" if name in registered else "builtin" if name in _BUILTIN else \
+            f"entry point {eps[name].value}"
+        available, hint = True, ""
+        if source == "builtin" and name in _REQUIRES:
+            module, extra = _REQUIRES[name]
+            available = _importable(module)
+            hint = "" if available else f"pip install 'webgauge[{extra}]'"
+        out.append({"name": name, "source": source, "available": available, "hint": hint})
+    return out
 
 
 def _load(path: str) -> ProviderFactory:
@@ -126,7 +160,10 @@ def get_model(spec: str, *, retry: Optional[RetryPolicy] = None, max_retries: Op
         raise ModelConfigError("model spec must be a string like 'openai:gpt-4o-mini' or 'random'")
     name, _, model = spec.strip().partition(":")
     factory = get_provider_factory(name)
-    provider = factory(model, **options)
+    try:
+        provider = factory(model, **options)
+    except TypeError as e:  # most often an option this provider does not take
+        raise ModelConfigError(f"bad options for model provider {name!r} ({sorted(options)}): {e}") from e
     if max_retries is not None:
         retry = dataclasses.replace(retry or RetryPolicy(), max_retries=max_retries)
     return ManagedModel(provider, retry=retry, max_concurrency=max_concurrency, timeout=timeout,
