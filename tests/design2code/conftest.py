@@ -1,0 +1,40 @@
+"""Fixtures for the design2code tests: one real Chromium and one small built instance set
+shared by the session (the machine is small; launching Chromium per test is slow).
+
+Browser tests mark themselves ``pytest.mark.asyncio(loop_scope="session")`` so they run on
+the session loop the shared browser lives on.
+"""
+
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+REAL_PAGES = Path("/work/shared/data/design2code/pages")
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def browser():
+    from webgauge.browser import Browser
+
+    async with Browser.launch() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def real_pages() -> Path:
+    if not REAL_PAGES.is_dir():
+        pytest.skip(f"real pages not found at {REAL_PAGES}")
+    return REAL_PAGES
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def instances(browser, tmp_path_factory, real_pages):
+    """One synthetic 2-page instance (seed 5) and one real page, built once."""
+    from webgauge.design2code.dataset import build_instances
+
+    root = tmp_path_factory.mktemp("d2c-instances")
+    insts, failures = await build_instances(root, synthetic=1, seed=5, pages_per_site=2, real=real_pages,
+                                            real_limit=1, browser=browser, progress=False)
+    assert failures == []
+    return root, {i.kind: i for i in insts}
