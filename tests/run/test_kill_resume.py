@@ -77,3 +77,32 @@ def test_sigkill_midway_then_resume(tmp_path):
     assert all(starts[i] == 1 for i in finished_before), "a finished item was redone"
     assert set(starts) == {it.id for it in items}
     assert all(r.attempt == 1 for r in store.records())
+
+
+def test_ctrl_c_stops_the_run_promptly_and_keeps_finished_items(tmp_path):
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, str(HERE / "kill_driver.py"), str(run_dir), "30", "0.5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while len(_done_ids(run_dir)) < 3:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "the run did not get going"
+            time.sleep(0.05)
+        workers = _children(proc.pid)
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+        proc.wait(30)
+        stopped_after = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0 and b"KeyboardInterrupt" in proc.stderr.read()
+    assert stopped_after < 10
+    deadline = time.monotonic() + 20
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in workers)
+    done = RunStore(run_dir).counts()
+    assert done["error"] == 0 and 3 <= done["ok"] < 30

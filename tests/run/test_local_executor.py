@@ -84,14 +84,16 @@ def test_spec_and_item_changes_are_refused(tmp_path):
     assert RunStore(tmp_path).spec["spec"]["prompts"]["qa"]["text"] == "B"
 
 
-def test_per_worker_concurrency_overlaps_items(tmp_path):
+def test_per_worker_concurrency_overlaps_items(tmp_path, capsys):
     log = tmp_path / "log.txt"
-    spec = RunSpec(suite="t", options={"log": str(log)})
+    spec = RunSpec(suite="conc", options={"log": str(log)})
     items = [WorkItem(id=f"c{k}", kind="qa", payload={"sleep": 0.8}) for k in range(4)]
-    s = run_items(tmp_path / "run", spec, items, "run_handlers:echo", workers=1, per_worker_concurrency=4,
-                  progress=False)
-    assert s.done == 4 and s.failed == 0
-    rows = RunStore(tmp_path / "run").records()
+    items.append(WorkItem(id="f", kind="qa", payload={"fail": "x"}))
+    s = run_items(tmp_path / "run", spec, items, "run_handlers:echo", workers=1, per_worker_concurrency=4)
+    assert s.done == 5 and s.failed == 1
+    bar = capsys.readouterr().err  # the tqdm bar: suite, count and ok/failed apart
+    assert "conc [local]" in bar and "5/5" in bar and "ok=4" in bar and "failed=1" in bar
+    rows = RunStore(tmp_path / "run").records(status="ok")
     assert len({r.worker for r in rows}) == 1
     # All four ran at the same time in one worker: every start precedes every end.
     assert max(r.started for r in rows) < min(r.finished for r in rows)

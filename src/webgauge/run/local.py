@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing as mp
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,11 +38,11 @@ class WorkerStartupError(RuntimeError):
 def _worker_main(conn: Connection, handler_path: str, run_dir: str, options: dict, base_seed: int,
                  name: str, item_timeout: float | None, browser_options: dict) -> None:
     """Entry point of a worker process."""
+    # Ctrl-C reaches the whole process group; the driver decides what stops, and tells us.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         asyncio.run(_worker_loop(conn, handler_path, run_dir, options, base_seed, name, item_timeout,
                                  browser_options))
-    except KeyboardInterrupt:  # the driver handles Ctrl-C; workers just leave
-        pass
     finally:
         conn.close()
 
@@ -84,12 +85,10 @@ async def _worker_loop(conn: Connection, handler_path: str, run_dir: str, option
         while True:
             msg = await inbox.get()
             if msg is None or msg["type"] == "stop":
-                break
+                break  # the driver stops workers only when it gave up on their items (or vanished)
             task = asyncio.create_task(run_one(msg["item"]))
             running.add(task)
             task.add_done_callback(running.discard)
-        if msg is not None and running:  # graceful stop: let items finish
-            await asyncio.wait(set(running))
     finally:
         for task in list(running):
             task.cancel()

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 __all__ = ["RunStore", "StoreWriter", "ResultRow", "RESULTS_DB", "SPEC_FILE", "BLOBS_DIR"]
 
@@ -108,10 +108,13 @@ class RunStore:
             )
         self._db = db
 
-    def _connect(self) -> sqlite3.Connection:
+    def _query(self, sql: str, args: Sequence = ()) -> list[sqlite3.Row]:
         conn = sqlite3.connect(f"file:{self._db}?mode=ro", uri=True, timeout=30)
-        conn.row_factory = sqlite3.Row
-        return conn
+        try:
+            conn.row_factory = sqlite3.Row
+            return conn.execute(sql, tuple(args)).fetchall()
+        finally:
+            conn.close()
 
     @property
     def spec(self) -> dict:
@@ -130,26 +133,18 @@ class RunStore:
             sql += " AND status = ?"
             args.append(status)
         sql += " ORDER BY finished, item_id"
-        with self._connect() as conn:
-            rows = [_row(r) for r in conn.execute(sql, args)]
-        conn.close()
-        return rows
+        return [_row(r) for r in self._query(sql, args)]
 
     def __iter__(self) -> Iterator[ResultRow]:
         return iter(self.records())
 
     def __len__(self) -> int:
-        with self._connect() as conn:
-            n = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
-        conn.close()
-        return n
+        return self._query("SELECT COUNT(*) FROM results")[0][0]
 
     def get(self, item_id: str) -> ResultRow | None:
         """The outcome of one item, or ``None`` if it has not finished."""
-        with self._connect() as conn:
-            r = conn.execute("SELECT * FROM results WHERE item_id = ?", (item_id,)).fetchone()
-        conn.close()
-        return _row(r) if r is not None else None
+        rows = self._query("SELECT * FROM results WHERE item_id = ?", (item_id,))
+        return _row(rows[0]) if rows else None
 
     def failures(self) -> list[ResultRow]:
         """Items whose latest attempt failed."""
@@ -157,9 +152,7 @@ class RunStore:
 
     def counts(self) -> dict[str, int]:
         """``{"ok": n, "error": m}``."""
-        with self._connect() as conn:
-            rows = conn.execute("SELECT status, COUNT(*) FROM results GROUP BY status").fetchall()
-        conn.close()
+        rows = self._query("SELECT status, COUNT(*) FROM results GROUP BY status")
         out = {"ok": 0, "error": 0}
         out.update({s: n for s, n in rows})
         return out
