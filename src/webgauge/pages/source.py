@@ -56,7 +56,8 @@ def _from_one(spec: str | Path) -> list[PageRef]:
         if path.suffix.lower() not in HTML_SUFFIXES:
             raise ValueError(f"{path} is not an HTML file (expected {', '.join(HTML_SUFFIXES)})")
         path = path.resolve()
-        return [PageRef(id=path.stem, path=path, root=path.parent)]
+        stem = path.parent.name if path.stem == "index" and path.parent.name else path.stem
+        return [PageRef(id=stem, path=path, root=path.parent)]
     root = path.resolve()
     files = sorted(p for p in root.rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
     if not files:

@@ -1,0 +1,21 @@
+# The two commands of the README. Both bootstrap first (idempotent).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+OUT ?= runs/demo
+
+.PHONY: bootstrap demo test bench clean
+
+bootstrap:
+	@VENV=$(VENV) bash scripts/bootstrap.sh
+
+demo: bootstrap
+	$(VENV)/bin/webgauge demo --out $(OUT)
+
+test: bootstrap
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: bootstrap
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf runs .pytest_cache

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh machine: Debian Chromium and fonts when missing, a virtual
+# environment, and webgauge with its extras. Safe to run again; a no-op when nothing changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+PYTHON="${PYTHON:-python3}"
+STAMP="$VENV/.webgauge-bootstrap"
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+fc-list 2>/dev/null | grep -qi dejavu || need_apt+=(fonts-dejavu-core)
+fc-list 2>/dev/null | grep -qi liberation || need_apt+=(fonts-liberation2)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "bootstrap: installing Debian packages: ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+want="$(cat pyproject.toml scripts/bootstrap.sh | sha256sum | cut -c1-16)"
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/webgauge" ]; then
+  exit 0
+fi
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+# CPU PyTorch first: an unpinned torch (pulled in by sentence-transformers) would fetch a CUDA build.
+"$VENV/bin/python" -c "import torch" 2>/dev/null || "$VENV/bin/python" -m pip install -q "torch==2.13.0"
+"$VENV/bin/python" -m pip install -q -e ".[all]"
+echo "$want" > "$STAMP"
+echo "bootstrap: ready ($("$VENV/bin/webgauge" --version))"

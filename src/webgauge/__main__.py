@@ -1,0 +1,3 @@
+from webgauge.cli.main import main
+
+main()

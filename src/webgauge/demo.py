@@ -1,0 +1,90 @@
+"""``make demo`` / ``webgauge demo``: the main job, offline, on the embedded default.
+
+It writes the bundled synthetic pages (plus the real pages beside the checkout when
+present), captures them, then runs each suite's own demo with its no-network baselines,
+and links every report from ``OUT/index.html`` (also rendered to ``index.png``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import time
+import traceback
+from pathlib import Path
+
+__all__ = ["run_demo", "write_synthetic_pages"]
+
+SUITES = ("understand", "design2code", "arena")
+
+
+def write_synthetic_pages(folder: Path, seeds: range) -> list[Path]:
+    """Write one folder per synthetic page (``index.html`` plus its images)."""
+    from webgauge.pages.synthetic import generate_page
+
+    paths = []
+    for seed in seeds:
+        page = generate_page(seed)
+        root = folder / f"synthetic-{seed:03d}"
+        for rel, data in page.files().items():
+            target = root / rel.lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        paths.append(root / "index.html")
+    return paths
+
+
+def _capture_demo(out: Path, quick: bool) -> Path:
+    from webgauge.browser import RenderProfile
+    from webgauge.pages import load_pages, real_pages_dir
+    from webgauge.pages.jobs import capture_work_items
+    from webgauge.report.capture_report import write_capture_report
+    from webgauge.run import RunSpec, run_items
+
+    pages = write_synthetic_pages(out / "pages", range(3 if quick else 8))
+    specs: list = list(pages)
+    real = real_pages_dir()
+    refs = load_pages(specs)
+    if real is not None:
+        refs += load_pages(real, limit=4 if quick else None)
+    profile = RenderProfile()
+    spec = RunSpec(suite="capture", options={"profile": profile.to_dict(), "full_page": True, "timeout": 45.0})
+    run_items(out / "run", spec, capture_work_items(refs, profile, True, 45.0),
+              handler="webgauge.pages.jobs:capture_item")
+    return write_capture_report(out / "run")
+
+
+def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | None = None) -> tuple[Path, dict]:
+    """Run the demo into ``out``; returns (index.html, {part: error}) — a failing part is
+    recorded and the other parts still run."""
+    from webgauge.report.html import link, relpath, table, write_html
+    from webgauge.report.render import render_html_to_png
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    parts = suites or ("capture",) + SUITES
+    rows, failures = [], {}
+    for name in parts:
+        t0 = time.monotonic()
+        print(f"== webgauge demo: {name}", flush=True)
+        try:
+            if name == "capture":
+                report = _capture_demo(out / "capture", quick)
+            else:
+                mod = importlib.import_module(f"webgauge.{name}.demo")
+                report = Path(mod.run_demo(out / name, quick=quick))
+            rows.append({"part": name, "report": link(relpath(report, out / "index.html"), report.name),
+                         "seconds": round(time.monotonic() - t0, 1), "status": "ok"})
+        except Exception as exc:  # one failing part must not hide the others
+            failures[name] = f"{type(exc).__name__}: {exc}"
+            (out / f"{name}.error.txt").write_text(traceback.format_exc())
+            rows.append({"part": name, "report": f"failed: {exc}", "seconds": round(time.monotonic() - t0, 1),
+                         "status": "failed"})
+    index = write_html(out / "index.html", "webgauge demo",
+                       [("Reports", table(rows, ["part", "status", "report", "seconds"]))],
+                       subtitle="Offline run of every suite on the embedded default, with no-network baselines.")
+    try:
+        asyncio.run(render_html_to_png(index, out / "index.png"))
+    except Exception as exc:
+        failures["render"] = f"{type(exc).__name__}: {exc}"
+    return index, failures
