@@ -137,3 +137,16 @@ def test_corrupt_cache_file_is_a_clear_error(tmp_path):
     bad.write_bytes(b"this is not a database" * 100)
     with pytest.raises(sqlite3.DatabaseError, match="delete the file or pass another cache path"):
         ResponseCache(bad)
+
+
+async def test_identical_concurrent_deterministic_calls_go_out_once(cache_path):
+    import asyncio
+    with counting_server() as srv:
+        srv.delay = 0.2
+        async with get_model("openai:m", base_url=srv.openai_base_url, cache=cache_path) as model:
+            rs = await asyncio.gather(*[model.generate("same question") for _ in range(5)],
+                                      model.generate("other question"))
+        assert srv.request_count == 2
+    assert sorted(r.cached for r in rs[:5]) == [False, True, True, True, True]
+    assert len({r.text for r in rs[:5]}) == 1 and not rs[5].cached
+    assert model._key_locks == {}  # no lock left behind

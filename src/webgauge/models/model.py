@@ -6,11 +6,14 @@ backend and the reply into a :class:`Response`; it raises :class:`TransientError
 (:class:`ManagedModel`): the response cache (deterministic calls only), the per-endpoint
 concurrency limit, the per-attempt timeout, retries with backoff and ``Retry-After``, and
 usage accounting (tokens, images, calls, retries, latency) into a :class:`UsageMeter`.
+Identical deterministic calls made at the same time by one model object are sent once; the
+others wait and are answered from the cache.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import time
@@ -91,6 +94,7 @@ class ManagedModel:
         self.cache = cache
         self.meter = meter if meter is not None else UsageMeter()
         self._rng = self.retry.rng()
+        self._key_locks: dict[tuple, list] = {}
         self.name = f"{provider.provider}:{provider.model}" if provider.model else provider.provider
 
     def __repr__(self) -> str:
@@ -114,13 +118,35 @@ class ManagedModel:
         n_images, n_bytes = image_stats(msgs)
         start = time.monotonic()
         key = self.cache_key_for(msgs, config)
-        if key is not None:
+        if key is None:
+            return await self._fresh(msgs, config, None, n_images, n_bytes, start)
+        # Identical deterministic calls in flight at once go out once: the others wait, then hit the cache.
+        async with self._key_lock(key):
             hit = await asyncio.to_thread(self.cache.get, key)
             if hit is not None:
                 usage = dataclasses.replace(hit.usage, images=n_images, image_bytes=n_bytes,
                                             latency_s=time.monotonic() - start)
                 self.meter.record(usage, self.name)
                 return dataclasses.replace(hit, usage=usage, model=self.name)
+            return await self._fresh(msgs, config, key, n_images, n_bytes, start)
+
+    @contextlib.asynccontextmanager
+    async def _key_lock(self, key: str):
+        slot = (asyncio.get_running_loop(), key)
+        entry = self._key_locks.get(slot)
+        if entry is None:
+            entry = self._key_locks[slot] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._key_locks[slot]
+
+    async def _fresh(self, msgs: tuple[Message, ...], config: GenerateConfig, key: Optional[str],
+                     n_images: int, n_bytes: int, start: float) -> Response:
         response, retries = await self._call_with_retries(msgs, config, start)
         usage = Usage(input_tokens=response.usage.input_tokens, output_tokens=response.usage.output_tokens,
                       images=n_images, image_bytes=n_bytes, calls=1, retries=retries,
