@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -29,11 +30,12 @@ class LazyGroup(click.Group):
     """A click group whose sub-groups are imported on first use (fast ``--help``)."""
 
     def list_commands(self, ctx):
-        return sorted(set(super().list_commands(ctx)) | set(LAZY_GROUPS))
+        present = {n for n, (m, _) in LAZY_GROUPS.items() if importlib.util.find_spec(m) is not None}
+        return sorted(set(super().list_commands(ctx)) | present)
 
     def get_command(self, ctx, name):
         cmd = super().get_command(ctx, name)
-        if cmd is not None or name not in LAZY_GROUPS:
+        if cmd is not None or name not in LAZY_GROUPS or importlib.util.find_spec(LAZY_GROUPS[name][0]) is None:
             return cmd
         module, _ = LAZY_GROUPS[name]
         try:
@@ -108,7 +110,7 @@ def capture(pages, out, width, height, dsf, viewport_only, timeout, limit, force
                         handler="webgauge.pages.jobs:capture_item", progress=not quiet, force=force,
                         **executor_kwargs(kwargs))
     report = write_capture_report(out)
-    click.echo(f"captured {summary.done} pages ({summary.failed} failed, {summary.skipped_resumed} resumed) "
+    click.echo(f"captured {summary.ok} pages ({summary.failed} failed, {summary.skipped_resumed} resumed) "
                f"-> {report}")
 
 
