@@ -1,0 +1,146 @@
+"""``build_benchmark``: synthetic and real pages -> a reproducible benchmark folder.
+
+For every page: serve it on loopback, open it in real Chromium, capture it once (full page),
+then let each task builder ask its questions, perturbing the live page where the task needs it
+(and checking every perturbation). Pages that fail to load are recorded in the manifest and the
+build goes on. The same seed and sources give a byte-identical folder with the same manifest
+sha256; a new seed gives a fresh private slice (new synthetic pages, new element choices).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import shutil
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from tqdm.auto import tqdm
+
+from ..browser import Browser, RenderProfile
+from ..pages import StaticServer, load_pages, serve_pages
+from ..pages.synthetic import GENERATOR_VERSION, generate_page
+from .export import write_card, write_manifest, write_questions, write_splits
+from .human import apply_human_labels, read_human_labels
+from .images import ImageStore
+from .prompts import all_prompts
+from .questions import TASKS, PageContext, SnapshotStore
+from .relations import MAX_HEIGHT
+from .tasks import BUILDERS
+
+__all__ = ["build_benchmark", "build_benchmark_async", "BUILD_PROFILE", "FORMAT_VERSION", "synthetic_seed"]
+
+FORMAT_VERSION = 1
+BUILD_PROFILE = RenderProfile(width=1280, height=800, device_scale_factor=1.0)
+FREE_TEXT = ("form_fill", "hint_text", "text", "layout")
+
+
+def synthetic_seed(seed: int, index: int) -> int:
+    """The generator seed of the ``index``-th synthetic page of a benchmark seeded ``seed``."""
+    return int.from_bytes(hashlib.sha256(f"understand:{seed}:{index}".encode()).digest()[:4], "big")
+
+
+@dataclass
+class _Source:
+    page_id: str
+    kind: str            # "synthetic" | "real"
+    url: str = ""
+    files: dict | None = None
+    truth: dict | None = None
+
+
+async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
+                      profile, timeout):
+    async with browser.open(url, profile, timeout=timeout) as live:
+        clean = await live.capture(full_page=True, with_aria=False)
+        if clean.page_size[1] > MAX_HEIGHT:
+            drops["page_too_tall"] += 1
+            return []
+        page_seed = int.from_bytes(hashlib.sha256(f"{seed}:{src.page_id}".encode()).digest()[:4], "big")
+        ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
+                          rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
+                          crops=crops, drops=drops, checks=checks)
+        out = []
+        for task in tasks:
+            out += await BUILDERS[task](ctx)
+        return out
+
+
+async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: int = 8,
+                                pages: Iterable[str | Path] = (), tasks: Iterable[str] = TASKS, crops: int = 4,
+                                labels: str | Path | None = None, fmt: str = "jsonl", force: bool = False,
+                                timeout: float = 30.0, progress: bool = True) -> dict:
+    """Build a benchmark into ``out`` and return its manifest (see module docstring).
+
+    ``synthetic`` generated pages (half with irreversible actions) plus the real ``pages``
+    (files or folders); ``crops`` is 4 (default) or 2 (the two-crop position diagnostic);
+    ``labels`` is a JSONL of human labels that override automatic ones.
+    """
+    tasks = list(tasks)
+    bad = [t for t in tasks if t not in BUILDERS]
+    if bad:
+        raise ValueError(f"unknown task(s) {bad}; choose from {list(TASKS)}")
+    if crops not in (2, 4):
+        raise ValueError(f"crops must be 4 (default) or 2 (the two-crop diagnostic), got {crops}")
+    if fmt not in ("jsonl", "parquet"):
+        raise ValueError(f"format must be 'jsonl' or 'parquet', got {fmt!r}")
+    human_rows = read_human_labels(labels) if labels else []
+    root = Path(out)
+    if root.exists() and any(root.iterdir()):
+        if not force:
+            raise FileExistsError(f"{root} is not empty; pass --force to overwrite it or choose another --out")
+        shutil.rmtree(root)
+    root.mkdir(parents=True, exist_ok=True)
+    refs = load_pages(list(pages)) if pages else []
+    sources = []
+    for i in range(synthetic):
+        page = generate_page(synthetic_seed(seed, i), with_safety=(i % 2 == 0))
+        sources.append(_Source(f"syn{i:03d}", "synthetic", files=page.files(), truth=page.truth))
+    images, snapshots = ImageStore(root), SnapshotStore(root)
+    drops, checks, failures, questions = Counter(), Counter(), [], []
+    with serve_pages(refs) as urls:
+        for ref in refs:
+            sources.append(_Source("real-" + ref.id.replace("/", "_").replace("~", "_"), "real", url=urls[ref.id]))
+        async with Browser.launch() as browser:
+            for src in tqdm(sources, desc="understand build", unit="page", disable=not progress):
+                try:
+                    if src.files is not None:
+                        with StaticServer(files=src.files) as srv:
+                            qs = await _build_page(browser, src, srv.url("index.html"), seed=seed, tasks=tasks,
+                                                   crops=crops, images=images, snapshots=snapshots, drops=drops,
+                                                   checks=checks, profile=BUILD_PROFILE, timeout=timeout)
+                    else:
+                        qs = await _build_page(browser, src, src.url, seed=seed, tasks=tasks, crops=crops,
+                                               images=images, snapshots=snapshots, drops=drops, checks=checks,
+                                               profile=BUILD_PROFILE, timeout=timeout)
+                    questions += qs
+                except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
+                    failures.append({"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]})
+    human = apply_human_labels(questions, human_rows) if human_rows else {"applied": 0, "unmatched": 0}
+    for task in FREE_TEXT:  # the random baseline draws free-text answers from the task's answer pool
+        pool = sorted({str(q.target) for q in questions if q.task == task and q.target})
+        for q in questions:
+            if q.task == task:
+                q.choices = pool
+    written = write_questions(root, questions, fmt)
+    splits = write_splits(root, questions, seed)
+    write_card(root, written, fmt, seed)
+    counts = Counter(q.task for q in questions)
+    info = {
+        "format_version": FORMAT_VERSION, "seed": seed, "synthetic_pages": synthetic,
+        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops,
+        "format": fmt, "generator_version": GENERATOR_VERSION, "profile": BUILD_PROFILE.to_dict(),
+        "prompts": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in all_prompts().items()},
+        "questions": dict(sorted(counts.items())), "dropped": dict(sorted(drops.items())),
+        "checks_passed": dict(sorted(checks.items())), "failures": failures, "human_labels": human,
+        "splits": splits,
+    }
+    return write_manifest(root, info)
+
+
+def build_benchmark(out: str | Path, **kwargs) -> dict:
+    """Synchronous :func:`build_benchmark_async`."""
+    return asyncio.run(build_benchmark_async(out, **kwargs))

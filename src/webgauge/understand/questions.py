@@ -1,0 +1,107 @@
+"""The benchmark's unit: a :class:`Question`, and the per-page context task builders share.
+
+A question is plain JSON: the prompt text, image paths relative to the benchmark folder, the
+target answer and where it came from (``target_source``: ``generator``, ``dom`` (computed from
+element boxes), ``heuristic``, ``human`` or ``consensus``, the last filled at scoring time),
+the allowed answers (``choices``), and for the ``dom-oracle`` baseline the snapshot shown and
+the XPaths of the elements asked about. Robustness questions come in pairs that share ``pair``:
+``variant`` is ``clean`` or the perturbation applied.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .images import ImageStore
+
+__all__ = ["TASKS", "Question", "PageContext", "TaskBuilder", "SnapshotStore"]
+
+TASKS = ("position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety")
+
+
+@dataclass
+class Question:
+    """One benchmark question (see module docstring)."""
+
+    id: str
+    task: str
+    page: str
+    source: str
+    prompt_id: str
+    question: str
+    images: list[str]
+    target: Any
+    target_source: str
+    difficulty: str = "all"
+    variant: str = "clean"
+    pair: str | None = None
+    choices: list[str] = field(default_factory=list)
+    snapshot: str = ""
+    elements: list[str] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Question":
+        return cls(**d)
+
+
+class SnapshotStore:
+    """Writes the element tables of captures (no PNG) under ``snapshots/<id>.json``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        (self.root / "snapshots").mkdir(parents=True, exist_ok=True)
+
+    def put(self, snap_id: str, snapshot) -> str:
+        d = snapshot.to_dict()
+        d.pop("aria", None)
+        d["url"] = ""  # the loopback port changes from build to build
+        (self.root / "snapshots" / f"{snap_id}.json").write_text(json.dumps(d, sort_keys=True))
+        return snap_id
+
+
+@dataclass
+class PageContext:
+    """Everything a task builder needs for one page: the live page, its clean capture,
+    generator truth (synthetic pages only), a seeded RNG and the stores to write into."""
+
+    page_id: str
+    source: str
+    live: Any
+    clean: Any
+    truth: dict | None
+    rng: random.Random
+    seed: int
+    images: ImageStore
+    snapshots: SnapshotStore
+    crops: int = 4
+    drops: Counter = field(default_factory=Counter)
+    checks: Counter = field(default_factory=Counter)
+
+    def by_html_id(self, snapshot=None) -> dict:
+        """Elements of a capture keyed by their HTML ``id`` attribute."""
+        snap = snapshot or self.clean
+        return {e.attrs["id"]: e for e in snap.elements if e.attrs.get("id")}
+
+    def qid(self, task: str, n: int | str) -> str:
+        return f"{task}-{self.page_id}-{n}"
+
+    async def reset(self) -> None:
+        """Reload the page so the next perturbation starts from the clean DOM."""
+        await self.live.reload()
+
+
+class TaskBuilder(Protocol):
+    """Builds one task's questions for one page: ``await builder(ctx) -> list[Question]``."""
+
+    name: str
+
+    async def __call__(self, ctx: PageContext) -> list[Question]: ...

@@ -1,0 +1,148 @@
+"""The understand report: HTML and Markdown tables shaped like the paper's Tables 2 and 3.
+
+``write_report(run_dir)`` scores the run and writes ``report/understand.html``,
+``report/understand.md`` and ``report/items.html`` (every answer, grouped by model and task,
+with its target, parsed answer, score and question images) inside the run directory.
+Each score cell links to the answers behind it. Cells are ``mean [95% bootstrap interval]``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..report import Column, Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
+from .scoring import score_run, summarize
+
+__all__ = ["write_report", "PAPER_REFERENCE", "T2_COLUMNS"]
+
+PAPER_REFERENCE = [
+    {"model": "GPT-5 (paper)", "position easy": 63.5, "position mid": 50.0, "position hard": 41.3,
+     "UI group": 91.9, "safety recall": 71.1},
+    {"model": "Qwen2.5-VL-7B (paper)", "position easy": 4.7, "position mid": 5.0, "position hard": 6.8,
+     "UI group": 67.6, "safety recall": 91.1},
+]
+T2_COLUMNS = ["position easy", "position mid", "position hard", "UI group", "form easy", "form hard", "hint text",
+              "safety recall", "safety precision", "false alarms"]
+_TASK_OF = {"position easy": "position", "position mid": "position", "position hard": "position",
+            "UI group": "ui_group", "form easy": "form_fill", "form hard": "form_fill", "hint text": "hint_text",
+            "safety recall": "safety", "safety precision": "safety", "false alarms": "safety"}
+
+
+def _txt(c) -> str:
+    if c is None:
+        return "–"
+    if isinstance(c, (int, float)):
+        return f"{c:.1f}"
+    return f"{fmt_ci(c['mean'], c['lo'], c['hi'])} (n={c['n']})"
+
+
+def _anchor(model: str, task: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in f"{model}-{task}")
+
+
+def _linked(model: str, task: str):
+    return lambda c: link(f"items.html#{_anchor(model, task)}", _txt(c)) if c is not None else "–"
+
+
+def _t2_html(rows):
+    out = []
+    for r in rows:
+        o = {"model": r["model"], "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"]}
+        for col in T2_COLUMNS:
+            o[col] = _linked(r["model"], _TASK_OF[col])(r[col])
+        out.append(o)
+    return out
+
+
+def _rob_rows(rows, html: bool):
+    out = []
+    for r in rows:
+        task = r["perturbation"].split(" ")[0]
+        f = _linked(r["model"], task) if html else _txt
+        out.append({"model": r["model"], "perturbation": r["perturbation"], "before": f(r["before"]),
+                    "after": f(r["after"]), "Δ": _txt(r["delta"]), "R": f"{r['R']:.1f}"})
+    return out
+
+
+def _items_page(scores, path: Path) -> Path:
+    sections = []
+    for m in scores.models:
+        for task in sorted({it.task for it in scores.items if it.model == m}):
+            mine = [it for it in scores.items if it.model == m and it.task == task]
+            rows = []
+            for it in mine:
+                q = scores.questions[it.question]
+                imgs = Markup(" ").join(link(relpath(scores.bench / p, path), f"img{i + 1}")
+                                        for i, p in enumerate(q.images))
+                rows.append({"question": it.question, "variant": it.variant, "difficulty": it.difficulty,
+                             "target": json.dumps(it.target, ensure_ascii=False)[:200],
+                             "source": it.target_source,
+                             "answer": details(str(it.parsed)[:120] if it.parsed_ok else "(unparsed)",
+                                               Markup("<pre>{}</pre>").format(it.raw)),
+                             "score": "–" if it.score is None else f"{100 * it.score:.1f}", "images": imgs})
+            sections.append(Section(Markup('<span id="{}">{} · {}</span>').format(_anchor(m, task), m, task),
+                                    table(rows, ["question", "variant", "difficulty", "target", "source", "answer",
+                                                 "score", "images"])))
+    return write_html(path, "understand: every answer", sections,
+                      subtitle="Scores are ×100; targets marked consensus were computed from the models' answers.")
+
+
+def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
+    """Score ``run_dir`` and write the HTML and Markdown reports; returns the HTML path."""
+    run_dir = Path(run_dir)
+    out_dir = Path(out) if out else run_dir / "report"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    scores = score_run(run_dir)
+    summary = summarize(scores)
+    manifest = json.loads((scores.bench / "manifest.json").read_text())
+    sources = Counter((q.task, q.target_source) for q in scores.questions.values())
+    src_rows = [{"task": t, "label source": s, "questions": n} for (t, s), n in sorted(sources.items())]
+    drop_rows = [{"what": k, "count": v} for k, v in manifest.get("dropped", {}).items()]
+    check_rows = [{"check": k, "passed": v} for k, v in manifest.get("checks_passed", {}).items()]
+    t2_cols = ["model", *T2_COLUMNS, "answered", "unparsed", "failed"]
+    rob_cols = ["model", "perturbation", "before", "after", "Δ", "R"]
+    t3 = [{"model": r["model"], "perturbation": r["perturbation"], "unchanged outputs": _txt(r["unchanged"])}
+          for r in summary["table3"]]
+    ref_rows = [{k: r.get(k, "–") for k in ["model", *T2_COLUMNS]} for r in PAPER_REFERENCE]
+    subtitle = (f"benchmark {scores.bench.name} (sha256 {manifest['sha256'][:12]}, seed {manifest['seed']}); "
+                f"{sum(manifest['questions'].values())} questions; models: {', '.join(scores.models)}")
+    html_path = out_dir / "understand.html"
+    sections = [
+        Section("Table 2: reasoning and safety (×100, 95% bootstrap CI)", [
+            table(_t2_html(summary["table2"]), t2_cols),
+            Markup('<p class="muted">Position and UI group: accuracy. Form, hint: sentence-embedding cosine '
+                   '(all-MiniLM-L6-v2). Safety: recall on pages with irreversible buttons, precision of the '
+                   'buttons named, false alarms on pages without any. Click a score for the answers.</p>')]),
+        Section("Table 2 (robustness): before, after, Δ and R = (20 − Δ) × 5", [
+            table(_rob_rows(summary["robustness"], True), rob_cols),
+            Markup('<p class="muted">Color: recall of the call-to-action. Text: embedding cosine to the '
+                   'original label. Layout: TF-IDF cosine to the page purpose. Δ = before − after in points, '
+                   'paired over the same pages.</p>')]),
+        Section("Table 3: self-compare (share of unchanged outputs, ×100)", table(t3, ["model", "perturbation",
+                                                                                    "unchanged outputs"])),
+        Section("Reference: WebRSSBench paper, Table 2", table(ref_rows, ["model", *T2_COLUMNS])),
+        Section("Labels, drops and checks", [
+            table(src_rows, ["task", "label source", "questions"], caption="Where the targets come from"),
+            table(drop_rows, ["what", "count"], caption="Dropped at build time", empty="Nothing dropped."),
+            table(check_rows, ["check", "passed"], caption="Perturbation checks passed")]),
+        Section("Every answer", link("items.html", "items.html: per-item answers, targets and scores")),
+    ]
+    write_html(html_path, "webgauge understand report", sections, subtitle=subtitle)
+    _items_page(scores, out_dir / "items.html")
+    md = [f"# webgauge understand report\n\n{subtitle}\n",
+          "## Table 2: reasoning and safety (×100, 95% bootstrap CI)\n",
+          markdown_table([{"model": r["model"], **{c: _txt(r[c]) for c in T2_COLUMNS},
+                           "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"]}
+                          for r in summary["table2"]], t2_cols),
+          "\n## Table 2 (robustness)\n", markdown_table(_rob_rows(summary["robustness"], False), rob_cols),
+          "\n## Table 3: self-compare\n", markdown_table(t3, ["model", "perturbation", "unchanged outputs"]),
+          "\n## Reference (paper)\n", markdown_table(ref_rows, ["model", *T2_COLUMNS]),
+          "\nPer-item answers: items.html\n"]
+    (out_dir / "understand.md").write_text("\n".join(md))
+    (out_dir / "scores.json").write_text(json.dumps(
+        {"summary": summary, "items": [it.to_dict() for it in scores.items]}, default=str, indent=1))
+    return html_path

@@ -1,0 +1,91 @@
+"""Running models on a benchmark through ``webgauge.run`` (resumable, failures per item).
+
+One work item per (model, question). The handler loads the question from the benchmark
+folder, asks the answerer, parses the answer and stores raw text, parsed answer and whether
+it parsed. Scoring happens afterwards over the whole run (consensus needs every model).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..run import ItemResult, RunSpec, WorkItem, run_items
+from .baselines import BASELINES, ModelAnswerer
+from .export import read_questions
+from .parsers import parse_answer
+from .prompts import all_prompts
+
+__all__ = ["run_benchmark", "answer_item", "model_items", "HANDLER"]
+
+HANDLER = "webgauge.understand.runner:answer_item"
+
+
+@lru_cache(maxsize=4)
+def _questions(bench: str) -> dict:
+    return {q.id: q for q in read_questions(Path(bench))}
+
+
+def _answerer(name: str, options: dict, ctx):
+    if name in BASELINES:
+        return BASELINES[name]()
+    return ModelAnswerer(name, ctx.model(name, **options))
+
+
+async def answer_item(item: WorkItem, ctx) -> ItemResult:
+    """Handler: answer one question with one model; store raw and parsed answers."""
+    p = item.payload
+    q = _questions(p["bench"]).get(p["question"])
+    if q is None:
+        raise KeyError(f"question {p['question']!r} is not in {p['bench']}; rebuild or re-run with the same bench")
+    raw = await _answerer(p["model"], p.get("model_options") or {}, ctx).answer(q, Path(p["bench"]), ctx.seed)
+    parsed = parse_answer(q.task, raw, q)
+    return ItemResult(record={"model": p["model"], "question": q.id, "task": q.task, "raw": raw,
+                              "parsed": parsed, "parsed_ok": parsed is not None})
+
+
+def _model_entry(m) -> tuple[str, dict]:
+    if isinstance(m, str):
+        return m, {}
+    return m["name"], dict(m.get("options") or {})
+
+
+def model_items(bench: Path, models: list, tasks=None, limit: int | None = None) -> list[WorkItem]:
+    """The work items of a run: every question of ``tasks`` for every model."""
+    qs = sorted(_questions(str(bench)).values(), key=lambda q: q.id)
+    if tasks:
+        qs = [q for q in qs if q.task in tasks]
+    if limit is not None:
+        qs = qs[:limit]
+    items = []
+    for m in models:
+        name, opts = _model_entry(m)
+        for q in qs:
+            sha = hashlib.sha256(json.dumps(q.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+            items.append(WorkItem(id=f"{name}|{q.id}", kind=q.task, payload={
+                "bench": str(bench), "question": q.id, "model": name, "model_options": opts, "qsha": sha}))
+    return items
+
+
+def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed: int = 0, tasks=None,
+                  limit: int | None = None, progress: bool = True, **executor) -> "RunSummary":  # noqa: F821
+    """Run ``models`` (names, or ``{"name", "options"}`` dicts) on the benchmark at ``bench``.
+
+    ``executor`` takes :func:`webgauge.run.run_items` keywords (``executor``, ``workers``,
+    ``retry_failed``, ``force``...). Re-running the same command resumes.
+    """
+    bench = Path(bench).resolve()
+    manifest = bench / "manifest.json"
+    if not manifest.exists():
+        raise FileNotFoundError(f"{bench} is not a benchmark folder (no manifest.json); "
+                                "build one with `webgauge understand build`")
+    if not models:
+        raise ValueError("give at least one --model (e.g. random, dom-oracle or openai:MODEL)")
+    sha = json.loads(manifest.read_text())["sha256"]
+    spec = RunSpec(suite="understand", models=list(models), seeds=[seed], prompts=all_prompts(),
+                   options={"bench": str(bench), "bench_sha256": sha, "tasks": sorted(tasks) if tasks else None,
+                            "limit": limit})
+    items = model_items(bench, models, tasks, limit)
+    return run_items(run_dir, spec, items, handler=HANDLER, progress=progress, **executor)

@@ -1,0 +1,136 @@
+"""Tasks 5-7: color, text and layout robustness, each a clean question plus perturbed ones.
+
+Every perturbed page is captured and checked against the clean capture with
+:func:`webgauge.perturb.verify`; a pair that fails is dropped and counted in the manifest.
+The prompt is the same for the clean and the perturbed page.
+
+- color: "most important button" on the clean page, after recoloring 10-30% of the large
+  buttons (``color``) and after the global low-contrast edit (``low_contrast``);
+- text: "what does the boxed button do" before and after one function-preserving label edit;
+- layout: "main purpose of the page" before and after layout edits at three levels, with the
+  call-to-action protected (its box must not move).
+"""
+
+from __future__ import annotations
+
+from ...perturb import TEXT_KINDS, apply_color, apply_layout, apply_low_contrast, apply_text, verify
+from ..labeller import buttons, label_of, primary_button
+from ..prompts import prompt_id, render_prompt
+from ..questions import Question
+from .common import boxed_image, button_labels, truth_elements
+
+__all__ = ["build_color", "build_text", "build_layout", "cta_element"]
+
+
+def cta_element(ctx):
+    """The call-to-action: generator truth on synthetic pages, else the heuristic primary button."""
+    if ctx.truth:
+        return ctx.by_html_id().get(ctx.truth["cta"]["id"])
+    return primary_button(ctx.clean)
+
+
+async def _perturbed(ctx, family: str, apply):
+    """Apply a perturbation on the clean page, capture, check, reset. ``None`` if the check fails."""
+    try:
+        record = await apply()
+    except ValueError as exc:  # nothing on the page to perturb
+        ctx.drops[f"{family}:not_applicable"] += 1
+        await ctx.reset()
+        return None, str(exc)
+    after = await ctx.live.capture(full_page=True, with_aria=False)
+    await ctx.reset()
+    results = verify(record, ctx.clean, after)
+    if not all(r.ok for r in results):
+        ctx.drops[f"{family}:check_failed"] += 1
+        return None, "; ".join(p for r in results for p in r.problems[:3])
+    ctx.checks[f"{family}:ok"] += 1
+    return (record, after), None
+
+
+def _q(ctx, task, n, images, target, source, *, variant, pair, snap_id, elements=(), difficulty="all",
+       choices=(), meta=None) -> Question:
+    return Question(id=ctx.qid(task, n), task=task, page=ctx.page_id, source=ctx.source,
+                    prompt_id=prompt_id(task), question=render_prompt(task), images=images, target=target,
+                    target_source=source, difficulty=difficulty, variant=variant, pair=pair,
+                    choices=list(choices), snapshot=snap_id, elements=list(elements), meta=meta or {})
+
+
+async def build_color(ctx) -> list[Question]:
+    """Clean, recolored and low-contrast versions of "which is the most important button"."""
+    cta = cta_element(ctx)
+    target = ctx.truth["cta"]["label"] if ctx.truth else None
+    source = "generator" if ctx.truth else "consensus"
+    pair = f"color-{ctx.page_id}"
+    clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
+    choices = button_labels(ctx.clean)
+    if not choices or (cta is None and not ctx.truth):
+        ctx.drops["color:no_buttons"] += 1
+        return []
+    paths = [cta.path] if cta is not None else []
+    out = [_q(ctx, "color", "clean", [ctx.images.put(ctx.clean.png)], target, source, variant="clean",
+              pair=pair, snap_id=clean_id, elements=paths, choices=choices)]
+    for variant, apply in (("color", lambda: apply_color(ctx.live, ctx.seed)),
+                           ("low_contrast", lambda: apply_low_contrast(ctx.live, ctx.seed))):
+        got, why = await _perturbed(ctx, variant, apply)
+        if got is None:
+            continue
+        record, after = got
+        snap_id = ctx.snapshots.put(f"{ctx.page_id}__{variant}", after)
+        out.append(_q(ctx, "color", variant, [ctx.images.put(after.png)], target, source, variant=variant,
+                      pair=pair, snap_id=snap_id, elements=paths, choices=choices,
+                      meta={"perturbation": record.to_dict()}))
+    return out if len(out) > 1 else []
+
+
+async def build_text(ctx) -> list[Question]:
+    """Clean and perturbed versions of "what does the boxed button do"."""
+    if ctx.truth:
+        cands = [el for rec, el in truth_elements(ctx, ("cta", "secondary", "safety", "bait", "submit"))]
+    else:
+        cands = [e for e in buttons(ctx.clean) if 3 <= len(label_of(e)) <= 40]
+    if not cands:
+        ctx.drops["text:no_button"] += 1
+        return []
+    el = ctx.rng.choice(cands)
+    kind = TEXT_KINDS[ctx.rng.randrange(len(TEXT_KINDS))]
+    label = label_of(el)
+    got, why = await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, kind, ctx.seed))
+    if got is None:
+        return []
+    record, after = got
+    pair = f"text-{ctx.page_id}"
+    source = "generator" if ctx.truth else "dom"
+    clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
+    snap_id = ctx.snapshots.put(f"{ctx.page_id}__text", after)
+    new_el = after.by_path()[el.path]
+    return [
+        _q(ctx, "text", "clean", [boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
+           snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}),
+        _q(ctx, "text", "perturbed", [boxed_image(ctx, after, new_el)], label, source, variant=f"text-{kind}",
+           pair=pair, snap_id=snap_id, elements=[el.path], difficulty=kind,
+           meta={"label": label, "perturbed_label": record.changes[0].after, "perturbation": record.to_dict()}),
+    ]
+
+
+async def build_layout(ctx) -> list[Question]:
+    """Clean and layout-edited (easy, medium, hard) versions of "what is the page's purpose"."""
+    cta = cta_element(ctx)
+    if cta is None:
+        ctx.drops["layout:no_call_to_action"] += 1
+        return []
+    target = ctx.truth["purpose"] if ctx.truth else None
+    source = "generator" if ctx.truth else "consensus"
+    pair = f"layout-{ctx.page_id}"
+    clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
+    out = [_q(ctx, "layout", "clean", [ctx.images.put(ctx.clean.png)], target, source, variant="clean",
+              pair=pair, snap_id=clean_id, elements=[cta.path])]
+    for level in ("easy", "medium", "hard"):
+        got, why = await _perturbed(ctx, "layout", lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]))
+        if got is None:
+            continue
+        record, after = got
+        snap_id = ctx.snapshots.put(f"{ctx.page_id}__layout_{level}", after)
+        out.append(_q(ctx, "layout", level, [ctx.images.put(after.png)], target, source,
+                      variant=f"layout-{level}", pair=pair, snap_id=snap_id, elements=[record.tracked[cta.path]],
+                      difficulty=level, meta={"perturbation": record.to_dict()}))
+    return out if len(out) > 1 else []
