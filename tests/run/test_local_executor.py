@@ -92,7 +92,7 @@ def test_per_worker_concurrency_overlaps_items(tmp_path, capsys):
     s = run_items(tmp_path / "run", spec, items, "run_handlers:echo", workers=1, per_worker_concurrency=4)
     assert s.done == 5 and s.failed == 1
     bar = capsys.readouterr().err  # the tqdm bar: suite, count and ok/failed apart
-    assert "conc [local]" in bar and "5/5" in bar and "ok=4" in bar and "failed=1" in bar
+    assert "conc [local]" in bar and "5/5" in bar and "ok=4, failed=1" in bar
     rows = RunStore(tmp_path / "run").records(status="ok")
     assert len({r.worker for r in rows}) == 1
     # All four ran at the same time in one worker: every start precedes every end.

@@ -58,8 +58,11 @@ def failures(run_dir: Path, verbose: bool) -> None:
         click.echo(f"{r.item_id}\t{r.kind}\tattempt {r.attempt}\t{err.get('type')}: {err.get('message')}")
         if verbose and err.get("traceback"):
             click.echo(err["traceback"])
-    click.echo(f"{len(rows)} failed item(s); re-run the suite command with --retry-failed to try them again.",
-               err=True)
+    if rows:
+        click.echo(f"{len(rows)} failed item(s); re-run the suite command with --retry-failed to try them again.",
+                   err=True)
+    else:
+        click.echo("no failed items", err=True)
 
 
 @group.command(help="Write an HTML overview of a run (spec, outcomes, failures, workers).")

@@ -12,7 +12,7 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .html import Section, code_block, details, fmt_num, table, write_html
+from .html import Column, Section, code_block, details, fmt_num, table, write_html
 
 __all__ = ["run_overview", "write_run_report"]
 
@@ -73,9 +73,11 @@ def write_run_report(run_dir: str | os.PathLike, out: str | os.PathLike | None =
     failures = [{**f, "error": details(f"{f['type']}: {f['message'][:120]}", code_block(f["traceback"] or f["message"]))}
                 for f in ov["failures"]]
     sections = [
-        Section("Outcomes", [table(ov["kinds"], ["kind", "total", "ok", "error", "median_s"])]),
+        Section("Outcomes", [table(ov["kinds"], ["kind", "total", "ok", Column("error", "failed"),
+                                                     Column("median_s", "median s/item")])]),
         Section("Failures", table(failures, ["item_id", "kind", "attempt", "worker", "error"], empty="No failures.")),
-        Section("Workers", table(ov["workers"], ["worker", "items", "busy_s", "median_s"])),
+        Section("Workers", table(ov["workers"], ["worker", "items", Column("busy_s", "busy s"),
+                                                    Column("median_s", "median s/item")])),
         Section("Spec", _spec_section(ov["spec"])),
     ]
     subtitle = (f"{t['items']} items stored: {t['ok']} ok, {t['error']} failed; "

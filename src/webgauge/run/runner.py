@@ -169,7 +169,7 @@ def run_items(run_dir: str | os.PathLike, spec: RunSpec, items: Iterable[WorkIte
                         done += 1
                         failed += data["status"] == "error"
                         bar.update(1)
-                        bar.set_postfix(ok=done - failed, failed=failed, refresh=False)
+                        bar.set_postfix({"ok": done - failed, "failed": failed}, refresh=False)
             finally:
                 ex.close()
                 bar.close()
