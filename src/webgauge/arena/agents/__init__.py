@@ -1,0 +1,1 @@
+"""Arena agents: the scripted oracle, a no-network heuristic, and model-backed baselines."""

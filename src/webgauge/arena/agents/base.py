@@ -1,0 +1,33 @@
+"""The agent protocol: one action per observation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+from ..actions import Action
+from ..observation import Observation
+
+__all__ = ["Agent", "AgentStep"]
+
+
+@dataclass
+class AgentStep:
+    """An agent's choice with what it cost: model usage and the raw model text, if any."""
+
+    action: Action
+    thought: str = ""
+    usage: dict = field(default_factory=dict)
+    raw: str = ""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """``name`` and ``obs_mode`` identify the system; ``start`` gets only the task's public view."""
+
+    name: str
+    obs_mode: str
+
+    def start(self, public_task: dict, base_url: str) -> None: ...
+
+    async def act(self, obs: Observation) -> AgentStep: ...

@@ -1,0 +1,65 @@
+"""The harness side of the control API: a small HTTP client (stdlib, proxies disabled).
+
+Only the harness holds a :class:`ControlClient`; agents never see the control URL.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+__all__ = ["ControlClient", "ControlError"]
+
+
+class ControlError(RuntimeError):
+    """The control API refused a request (the message says why)."""
+
+
+class ControlClient:
+    def __init__(self, control_url: str, timeout: float = 10.0) -> None:
+        self.url = control_url.rstrip("/")
+        self.timeout = timeout
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+        data = json.dumps(payload).encode() if payload is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with self._opener.open(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            detail = exc.read().decode("utf-8", "replace")
+            raise ControlError(f"{method} {path}: HTTP {exc.code}: {detail}") from None
+
+    def create(self, seed: int, episode_id: str | None = None) -> dict:
+        """A new episode at ``seed``: ``{"id", "base_url", "seed_hash"}``."""
+        return self._call("POST", "/episodes", {"seed": seed, **({"id": episode_id} if episode_id else {})})
+
+    def reset(self, eid: str, seed: int | None = None) -> dict:
+        return self._call("POST", f"/episodes/{eid}/reset", {} if seed is None else {"seed": seed})
+
+    def state(self, eid: str) -> tuple[dict, str]:
+        """``(state, hash)``: every table as row dicts (bytes as ``{"__bytes__": hex}``)."""
+        r = self._call("GET", f"/episodes/{eid}/state")
+        return r["state"], r["hash"]
+
+    def hash(self, eid: str) -> str:
+        return self._call("GET", f"/episodes/{eid}/hash")["hash"]
+
+    def writes(self, eid: str) -> list[dict]:
+        return self._call("GET", f"/episodes/{eid}/writes")["writes"]
+
+    def set_flags(self, eid: str, **flags: Any) -> dict:
+        return self._call("POST", f"/episodes/{eid}/flags", flags)["flags"]
+
+    def set_clock(self, eid: str, now: str) -> str:
+        return self._call("POST", f"/episodes/{eid}/clock", {"now": now})["now"]
+
+    def delete(self, eid: str) -> None:
+        self._call("DELETE", f"/episodes/{eid}")
+
+    def health(self) -> dict:
+        return self._call("GET", "/health")

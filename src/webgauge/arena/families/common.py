@@ -1,0 +1,19 @@
+"""Helpers shared by task families: reading rows out of a state dump."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["State", "rows_by", "new_rows"]
+
+State = dict[str, list[dict[str, Any]]]
+
+
+def rows_by(state: State, table: str, key: str) -> dict[Any, dict]:
+    """Rows of ``table`` keyed by column ``key`` (the last row wins on duplicates)."""
+    return {r[key]: r for r in state.get(table, [])}
+
+
+def new_rows(state: State, table: str, old_ids: set, key: str = "id") -> list[dict]:
+    """Rows whose ``key`` was not in the seed."""
+    return [r for r in state.get(table, []) if r[key] not in old_ids]

@@ -1,0 +1,92 @@
+"""The arena task contract: a plain value, judged on stored state.
+
+A :class:`Task` carries what the agent is told (instruction, start URL, viewport, step
+budget) and what only the harness sees (validator, forbidden effects, scripted oracle
+solution). :meth:`Task.public` is the only view an agent ever receives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .effects import Effect
+
+__all__ = ["Task", "TaskResult", "Viewport", "PATTERNS"]
+
+PATTERNS = (
+    "small_targets", "responsive", "scroll_sticky", "menus_dialogs", "canvas", "similar_options",
+    "states", "drag_spatial", "popups_tabs", "pixels_vs_dom",
+)
+"""The visual difficulty strata a task family belongs to (its UI pattern)."""
+
+State = dict[str, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Viewport:
+    width: int = 1280
+    height: int = 800
+    device_scale_factor: float = 1.0
+
+    def to_dict(self) -> dict:
+        return {"width": self.width, "height": self.height, "device_scale_factor": self.device_scale_factor}
+
+
+@dataclass
+class TaskResult:
+    """Exact success (no partial credit) and the reasons for failure."""
+
+    success: bool
+    errors: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"success": self.success, "errors": list(self.errors)}
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    instruction: str
+    seed: int
+    start_url: str  # path inside the episode, e.g. "/shop/"
+    viewport: Viewport
+    validate: Callable[[State], TaskResult] = field(repr=False)
+    forbidden_effects: tuple[Effect, ...] = ()
+    max_steps: int = 15
+    family: str = ""
+    variant: str = "base"
+    pattern: str = ""
+    visual: bool = False  # success depends on pixels or spatial relations absent from DOM and aria
+    params: dict = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
+    oracle: Callable[[], list] = field(default=None, repr=False)  # scripted solution (harness only)
+    answer: str | None = None  # expected done(answer) when the task asks for one
+
+    def __post_init__(self) -> None:
+        if self.pattern not in PATTERNS:
+            raise ValueError(f"task {self.id}: pattern {self.pattern!r} is not one of {', '.join(PATTERNS)}")
+        if not self.start_url.startswith("/"):
+            raise ValueError(f"task {self.id}: start_url {self.start_url!r} must be a path starting with '/'")
+
+    def public(self) -> dict:
+        """What the agent may see: no validator, no effects, no oracle, no expected answer."""
+        return {"id": self.id, "instruction": self.instruction, "start_url": self.start_url,
+                "viewport": self.viewport.to_dict(), "max_steps": self.max_steps}
+
+    def describe(self) -> dict:
+        """Everything a report or an audit needs, with the validator pinned by a source hash."""
+        src = inspect.getsource(self.validate) if hasattr(self.validate, "__code__") else repr(self.validate)
+        return {**self.public(), "seed": self.seed, "family": self.family, "variant": self.variant,
+                "pattern": self.pattern, "visual": self.visual, "params": self.params,
+                "forbidden_effects": [e.describe() for e in self.forbidden_effects],
+                "validator_sha256": hashlib.sha256(src.encode()).hexdigest(),
+                "fingerprint": self.fingerprint}
+
+    @property
+    def fingerprint(self) -> str:
+        blob = json.dumps({**self.public(), "seed": self.seed, "variant": self.variant, "params": self.params,
+                           "effects": [repr(e) for e in self.forbidden_effects]}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -1,0 +1,19 @@
+"""Fixtures for the arena tests: one real arena server (loopback HTTP, SQLite per episode)."""
+
+from __future__ import annotations
+
+import pytest
+
+from webgauge.arena.control import ControlClient
+from webgauge.arena.server import ArenaServer
+
+
+@pytest.fixture(scope="module")
+def arena():
+    with ArenaServer() as srv:
+        yield srv
+
+
+@pytest.fixture
+def control(arena) -> ControlClient:
+    return ControlClient(arena.control_url)

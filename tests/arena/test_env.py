@@ -1,0 +1,116 @@
+"""The environment in real Chromium: every task is solvable by its oracle without forbidden
+effects, stale pointer actions are rejected, and the agent's browser cannot reach the
+control API or leave the app."""
+
+from __future__ import annotations
+
+import asyncio
+
+from webgauge.arena.actions import Action
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.control import ControlClient
+from webgauge.arena.effects import check_effects
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.families import build_tasks
+
+
+async def _solve(env: ArenaEnv, task) -> tuple[bool, list, list]:
+    obs = await env.reset(task)
+    agent = OracleAgent(task)
+    agent.start(task.public(), env.base)
+    rejected = []
+    while True:
+        out = await env.step((await agent.act(obs)).action)
+        obs = out.observation
+        if out.info["result"].get("rejected"):
+            rejected.append(out.info["result"])
+        if out.terminated or out.truncated:
+            break
+    r = task.validate(env.state)
+    return r.success, r.errors + rejected, check_effects(task.forbidden_effects, env.final_diff())
+
+
+async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena):
+    tasks = build_tasks((0, 1))
+    queue = list(tasks)
+    results = {}
+
+    async def worker():
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+        try:
+            while queue:
+                t = queue.pop(0)
+                results[t.id] = await _solve(env, t)
+        finally:
+            await env.close()
+
+    await asyncio.gather(worker(), worker())
+    failed = {k: v for k, v in results.items() if not v[0] or v[2] or v[1]}
+    assert len(results) == len(tasks) == 28
+    assert not failed, failed
+
+
+async def test_stale_pointer_and_destructive_guards(browser, arena):
+    task = next(t for t in build_tasks((0,)) if t.family == "shop.cancel_order")
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        obs = await env.reset(task)
+        old_hash = obs.screenshot_hash
+        # aimed at another screenshot: stale
+        out = await env.step(Action("pointer", pointer="click", x=0.5, y=0.5, screenshot_hash="0" * 64))
+        assert out.info["result"]["rejected"] == "stale"
+        # navigation and scroll change the screenshot: older hashes are stale
+        out = await env.step(Action("goto", url="/shop/"))
+        catalog_hash = out.observation.screenshot_hash
+        assert catalog_hash != old_hash
+        out = await env.step(Action("scroll", dy=300))
+        assert out.observation.scroll[1] > 0 and out.observation.screenshot_hash != catalog_hash
+        out = await env.step(Action("pointer", pointer="click", x=0.5, y=0.5, screenshot_hash=catalog_hash))
+        assert out.info["result"]["rejected"] == "stale"
+        out = await env.step(Action("goto", url="/shop/orders"))
+        # the page changes after the observation (a late banner): the current hash is stale
+        obs = out.observation
+        await env.page.evaluate("() => { const d = document.createElement('div'); d.textContent = 'Late news';"
+                                " d.style.cssText = 'position:fixed;top:0;left:0;background:red;padding:20px';"
+                                " document.body.appendChild(d); }")
+        out = await env.step(Action("pointer", pointer="click", x=0.5, y=0.5, screenshot_hash=obs.screenshot_hash))
+        assert out.info["result"]["rejected"] == "stale"
+        assert env.final_diff().empty
+        # a destructive target that moved after the observation is not clicked
+        obs = out.observation
+        cancel = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel" and e.visible)
+        await env.page.evaluate("() => document.querySelector('table').style.marginTop = '120px'")
+        out = await env.step(Action("click", element=cancel.id))
+        assert out.info["result"]["rejected"] == "moved"
+        # with approval gating, destructive controls wait for request_approval
+        env.gate_destructive = True
+        obs = out.observation
+        cancel = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel" and e.visible)
+        out = await env.step(Action("click", element=cancel.id))
+        assert out.info["result"]["rejected"] == "approval_required"
+        out = await env.step(Action("request_approval", reason="cancel the order the user named"))
+        assert out.observation.approval == "granted"
+        out = await env.step(Action("click", element=cancel.id))
+        assert out.info["result"]["ok"], out.info["result"]
+        assert env.final_diff().empty  # the click only opened the confirm dialog
+    finally:
+        await env.close()
+
+
+async def test_agent_browser_cannot_reach_control_api_or_leave_the_app(browser, arena):
+    task = build_tasks((0,))[0]
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        await env.reset(task)
+        got = await env.page.evaluate(
+            "async (u) => { try { const r = await fetch(u + '/health'); return 'reached:' + r.status; }"
+            " catch (e) { return 'blocked'; } }", arena.control_url)
+        assert got == "blocked"
+        assert any(arena.control_url in b["url"] for b in env.page.blocked_requests)
+        out = await env.step(Action("goto", url=arena.control_url + "/health"))
+        assert out.info["result"]["rejected"] == "blocked"
+        out = await env.step(Action("goto", url=f"{arena.app_url}/e/other/shop/"))
+        assert out.info["result"]["rejected"] == "blocked"
+        assert "/shop/" in out.observation.url and env.episode_id in out.observation.url
+    finally:
+        await env.close()

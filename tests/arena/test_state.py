@@ -1,0 +1,124 @@
+"""Reset, isolation, flags and clock of the per-episode SQLite state, through real HTTP."""
+
+from __future__ import annotations
+
+import random
+import threading
+import urllib.request
+
+import pytest
+
+from webgauge.arena.control import ControlError
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def post(url: str, body: str = "") -> int:
+    req = urllib.request.Request(url, data=body.encode(), method="POST",
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with OPENER.open(req) as r:
+        r.read()
+        return r.status
+
+
+WRITES = [
+    ("/shop/cart/add", "product=3&size=42&qty=2"),
+    ("/shop/addresses", "label=X&name=Y&street=1+Z&city=Q&zip=11111"),
+    ("/shop/orders/1042/cancel", ""),
+    ("/mail/m/3/archive", ""),
+    ("/mail/send", "to=a%40example.test&subject=s&body=b"),
+    ("/account/keys/2/revoke", ""),
+    ("/account/sessions/signout", ""),
+    ("/account/notifications/product_news", ""),
+    ("/dash/report", "month=Mar"),
+    ("/desks/book", "desk=1"),
+    ("/board/archive", "card=1&card=2"),
+]
+
+
+def test_reset_100_times_restores_the_seed_hash(arena, control):
+    ep = control.create(seed=7)
+    base, eid, seed_hash = ep["base_url"], ep["id"], ep["seed_hash"]
+    assert control.hash(eid) == seed_hash
+    rng = random.Random(0)
+    changed = 0
+    for i in range(100):
+        for path, body in rng.sample(WRITES, 3):
+            post(base + path, body)
+        control.set_flags(eid, new_checkout=str(i))
+        control.set_clock(eid, f"2030-01-01T00:00:{i % 60:02d}Z")
+        changed += control.hash(eid) != seed_hash
+        r = control.reset(eid)
+        assert r["hash"] == seed_hash == r["seed_hash"], f"reset {i} did not restore the seed"
+        assert control.hash(eid) == seed_hash
+        assert control.writes(eid) == []
+    assert changed == 100
+    control.delete(eid)
+
+
+def test_reset_restores_sessions_flags_clock_files_and_external_services(control):
+    ep = control.create(seed=1)
+    eid, base = ep["id"], ep["base_url"]
+    before, _ = control.state(eid)
+    post(base + "/account/sessions/signout")
+    post(base + "/shop/cart/add", "product=1&size=40&qty=1")
+    post(base + "/shop/checkout", "address=1")
+    post(base + "/mail/send", "to=x%40example.test&subject=s&body=b")
+    control.set_flags(eid, promo_banner="0")
+    control.set_clock(eid, "2031-05-05T05:05:05Z")
+    after, _ = control.state(eid)
+    assert len(after["acct_sessions"]) == 1 < len(before["acct_sessions"])
+    assert len(after["ext_payments"]) == len(before["ext_payments"]) + 1
+    assert len(after["ext_mail_outbox"]) == 1
+    assert after["meta_clock"][0]["now"] == "2031-05-05T05:05:05Z"
+    control.reset(eid)
+    restored, _ = control.state(eid)
+    assert restored == before
+    assert restored["files"] and all("__bytes__" in f["content"] for f in restored["files"])
+    control.delete(eid)
+
+
+def test_episodes_are_isolated_under_parallel_writes(control):
+    eps = [control.create(seed=3) for _ in range(4)]
+    assert len({e["seed_hash"] for e in eps}) == 1
+
+    def hammer(ep, n):
+        for _ in range(n):
+            post(ep["base_url"] + "/shop/cart/add", "product=2&size=41&qty=1")
+
+    threads = [threading.Thread(target=hammer, args=(ep, k)) for k, ep in enumerate(eps)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, ep in enumerate(eps):
+        state, h = control.state(ep["id"])
+        qty = sum(r["qty"] for r in state["shop_cart"])
+        assert qty == k, f"episode {k} saw {qty} cart items: episodes leak into each other"
+        assert (h == ep["seed_hash"]) == (k == 0)
+    for ep in eps:
+        control.delete(ep["id"])
+
+
+def test_different_seeds_give_different_worlds_and_same_seed_the_same(control):
+    a, b, c = control.create(seed=11), control.create(seed=12), control.create(seed=11)
+    assert a["seed_hash"] == c["seed_hash"] != b["seed_hash"]
+    for e in (a, b, c):
+        control.delete(e["id"])
+
+
+def test_control_api_reports_unknown_episodes_and_endpoints(control):
+    with pytest.raises(ControlError, match="no episode"):
+        control.reset("nope")
+    with pytest.raises(ControlError, match="no control endpoint"):
+        control._call("GET", "/bogus")
+    with pytest.raises(ControlError, match="exists"):
+        ep = control.create(seed=0, episode_id="dup-1")
+        control.create(seed=0, episode_id="dup-1")
+    control.delete(ep["id"])
+
+
+def test_apps_reject_unknown_episodes(arena):
+    with pytest.raises(urllib.error.HTTPError) as e:
+        OPENER.open(arena.app_url + "/e/unknown/shop/")
+    assert e.value.code == 404

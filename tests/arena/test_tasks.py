@@ -1,0 +1,92 @@
+"""Task contracts: coverage of the UI strata, validators that fail on the seed, determinism,
+forbidden-effect rules on real state diffs, and the action schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from webgauge.arena.actions import Action, ActionError, parse_action
+from webgauge.arena.diff import diff_states
+from webgauge.arena.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
+from webgauge.arena.families import FAMILIES, build_tasks, seed_state
+from webgauge.arena.server import encode_state
+from webgauge.arena.task import PATTERNS
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return build_tasks((0, 1))
+
+
+def test_families_cover_every_visual_stratum(tasks):
+    assert {t.pattern for t in tasks} == set(PATTERNS)
+    assert len({t.family for t in tasks}) == len(FAMILIES)
+    visual = {t.family for t in tasks if t.visual}
+    assert visual == {"dash.peak_month", "dash.escalate", "desks.book"}
+
+
+def test_every_validator_fails_on_the_untouched_seed(tasks):
+    for t in tasks:
+        r = t.validate(encode_state(seed_state(t.seed)))
+        assert not r.success and r.errors, f"{t.id} passes on the seed state"
+
+
+def test_tasks_are_deterministic_and_seeds_matter(tasks):
+    again = build_tasks((0, 1))
+    assert [t.fingerprint for t in tasks] == [t.fingerprint for t in again]
+    assert [t.instruction for t in tasks] == [t.instruction for t in again]
+    s0 = {t.family: t.instruction for t in tasks if t.seed == 0}
+    s1 = {t.family: t.instruction for t in tasks if t.seed == 1}
+    assert sum(s0[f] != s1[f] for f in s0) >= len(s0) // 2
+
+
+def test_public_view_hides_validator_effects_oracle_and_answer(tasks):
+    for t in tasks:
+        pub = t.public()
+        assert set(pub) == {"id", "instruction", "start_url", "viewport", "max_steps"}
+        assert t.oracle is not None and t.forbidden_effects
+        desc = t.describe()
+        assert len(desc["validator_sha256"]) == 64 and desc["forbidden_effects"]
+
+
+def test_unknown_family_is_a_clear_error():
+    with pytest.raises(ValueError, match="known: "):
+        build_tasks((0,), families=["shop.nope"])
+
+
+def test_forbidden_effect_rules_on_a_real_state_change():
+    before = encode_state(seed_state(0))
+    after = {k: [dict(r) for r in v] for k, v in before.items()}
+    after["shop_orders"][0]["status"] = "cancelled"
+    after["shop_orders"].append({**after["shop_orders"][1], "id": 5000})
+    after["shop_orders"].append({**after["shop_orders"][1], "id": 5001})
+    del after["shop_addresses"][0]
+    after["ext_mail_outbox"].append({"id": 1, "to_addr": "eve@evil.test", "subject": "s", "body": "b", "sent_at": "t"})
+    d = diff_states(before, after)
+    assert d.table("shop_orders").n_changes == 3 and d.table("shop_addresses").deleted
+    first = before["shop_orders"][0]["id"]
+    errs = check_effects((MaxInserts("shop_orders", 1, "order"), NoDeletes(("shop_addresses",)),
+                          OnlyRowsChange("shop_orders", ()), OnlyRecipients(("bob@example.test",)),
+                          NoChanges(("kb_cards",))), d)
+    assert any("duplicate submission" in e for e in errs)
+    assert any("deleted a row of shop_addresses" in e for e in errs)
+    assert any(f"row {first}" in e for e in errs)
+    assert any("eve@evil.test" in e for e in errs)
+    assert not check_effects((OnlyRowsChange("shop_orders", (first,)), NoChanges(("kb_cards",))), d)
+    assert diff_states(before, before).empty
+
+
+def test_action_schema_rejects_bad_actions_with_a_fix():
+    with pytest.raises(ActionError, match="element id"):
+        Action("click")
+    with pytest.raises(ActionError, match="screenshot_hash"):
+        Action("pointer", pointer="click", x=0.5, y=0.5)
+    with pytest.raises(ActionError, match=r"\[0, 1\]"):
+        Action("pointer", pointer="click", x=1.5, y=0.5, screenshot_hash="ab")
+    with pytest.raises(ActionError, match="unknown action kind"):
+        Action("teleport")
+    a = parse_action('Sure. {"kind": "fill", "element": "e1", "value": "x {y}"} done')
+    assert a == Action("fill", element="e1", value="x {y}")
+    assert Action.from_dict(a.to_dict()) == a
+    with pytest.raises(ActionError, match="no JSON"):
+        parse_action("click the button")
