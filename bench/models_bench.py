@@ -10,6 +10,7 @@ under different per-endpoint concurrency limits. Nothing leaves the machine.
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -19,7 +20,8 @@ import httpx
 from webgauge.models import GenerateConfig, Image, get_model, user
 from webgauge.models.fake_server import FakeModelServer
 
-PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "design2code" / "pages"
+SHARED = Path(os.environ.get("WEBGAUGE_SHARED", Path(__file__).resolve().parents[1].parent / "shared"))
+PAGES = SHARED / "data" / "design2code" / "pages"
 N = 200
 
 

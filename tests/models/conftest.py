@@ -11,8 +11,6 @@ from PIL import Image as PILImage
 from webgauge.models import Image
 from webgauge.models.fake_server import FakeModelServer
 
-PAGES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "design2code" / "pages"
-
 
 @pytest.fixture
 def server():
@@ -22,12 +20,9 @@ def server():
 
 
 @pytest.fixture
-def page_png() -> Image:
-    """A real page screenshot from the Design2Code sample (read from ../shared, never copied)."""
-    path = PAGES / "2293.png"
-    if not path.is_file():
-        raise FileNotFoundError(f"test data missing: {path} (the shared/ folder must sit beside the repo)")
-    return Image.from_file(path)
+def page_png(real_pages_dir: Path) -> Image:
+    """A real page screenshot from the Design2Code sample (read from shared/, never copied)."""
+    return Image.from_file(real_pages_dir / "2293.png")
 
 
 @pytest.fixture
