@@ -123,3 +123,21 @@ async def test_non_loopback_url_is_refused(browser):
     with pytest.raises(PageError) as err:
         await browser.capture_url("https://example.com/")
     assert err.value.kind == "blocked" and "offline" in str(err.value)
+
+
+async def test_init_scripts_and_request_delays_for_variants(browser, site):
+    import time
+
+    page = await browser.new_page()
+    try:
+        await page.add_init_script("document.addEventListener('DOMContentLoaded', () => {"
+                                   " const d = document.createElement('div'); d.id = 'banner';"
+                                   " d.textContent = 'Cookies?'; document.body.prepend(d); });")
+        page.delay_requests("*/next.html", 800)
+        t0 = time.monotonic()
+        await page.goto(site.url("next.html"))
+        assert time.monotonic() - t0 >= 0.8
+        snap = await page.capture()
+        assert any(e.attrs.get("id") == "banner" and e.text == "Cookies?" for e in snap.elements)
+    finally:
+        await page.close()

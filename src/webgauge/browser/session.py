@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
+import fnmatch
 import ipaddress
 from pathlib import Path
 from typing import Any, Callable
@@ -204,6 +205,7 @@ class LivePage:
         self.warnings: list[str] = []
         self.navigation_id = 0
         self.crashed = False
+        self._delays: list[tuple[str, float]] = []
         self._closed = False
 
     # ---- setup and events -------------------------------------------------
@@ -275,6 +277,10 @@ class LivePage:
         req = route.request
         url = req.url
         scheme = urlsplit(url).scheme
+        for pattern, ms in self._delays:
+            if fnmatch.fnmatchcase(url, pattern):
+                await asyncio.sleep(ms / 1000)
+                break
         if not self.profile.offline or scheme in ("data", "blob", "about", "chrome-extension"):
             await route.continue_()
             return
@@ -285,6 +291,16 @@ class LivePage:
             return
         self.blocked_requests.append({"url": url[:500], "resource_type": req.resource_type})
         await route.abort("blockedbyclient")
+
+    def delay_requests(self, pattern: str, ms: float) -> None:
+        """Hold every request whose URL matches the glob ``pattern`` for ``ms`` milliseconds
+        (slow-load variants). Later calls add rules; the first matching rule applies."""
+        self._delays.append((pattern, float(ms)))
+
+    async def add_init_script(self, js: str) -> None:
+        """Run ``js`` in every document of this page (and its tabs) before the page's own
+        scripts. Only for deliberate variants (injected pop-ups, traps): it is a mark."""
+        await self._ctx.add_init_script(js)
 
     def allow_origin(self, url: str) -> None:
         """Allow one more loopback origin for this page (offline routing)."""
