@@ -31,6 +31,10 @@ def test_models_ping_openai_with_image(page_png, tmp_path):
         assert request_images(srv.requests[0].body) == [("image/png", page_png.data)]
         plain = CliRunner().invoke(group, ["ping", "openai:fake", "--base-url", srv.openai_base_url])
         assert plain.exit_code == 0 and plain.output.startswith("OK\n") and "tokens in=" in plain.output
+        args = ["ping", "openai:fake", "--base-url", srv.openai_base_url, "--cache", str(tmp_path / "c.sqlite")]
+        first, second = CliRunner().invoke(group, args), CliRunner().invoke(group, args)
+        assert "(cached)" not in first.output and "(cached)" in second.output
+        assert srv.request_count == 3
 
 
 def test_models_ping_reports_errors_and_bad_options():

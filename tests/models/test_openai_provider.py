@@ -94,6 +94,8 @@ async def test_backoff_grows_exponentially_and_gives_up(server):
         with pytest.raises(RetriesExhausted) as info:
             await model.generate("hi")
     assert info.value.attempts == 4 and info.value.status == 500 and "gave up after 4 attempts" in str(info.value)
+    record = info.value.to_dict()
+    assert record["type"] == "RetriesExhausted" and record["kind"] == "server_error" and record["attempts"] == 4
     assert server.request_count == 4
     times = [q.received_at for q in server.requests]
     gaps = [b - a for a, b in zip(times, times[1:])]

@@ -58,10 +58,12 @@ def _parse_options(pairs: tuple[str, ...]) -> dict:
 @click.option("--choices", default=None, help="Comma-separated allowed answers (for the random baseline).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="Extra provider option (value parsed as JSON when it can be); repeatable.")
+@click.option("--cache", "cache_path", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="SQLite response cache to read and fill (deterministic calls only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 def ping(model: str, base_url: Optional[str], api_key: Optional[str], prompt: str, images: tuple[Path, ...],
          max_tokens: int, temperature: float, timeout: float, max_retries: int, choices: Optional[str],
-         options: tuple[str, ...], as_json: bool) -> None:
+         options: tuple[str, ...], cache_path: Optional[Path], as_json: bool) -> None:
     from webgauge.models import GenerateConfig, Image, ModelError, get_model, user
 
     provider_options = _parse_options(options)
@@ -77,7 +79,7 @@ def ping(model: str, base_url: Optional[str], api_key: Optional[str], prompt: st
         raise click.BadParameter(str(e)) from None
 
     async def run():
-        async with get_model(model, max_retries=max_retries, **provider_options) as m:
+        async with get_model(model, max_retries=max_retries, cache=cache_path, **provider_options) as m:
             return await m.generate([user(*parts)], config)
 
     try:
@@ -89,6 +91,6 @@ def ping(model: str, base_url: Optional[str], api_key: Optional[str], prompt: st
         return
     u = response.usage
     click.echo(response.text)
-    click.echo(f"[{response.model}] finish={response.finish_reason}{' (TRUNCATED)' if response.truncated else ''} "
+    click.echo(f"[{response.model}]{' (cached)' if response.cached else ''} finish={response.finish_reason}{' (TRUNCATED)' if response.truncated else ''} "
                f"tokens in={u.input_tokens} out={u.output_tokens} images={u.images} ({u.image_bytes} B) "
                f"retries={u.retries} latency={u.latency_s:.3f}s", err=True)

@@ -30,6 +30,14 @@ class ModelError(Exception):
         self.status = status
         self.kind = kind
 
+    def to_dict(self) -> dict:
+        """JSON-able record of the failure, for per-item error records in a run."""
+        out = {"type": type(self).__name__, "kind": self.kind, "status": self.status, "message": str(self)}
+        attempts = getattr(self, "attempts", None)
+        if attempts is not None:
+            out["attempts"] = attempts
+        return out
+
 
 class TransientError(ModelError):
     """A failure that may pass: retried by the core. ``retry_after`` is the server's hint (s)."""

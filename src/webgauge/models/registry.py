@@ -123,7 +123,11 @@ def get_provider_factory(name: str) -> ProviderFactory:
     if target is None:
         ep = _entry_points().get(name)
         if ep is not None:
-            target = ep.load()
+            try:
+                target = ep.load()
+            except Exception as e:  # a broken plugin must name itself
+                raise ModelConfigError(f"model provider {name!r} from entry point {ep.value!r} failed to load: "
+                                       f"{type(e).__name__}: {e}") from e
     if target is None:
         raise ModelConfigError(f"unknown model provider {name!r}; known providers: "
                                f"{', '.join(list_providers())}. Third-party providers register with "
