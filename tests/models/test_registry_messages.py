@@ -143,3 +143,17 @@ def test_generate_config_validation():
             GenerateConfig(**bad)
     with pytest.raises(TypeError, match="list of strings"):
         GenerateConfig(choices="AB")
+
+
+def test_usage_round_trip_and_meter_resum():
+    from webgauge.models import UsageMeter
+    stored = [Usage(10, 2, images=1, image_bytes=50, retries=1, latency_s=0.5).to_dict(),
+              Usage(10, 2, cached=True).to_dict(), Usage(None, None).to_dict()]
+    meter = UsageMeter()
+    for d in stored:
+        meter.record(Usage.from_dict(d), "m")
+    t = meter.totals
+    assert (t.calls, t.cache_hits, t.input_tokens, t.cached_input_tokens, t.calls_without_token_counts,
+            t.retries, t.images, t.image_bytes) == (3, 1, 10, 10, 1, 1, 1, 50)
+    with pytest.raises(ValueError, match="unknown Usage fields"):
+        Usage.from_dict({"tokens": 3})

@@ -37,10 +37,26 @@ class Usage:
         """Plain JSON-able dict."""
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict) -> "Usage":
+        """Inverse of :meth:`to_dict` (e.g. to re-sum usage stored in a run's records)."""
+        unknown = set(data) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown Usage fields {sorted(unknown)}")
+        return cls(**data)
+
 
 @dataclass
 class UsageTotals:
-    """Sums over many calls (a plain snapshot; see :class:`UsageMeter`)."""
+    """Sums over many calls (a plain snapshot; see :class:`UsageMeter`).
+
+    ``calls`` counts answered calls (cache hits included, ``cache_hits`` of them);
+    ``errors`` counts calls that failed for good; ``retries`` counts extra attempts of both.
+    ``input_tokens``/``output_tokens`` are what the providers reported for calls that went out
+    (the bill); ``cached_*`` are the tokens of answers served from the cache (saved).
+    ``calls_without_token_counts`` are answered calls whose provider reported no tokens.
+    ``latency_s`` is summed wall time (not the run's duration: calls overlap).
+    """
 
     calls: int = 0
     cache_hits: int = 0
