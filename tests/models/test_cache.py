@@ -150,3 +150,22 @@ async def test_identical_concurrent_deterministic_calls_go_out_once(cache_path):
     assert sorted(r.cached for r in rs[:5]) == [False, True, True, True, True]
     assert len({r.text for r in rs[:5]}) == 1 and not rs[5].cached
     assert model._key_locks == {}  # no lock left behind
+
+
+def test_cache_file_is_shared_by_concurrent_processes(cache_path):
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import sys
+        from webgauge.models import ResponseCache, Response, Usage
+        cache = ResponseCache(sys.argv[1])
+        for i in range(25):
+            cache.put(f"{sys.argv[2]}-{i}", "openai", Response(f"text {i}", Usage(1, 1), model="m"))
+            assert cache.get(f"{sys.argv[2]}-{i}").text == f"text {i}"
+    """)
+    cache_path.parent.mkdir(parents=True)
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(cache_path), tag]) for tag in ("a", "b", "c")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0, 0]
+    cache = ResponseCache(cache_path)
+    assert len(cache) == 75 and cache.get("b-24").text == "text 24" and cache.get("b-24").cached
