@@ -45,9 +45,11 @@ async def capture(item: WorkItem, ctx: WorkerContext) -> ItemResult:
     browser = await ctx.browser()
     again = await ctx.browser()
     snap = await browser.capture_url(item.payload["url"], RenderProfile(width=640, height=400), full_page=False)
+    if item.payload.get("close_browser"):  # as if Chromium had crashed after this capture
+        await browser.close()
     return ItemResult(
         record={"title": snap.title, "png_sha256": snap.png_sha256, "worker": ctx.worker, "pid": os.getpid(),
-                "browser_id": id(browser), "same_browser": again is browser,
+                "browser_id": id(browser), "same_browser": again is browser, "relaunches": ctx.browser_relaunches,
                 "n_elements": len(snap.elements)},
         blobs={"screenshot": snap.png},
     )

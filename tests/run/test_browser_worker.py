@@ -30,3 +30,16 @@ def test_one_browser_per_worker_captures_loopback_pages(tmp_path):
     # One (process, browser) pair per worker, and the browser was reused across its items.
     assert all(len(v) == 1 for v in by_worker.values())
     assert len(by_worker) <= 2 and sum(1 for r in rows) == 4
+
+
+def test_a_disconnected_browser_is_replaced_for_later_items(tmp_path):
+    pages = {f"/p{k}.html": f"<title>P{k}</title><p>{k}</p>" for k in range(3)}
+    with StaticServer(files=pages) as srv:
+        items = [WorkItem(id="p0", kind="capture", payload={"url": srv.url("p0.html"), "close_browser": True}),
+                 WorkItem(id="p1", kind="capture", payload={"url": srv.url("p1.html")}),
+                 WorkItem(id="p2", kind="capture", payload={"url": srv.url("p2.html")})]
+        s = run_items(tmp_path, RunSpec(suite="t"), items, "run_handlers:capture", workers=1, progress=False)
+    store = RunStore(tmp_path)
+    assert (s.done, s.failed) == (3, 0), [r.error for r in store.failures()]
+    assert [store.get(f"p{k}").record["relaunches"] for k in range(3)] == [0, 1, 1]
+    assert store.get("p1").record["browser_id"] == store.get("p2").record["browser_id"]

@@ -57,9 +57,20 @@ class WorkerContext:
         return view
 
     async def browser(self):
-        """The worker's :class:`webgauge.browser.Browser`, launched on first call."""
+        """The worker's :class:`webgauge.browser.Browser`, launched on first call.
+
+        If the browser has disconnected (Chromium crashed), a new one is launched.
+        """
         shared = self._shared
         async with shared.lock:
+            if shared.browser is not None and not getattr(shared.browser, "connected", True):
+                # Chromium died (or a handler closed it): the item that saw it failed; later items get a new one.
+                cm, shared.browser, shared.browser_cm = shared.browser_cm, None, None
+                try:
+                    await cm.__aexit__(None, None, None)
+                except Exception as exc:  # noqa: BLE001 - the old browser is gone either way
+                    warnings.warn(f"closing a disconnected browser failed: {exc}", RuntimeWarning)
+                shared.relaunches += 1
             if shared.browser is None:
                 from webgauge.browser import Browser  # lazy: executors do not need a browser
 
@@ -67,6 +78,11 @@ class WorkerContext:
                 shared.browser = await cm.__aenter__()
                 shared.browser_cm = cm
         return shared.browser
+
+    @property
+    def browser_relaunches(self) -> int:
+        """How often this worker replaced a disconnected browser."""
+        return self._shared.relaunches
 
     @property
     def has_browser(self) -> bool:
@@ -116,3 +132,4 @@ class _Shared:
         self.browser = None
         self.browser_cm = None
         self.models: dict[str, Any] = {}
+        self.relaunches = 0

@@ -66,8 +66,10 @@ async def _worker_loop(conn: Connection, handler_path: str, run_dir: str, option
                 msg = None  # the driver is gone
             loop.call_soon_threadsafe(inbox.put_nowait, msg)
             if msg is None or msg.get("type") == "stop":
-                if msg is None:  # last resort if closing the browser hangs
-                    threading.Timer(ORPHAN_EXIT_AFTER, os._exit, args=(1,)).start()
+                if msg is None:  # last resort if closing the browser hangs (daemon: a clean exit is not delayed)
+                    timer = threading.Timer(ORPHAN_EXIT_AFTER, os._exit, args=(1,))
+                    timer.daemon = True
+                    timer.start()
                 return
 
     threading.Thread(target=reader, name=f"{name}-reader", daemon=True).start()
