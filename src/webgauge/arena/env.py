@@ -61,7 +61,7 @@ class ArenaEnv:
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 120, action_timeout: float = 4.0) -> None:
+                 settle_ms: int = 100, action_timeout: float = 4.0, with_aria: bool = False) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -69,6 +69,7 @@ class ArenaEnv:
         self.gate_destructive = gate_destructive
         self.settle_ms = settle_ms
         self.action_timeout = action_timeout
+        self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
         self._requested_id = episode_id
         self.episode_id: str | None = None
         self.page: LivePage | None = None
@@ -273,7 +274,17 @@ class ArenaEnv:
 
     async def _observe(self, result: dict) -> Observation:
         assert self.page is not None
-        snap = await self.page.capture(full_page=False)
+        for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
+            try:
+                snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
+                break
+            except PageError as exc:
+                if exc.kind != "navigation" or attempt == 3:
+                    raise
+                try:
+                    await self.page.wait_for_load("load", timeout=5)
+                except Exception:
+                    await self.page.wait_for_timeout(200)
         approval = None
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"

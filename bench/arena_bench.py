@@ -1,0 +1,94 @@
+"""Arena bench: median reset latency, step latency (action to next observation) and episodes
+per minute on this machine.
+
+    .venv/bin/python bench/arena_bench.py [--seeds 0 1] [--resets 200] [--concurrency 2]
+
+Prints medians; the database reset is timed both inside the server (sqlite backup) and
+through the control API (HTTP round trip), and the environment reset adds a fresh browser
+context, the start page load and the first capture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.control import ControlClient
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.families import build_tasks
+from webgauge.arena.server import ArenaServer
+from webgauge.browser import Browser
+
+
+def med(xs: list[float]) -> str:
+    return f"{statistics.median(xs):8.2f}" if xs else "     n/a"
+
+
+async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool):
+    queue = list(tasks)
+    step_ms: list[float] = []
+    env_reset_ms: list[float] = []
+    solved = 0
+
+    async def worker():
+        nonlocal solved
+        env = ArenaEnv(browser, srv.app_url, ControlClient(srv.control_url), with_aria=with_aria)
+        try:
+            while queue:
+                t = queue.pop(0)
+                t0 = time.perf_counter()
+                obs = await env.reset(t)
+                env_reset_ms.append((time.perf_counter() - t0) * 1000)
+                agent = OracleAgent(t)
+                agent.start(t.public(), env.base)
+                while True:
+                    out = await env.step((await agent.act(obs)).action)
+                    obs = out.observation
+                    step_ms.append(out.info["latency_ms"])
+                    if out.terminated or out.truncated:
+                        break
+                solved += t.validate(env.state).success
+        finally:
+            await env.close()
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return time.perf_counter() - t0, step_ms, env_reset_ms, solved
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    ap.add_argument("--resets", type=int, default=200)
+    ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
+    args = ap.parse_args()
+    tasks = build_tasks(tuple(args.seeds))
+    with ArenaServer() as srv:
+        ctl = ControlClient(srv.control_url)
+        ep = ctl.create(seed=0)
+        server_ms, http_ms = [], []
+        for _ in range(args.resets):
+            t0 = time.perf_counter()
+            r = ctl.reset(ep["id"])
+            http_ms.append((time.perf_counter() - t0) * 1000)
+            server_ms.append(r["ms"])
+        ctl.delete(ep["id"])
+        print(f"{'metric':52s}  median")
+        print(f"{'database reset, inside the server (ms)':52s}{med(server_ms)}")
+        print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}")
+        async with Browser.launch() as browser:
+            for aria in (False, True):
+                for c in args.concurrency:
+                    wall, steps, resets, solved = await episodes(browser, srv, tasks, c, aria)
+                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}"
+                    print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}")
+                    print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}")
+                    print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
+                          f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

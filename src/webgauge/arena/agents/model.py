@@ -1,0 +1,106 @@
+"""Model-backed baselines: DOM/role-only, screenshot-only and screenshot plus semantic tree.
+
+All three share one system prompt and one JSON action schema; only the observation mode
+differs, so the model, tasks, step budget and validators stay fixed across modes. What each
+mode can target is part of the system being measured: without the element table a model
+can only point (normalized coordinates on the screenshot), press keys, scroll and navigate.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..actions import ACTION_SCHEMA, ActionError, Action, parse_action
+from ..observation import Observation
+from .base import AgentStep
+
+__all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]
+
+SYSTEM_PROMPT = """You operate a web browser to complete a user's task in a web app.
+Each turn you get the task, the current page (a screenshot, an element table, or both) and
+the result of your last action. Answer with exactly one action as a JSON object that fits
+this schema, and nothing else:
+""" + json.dumps(ACTION_SCHEMA, indent=None) + """
+Semantic actions (click, fill, select, hover, press, scroll) name an element id from the
+element table. Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
+"x": 0..1, "y": 0..1, "screenshot_hash": "..."}) aim at the screenshot whose hash you give;
+x and y are fractions of its width and height. A pointer aimed at an older screenshot is
+rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
+actions when unsure, and {"kind": "done", "answer": "..."} when the task is complete.
+Do exactly what the task asks, once; never submit a form twice."""
+
+MODE_AGENTS = {"dom": "model-dom", "screenshot": "model-screenshot", "screenshot+tree": "model-screenshot+tree"}
+
+MAX_ELEMENTS = 150
+
+
+def _element_lines(obs: Observation) -> list[str]:
+    lines = []
+    for e in obs.elements or []:
+        if not e.visible or not (e.clickable or e.role in ("heading", "img", "dialog", "alert", "status")):
+            continue
+        x, y, w, h = obs.viewport_box(e)
+        label = (e.name or e.text or "").replace("\n", " ")[:80]
+        extra = []
+        for k in ("value", "disabled", "aria-checked", "aria-pressed", "aria-expanded", "checked", "href"):
+            if k in e.attrs:
+                extra.append(f"{k}={e.attrs[k][:40]!r}")
+        lines.append(f"[{e.id}] {e.role or e.tag} {label!r} box=({x:.0f},{y:.0f},{w:.0f},{h:.0f}) {' '.join(extra)}".rstrip())
+        if len(lines) >= MAX_ELEMENTS:
+            lines.append("... (more elements omitted)")
+            break
+    return lines
+
+
+def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
+    """The user turn's text for one observation (the image, if any, is attached separately)."""
+    parts = [f"Task: {task['instruction']}", f"Step {obs.step + 1} of at most {task['max_steps']}.",
+             f"URL: {obs.url}  (tab {obs.active_tab + 1} of {len(obs.tabs)})",
+             f"Viewport: {obs.viewport[0]}x{obs.viewport[1]} CSS px, scroll {obs.scroll[0]:.0f},{obs.scroll[1]:.0f}"]
+    if obs.screenshot_hash:
+        parts.append(f"Screenshot hash: {obs.screenshot_hash}")
+    if obs.last_result:
+        r = obs.last_result
+        parts.append("Last action: " + (f"rejected ({r.get('rejected')}): {r.get('error', '')}" if not r.get("ok", True)
+                                        else f"{r.get('kind')} ok"))
+    if obs.approval:
+        parts.append(f"Approval: {obs.approval}")
+    if history:
+        parts.append("Your previous actions:\n" + "\n".join(history[-8:]))
+    if obs.elements is not None:
+        parts.append("Elements (id, role, name, box in viewport px):\n" + "\n".join(_element_lines(obs)))
+    return "\n".join(parts)
+
+
+class ModelAgent:
+    """A model choosing one action per turn through :mod:`webgauge.models`."""
+
+    def __init__(self, model, obs_mode: str = "screenshot+tree", max_tokens: int = 300, name: str | None = None) -> None:
+        if obs_mode not in MODE_AGENTS:
+            raise ValueError(f"obs_mode {obs_mode!r}: use one of {', '.join(MODE_AGENTS)}")
+        self.model = model
+        self.obs_mode = obs_mode
+        self.name = name or MODE_AGENTS[obs_mode]
+        self.max_tokens = max_tokens
+
+    def start(self, public_task: dict, base_url: str) -> None:
+        self.task = public_task
+        self.history: list[str] = []
+
+    async def act(self, obs: Observation) -> AgentStep:
+        from webgauge.models import GenerateConfig, Image, system, user
+
+        text = render_observation(self.task, obs, self.history)
+        parts = [text] + ([Image(obs.png)] if obs.png is not None else [])
+        cfg = GenerateConfig(temperature=0.0, max_tokens=self.max_tokens, item_id=f"{self.task['id']}#{obs.step}")
+        resp = await self.model.generate([system(SYSTEM_PROMPT), user(*parts)], cfg)
+        usage = {k: v for k, v in resp.usage.to_dict().items() if isinstance(v, (int, float)) and v is not None}
+        try:
+            action = parse_action(resp.text)
+            thought = ""
+        except ActionError as exc:
+            # An unusable answer costs a step (the budget is part of the task), never a crash.
+            action, thought = Action("wait", ms=0), f"invalid action from model: {exc}"
+            usage["invalid_actions"] = usage.get("invalid_actions", 0) + 1
+        self.history.append(json.dumps(action.to_dict()))
+        return AgentStep(action, thought=thought, usage=usage, raw=resp.text)

@@ -1,0 +1,128 @@
+"""``webgauge arena``: list tasks, serve the apps, run agents, write reports, run the demo.
+
+Every command is a call into :mod:`webgauge.arena` with the same keywords.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from webgauge.run.options import executor_kwargs, executor_options
+
+__all__ = ["group"]
+
+
+@click.group(help="Browser agents on self-hosted, resettable web apps, judged on stored state.")
+def group() -> None:
+    pass
+
+
+def _tasks(seeds, families):
+    from webgauge.arena import build_tasks
+
+    try:
+        return build_tasks(tuple(seeds), families=list(families) or None)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--family") from None
+
+
+_seeds = click.option("--seeds", "seeds", type=int, multiple=True, default=(0, 1), show_default=True,
+                      help="Task seeds (repeat the option for several).")
+_family = click.option("--family", "families", multiple=True,
+                       help="Only these task families, e.g. shop.cancel_order (repeatable; default: all).")
+
+
+@group.command("tasks", help="List the tasks built from the seeds (public view plus family, pattern and rules).")
+@_seeds
+@_family
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines (the audit view: rules and validator hash).")
+def tasks_cmd(seeds, families, as_json):
+    for t in _tasks(seeds, families):
+        if as_json:
+            click.echo(json.dumps(t.describe()))
+        else:
+            click.echo(f"{t.id:28s} {t.pattern:16s} {'visual ' if t.visual else '       '}{t.instruction}")
+
+
+@group.command("serve", help="Serve the apps on loopback with one episode at SEED until Ctrl-C (for looking around).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the episode's world.")
+@click.option("--port", type=int, default=0, help="App port (default: a free one).")
+@click.option("--control-port", type=int, default=0, help="Control API port (default: a free one).")
+def serve_cmd(seed, port, control_port):
+    from webgauge.arena import ArenaServer
+
+    with ArenaServer(app_port=port, control_port=control_port) as srv:
+        ep = srv.create_episode(seed)
+        click.echo(f"apps:        {srv.episode_url(ep.id, '/')}")
+        click.echo(f"control API: {srv.control_url}  (POST /episodes/{ep.id}/reset, GET /episodes/{ep.id}/state)")
+        try:
+            while True:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            click.echo("stopped")
+
+
+@group.command("run", help="Run agents on the tasks into a run directory (resumable; repeats add episodes).")
+@click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
+@click.option("--agent", "agents", multiple=True, default=("oracle", "heuristic"), show_default=True,
+              type=click.Choice(["oracle", "heuristic", "model"]), help="Agents to run (repeatable).")
+@click.option("--model", default=None, help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl.")
+@click.option("--obs-mode", "obs_modes", multiple=True, type=click.Choice(["dom", "screenshot", "screenshot+tree"]),
+              default=("screenshot+tree",), show_default=True, help="Observation modes for model agents (repeatable).")
+@click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible endpoint for --model.")
+@_seeds
+@_family
+@click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per agent and task.")
+@click.option("--time-limit", type=float, default=180.0, show_default=True, help="Wall-clock seconds per episode.")
+@click.option("--gate-destructive", is_flag=True, help="Block destructive controls until request_approval is granted.")
+@click.option("--report/--no-report", default=True, show_default=True, help="Write the HTML report after the run.")
+@executor_options
+def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeats, time_limit, gate_destructive,
+            report, **kw):
+    from webgauge.arena.report import write_arena_report
+    from webgauge.arena.runner import run_arena
+
+    specs = []
+    for a in agents:
+        if a == "model":
+            if not model:
+                raise click.BadParameter("--agent model needs --model NAME", param_hint="--model")
+            opts = {"base_url": base_url} if base_url else {}
+            specs += [{"kind": "model", "model": model, "obs_mode": m, "model_options": opts} for m in obs_modes]
+        else:
+            specs.append({"kind": a})
+    summary = run_arena(run_dir, _tasks(seeds, families), specs, repeats=repeats, time_limit_s=time_limit,
+                        gate_destructive=gate_destructive, **executor_kwargs(kw))
+    click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
+    if report:
+        click.echo(f"report: {write_arena_report(run_dir)}")
+
+
+@group.command("report", help="Write the HTML report and trace viewer pages of a run directory.")
+@click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder inside RUN_DIR [default: RUN_DIR/report].")
+@click.option("--png", is_flag=True, help="Also render the report to report.png with Chromium.")
+def report_cmd(run_dir, out, png):
+    import asyncio
+
+    from webgauge.arena.report import write_arena_report
+
+    path = write_arena_report(run_dir, out)
+    click.echo(str(path))
+    if png:
+        from webgauge.report import render_html_to_png
+
+        click.echo(str(asyncio.run(render_html_to_png(path, path.with_suffix(".png"), root=run_dir))))
+
+
+@group.command("demo", help="Oracle and heuristic on every task, offline; writes the report.")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("out"), show_default=True, help="Output folder.")
+@click.option("--quick", is_flag=True, help="A few families at one seed (about a minute).")
+def demo_cmd(out, quick):
+    from webgauge.arena.demo import run_demo
+
+    click.echo(str(run_demo(out, quick=quick)))
