@@ -109,3 +109,27 @@ async def test_random_choices_from_model_options_and_clear_error():
             await model.generate("q")
     with pytest.raises(ModelConfigError, match="takes no model name"):
         get_model("random:gpt")
+
+
+async def test_record_a_run_then_replay_it_without_the_model(tmp_path, make_png):
+    from webgauge.models import assistant
+    from webgauge.models.fake_server import FakeModelServer, Reply, request_text
+    img = make_png()
+    record = tmp_path / "replay" / "answers.jsonl"
+    first = [user("Describe", img)]
+    second = first + [assistant("a page"), user("Shorter?")]
+    with FakeModelServer(lambda b: Reply(f"re: {request_text(b)}", finish_reason="length")) as srv:
+        async with get_model("openai:m", base_url=srv.openai_base_url, record=record,
+                             cache=tmp_path / "c.sqlite") as model:
+            live = [await model.generate(first, GenerateConfig(item_id="it-1")),
+                    await model.generate(second, GenerateConfig(item_id="it-1")),
+                    await model.generate(first, GenerateConfig(item_id="it-1"))]  # a cache hit, recorded too
+            assert live[2].cached
+        assert model.describe()["endpoint"] == srv.openai_base_url
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert len(lines) == 3 and lines[0]["meta"] == {"model": "openai:m", "item_id": "it-1"}
+    async with get_model(f"scripted:{record}") as replay:  # no server any more
+        again = [await replay.generate(m, GenerateConfig(item_id="it-1")) for m in (first, second, first)]
+    assert [r.text for r in again] == [r.text for r in live] == ["re: Describe", "re: Shorter?", "re: Describe"]
+    assert all(r.truncated for r in again)
+    assert again[1].usage.input_tokens == live[1].usage.input_tokens

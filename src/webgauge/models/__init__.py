@@ -21,6 +21,7 @@ from webgauge.models.errors import (MissingDependency, ModelConfigError, ModelEr
 from webgauge.models.messages import (Image, Message, assistant, image_stats, last_user_text,
                                       messages_digest, normalize_messages, system, user)
 from webgauge.models.model import DEFAULT_TIMEOUT, ManagedModel, Model, Provider
+from webgauge.models.recorder import ReplayRecorder
 from webgauge.models.registry import (ENTRY_POINT_GROUP, get_model, get_provider_factory, list_providers,
                                       provider_info, register_provider)
 from webgauge.models.retry import RetryPolicy, parse_retry_after
@@ -30,7 +31,7 @@ __all__ = [
     "DEFAULT_TIMEOUT", "ENTRY_POINT_GROUP", "FINISH_REASONS",
     "GenerateConfig", "Image", "ManagedModel", "Message", "MissingDependency", "Model",
     "ModelConfigError", "ModelError", "NoScriptedAnswer", "PermanentError", "Provider",
-    "Response", "ResponseCache", "RetriesExhausted", "RetryPolicy", "TransientError",
+    "ReplayRecorder", "Response", "ResponseCache", "RetriesExhausted", "RetryPolicy", "TransientError",
     "Usage", "UsageMeter", "UsageTotals",
     "assistant", "cache_key", "default_cache_path", "get_model", "get_provider_factory",
     "image_stats", "is_deterministic", "last_user_text", "list_providers", "messages_digest",

@@ -24,6 +24,7 @@ from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import ModelError, RetriesExhausted, TransientError
 from webgauge.models.limits import default_concurrency, endpoint_semaphore
 from webgauge.models.messages import Message, image_stats, normalize_messages
+from webgauge.models.recorder import ReplayRecorder
 from webgauge.models.retry import RetryPolicy
 from webgauge.models.usage import Usage, UsageMeter
 
@@ -86,8 +87,10 @@ class ManagedModel:
 
     def __init__(self, provider: Provider, *, retry: Optional[RetryPolicy] = None,
                  max_concurrency: Optional[int] = None, timeout: Optional[float] = None,
-                 cache: Optional[ResponseCache] = None, meter: Optional[UsageMeter] = None) -> None:
+                 cache: Optional[ResponseCache] = None, meter: Optional[UsageMeter] = None,
+                 recorder: Optional[ReplayRecorder] = None) -> None:
         self.provider = provider
+        self.recorder = recorder
         self.retry = retry or RetryPolicy()
         self.max_concurrency = max_concurrency or default_concurrency(provider.default_concurrency)
         self.timeout = timeout or DEFAULT_TIMEOUT
@@ -100,6 +103,14 @@ class ManagedModel:
     def __repr__(self) -> str:
         where = f" at {self.provider.endpoint}" if self.provider.endpoint else ""
         return f"<ManagedModel {self.name}{where}>"
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able description for a run's spec: what answers and how it is called."""
+        p = self.provider
+        return {"name": self.name, "provider": p.provider, "model": p.model, "endpoint": p.endpoint,
+                "honors_seed": p.honors_seed, "options": p.cache_identity(),
+                "retry": dataclasses.asdict(self.retry), "max_concurrency": self.max_concurrency,
+                "timeout": self.timeout, "cache": str(self.cache.path) if self.cache is not None else None}
 
     def cache_key_for(self, messages: Sequence[Message], config: GenerateConfig) -> Optional[str]:
         """The cache key of this call, or None if it is not cached (no cache, or not deterministic)."""
@@ -127,7 +138,10 @@ class ManagedModel:
                 usage = dataclasses.replace(hit.usage, images=n_images, image_bytes=n_bytes,
                                             latency_s=time.monotonic() - start)
                 self.meter.record(usage, self.name)
-                return dataclasses.replace(hit, usage=usage, model=self.name)
+                hit = dataclasses.replace(hit, usage=usage, model=self.name)
+                if self.recorder is not None:
+                    self.recorder.record(msgs, config, hit)
+                return hit
             return await self._fresh(msgs, config, key, n_images, n_bytes, start)
 
     @contextlib.asynccontextmanager
@@ -155,6 +169,8 @@ class ManagedModel:
         if key is not None:
             await asyncio.to_thread(self.cache.put, key, self.provider.provider, response)
         self.meter.record(usage, self.name)
+        if self.recorder is not None:
+            self.recorder.record(msgs, config, response)
         return response
 
     async def _call_with_retries(self, msgs: tuple[Message, ...], config: GenerateConfig,

@@ -26,6 +26,7 @@ from typing import Any, Callable, Optional, Union
 from webgauge.models.cache import ResponseCache, default_cache_path
 from webgauge.models.errors import ModelConfigError
 from webgauge.models.model import ManagedModel, Provider
+from webgauge.models.recorder import ReplayRecorder
 from webgauge.models.retry import RetryPolicy
 from webgauge.models.usage import UsageMeter
 
@@ -150,14 +151,16 @@ def _open_cache(cache: Union[None, bool, str, Path, ResponseCache]) -> Optional[
 def get_model(spec: str, *, retry: Optional[RetryPolicy] = None, max_retries: Optional[int] = None,
               max_concurrency: Optional[int] = None, timeout: Optional[float] = None,
               cache: Union[None, bool, str, Path, ResponseCache] = None,
-              meter: Optional[UsageMeter] = None, **options: Any) -> ManagedModel:
+              meter: Optional[UsageMeter] = None, record: Union[None, str, Path] = None,
+              **options: Any) -> ManagedModel:
     """Make a model from ``"provider:model"`` plus options.
 
     Core options (same for every provider): ``retry`` (a :class:`RetryPolicy`) or just
     ``max_retries``; ``max_concurrency`` (requests in flight per provider endpoint);
     ``timeout`` (seconds per attempt, default 120); ``cache`` (a SQLite path, a
     :class:`ResponseCache`, ``True`` for ``~/.cache/webgauge/responses.sqlite``, or
-    ``None``/``False`` for no cache: the default); ``meter`` (a shared :class:`UsageMeter`).
+    ``None``/``False`` for no cache: the default); ``meter`` (a shared :class:`UsageMeter`);
+    ``record`` (a JSONL path: every answer is appended for replay with ``scripted:PATH``).
     Every other keyword goes to the provider (``base_url``, ``api_key``, ...).
     """
     if not isinstance(spec, str) or not spec.strip():
@@ -171,4 +174,5 @@ def get_model(spec: str, *, retry: Optional[RetryPolicy] = None, max_retries: Op
     if max_retries is not None:
         retry = dataclasses.replace(retry or RetryPolicy(), max_retries=max_retries)
     return ManagedModel(provider, retry=retry, max_concurrency=max_concurrency, timeout=timeout,
-                        cache=_open_cache(cache), meter=meter)
+                        cache=_open_cache(cache), meter=meter,
+                        recorder=ReplayRecorder(record) if record is not None else None)

@@ -9,7 +9,9 @@ same entries inline). Each line is a JSON object with an ``"answer"`` and at mos
   default);
 - ``"prompt_sha256"``: used when it equals :func:`webgauge.models.messages_digest` of the
   messages (what :func:`replay_entry` writes when recording a run);
-- ``"finish_reason"``, ``"input_tokens"``, ``"output_tokens"``: optional, reported as given.
+- ``"finish_reason"``, ``"input_tokens"``, ``"output_tokens"``: optional, reported as given;
+- ``"meta"``: anything, ignored by the lookup (``get_model(..., record=PATH)`` writes
+  the model name and item id there).
 
 **Lookup order** for each call, first hit wins, entries in file order within each step:
 1. by item: ``config.item_id`` equals an entry's ``item_id`` or ``match``;
@@ -37,7 +39,7 @@ from webgauge.models.usage import Usage
 
 __all__ = ["ScriptedProvider", "create", "load_script", "replay_entry"]
 
-_KEYS = {"answer", "item_id", "match", "prompt_sha256", "finish_reason", "input_tokens", "output_tokens"}
+_KEYS = {"answer", "item_id", "match", "prompt_sha256", "finish_reason", "input_tokens", "output_tokens", "meta"}
 
 
 def _check_entry(entry: Any, where: str) -> dict:
