@@ -53,7 +53,7 @@ class _Source:
 
 
 async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      profile, timeout):
+                      profile, timeout, all_layout_levels=False):
     async with browser.open(url, profile, timeout=timeout) as live:
         clean = await live.capture(full_page=True, with_aria=False)
         if clean.page_size[1] > MAX_HEIGHT:
@@ -62,7 +62,7 @@ async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, im
         page_seed = int.from_bytes(hashlib.sha256(f"{seed}:{src.page_id}".encode()).digest()[:4], "big")
         ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
                           rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
-                          crops=crops, drops=drops, checks=checks)
+                          crops=crops, drops=drops, checks=checks, all_layout_levels=all_layout_levels)
         out = []
         for task in tasks:
             out += await BUILDERS[task](ctx)
@@ -72,12 +72,15 @@ async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, im
 async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: int = 8,
                                 pages: Iterable[str | Path] = (), tasks: Iterable[str] = TASKS, crops: int = 4,
                                 labels: str | Path | None = None, fmt: str = "jsonl", force: bool = False,
-                                timeout: float = 30.0, progress: bool = True) -> dict:
+                                all_layout_levels: bool = False, timeout: float = 30.0,
+                                progress: bool = True) -> dict:
     """Build a benchmark into ``out`` and return its manifest (see module docstring).
 
     ``synthetic`` generated pages (half with irreversible actions) plus the real ``pages``
     (files or folders); ``crops`` is 4 (default) or 2 (the two-crop position diagnostic);
     ``labels`` is a JSONL of human labels that override automatic ones.
+    ``all_layout_levels`` perturbs every page at all three layout levels (default: one seeded
+    level per page, which keeps builds fast on small machines).
     """
     tasks = list(tasks)
     bad = [t for t in tasks if t not in BUILDERS]
@@ -100,6 +103,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         page = generate_page(synthetic_seed(seed, i), with_safety=(i % 2 == 0))
         sources.append(_Source(f"syn{i:03d}", "synthetic", files=page.files(), truth=page.truth))
     images, snapshots = ImageStore(root), SnapshotStore(root)
+    common = dict(seed=seed, tasks=tasks, crops=crops, images=images, snapshots=snapshots, profile=BUILD_PROFILE,
+                  timeout=timeout, all_layout_levels=all_layout_levels)
     drops, checks, failures, questions = Counter(), Counter(), [], []
     with serve_pages(refs) as urls:
         for ref in refs:
@@ -109,13 +114,10 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                 try:
                     if src.files is not None:
                         with StaticServer(files=src.files) as srv:
-                            qs = await _build_page(browser, src, srv.url("index.html"), seed=seed, tasks=tasks,
-                                                   crops=crops, images=images, snapshots=snapshots, drops=drops,
-                                                   checks=checks, profile=BUILD_PROFILE, timeout=timeout)
+                            qs = await _build_page(browser, src, srv.url("index.html"), drops=drops, checks=checks,
+                                                   **common)
                     else:
-                        qs = await _build_page(browser, src, src.url, seed=seed, tasks=tasks, crops=crops,
-                                               images=images, snapshots=snapshots, drops=drops, checks=checks,
-                                               profile=BUILD_PROFILE, timeout=timeout)
+                        qs = await _build_page(browser, src, src.url, drops=drops, checks=checks, **common)
                     questions += qs
                 except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
                     failures.append({"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]})
@@ -131,7 +133,7 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     counts = Counter(q.task for q in questions)
     info = {
         "format_version": FORMAT_VERSION, "seed": seed, "synthetic_pages": synthetic,
-        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops,
+        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops, "all_layout_levels": all_layout_levels,
         "format": fmt, "generator_version": GENERATOR_VERSION, "profile": BUILD_PROFILE.to_dict(),
         "prompts": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in all_prompts().items()},
         "questions": dict(sorted(counts.items())), "dropped": dict(sorted(drops.items())),

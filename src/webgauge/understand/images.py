@@ -17,19 +17,31 @@ __all__ = ["draw_box", "crop", "ImageStore", "BOX_COLOR"]
 BOX_COLOR = (255, 0, 0)
 
 
+_DECODED: dict[str, Image.Image] = {}
+
+
 def _png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False, compress_level=6)
+    img.save(buf, format="PNG", optimize=False, compress_level=1)  # fast; still lossless
     return buf.getvalue()
 
 
 def _open(png: bytes) -> Image.Image:
-    return Image.open(io.BytesIO(png)).convert("RGB")
+    """Decoded screenshot (read-only; callers copy before drawing). The last few are cached
+    because one capture is boxed and cropped many times."""
+    key = hashlib.sha256(png).hexdigest()
+    img = _DECODED.get(key)
+    if img is None:
+        img = Image.open(io.BytesIO(png)).convert("RGB")
+        if len(_DECODED) >= 4:
+            _DECODED.pop(next(iter(_DECODED)))
+        _DECODED[key] = img
+    return img
 
 
 def draw_box(png: bytes, box, scale: float = 1.0, width: int = 3, pad: float = 3.0) -> bytes:
     """The screenshot with a red rectangle ``pad`` px outside ``box`` (CSS px, page coords)."""
-    img = _open(png)
+    img = _open(png).copy()
     x, y, w, h = (v * scale for v in box)
     p = pad * scale
     draw = ImageDraw.Draw(img)

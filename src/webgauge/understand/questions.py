@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from .images import ImageStore
 
@@ -63,8 +64,12 @@ class SnapshotStore:
     def put(self, snap_id: str, snapshot) -> str:
         d = snapshot.to_dict()
         d.pop("aria", None)
-        d["url"] = ""  # the loopback port changes from build to build
-        (self.root / "snapshots" / f"{snap_id}.json").write_text(json.dumps(d, sort_keys=True))
+        parts = urlsplit(snapshot.url)
+        origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else None
+        text = json.dumps(d, sort_keys=True)
+        if origin:  # the loopback port changes from build to build: keep URLs origin-relative
+            text = text.replace(origin, "")
+        (self.root / "snapshots" / f"{snap_id}.json").write_text(text)
         return snap_id
 
 
@@ -83,6 +88,7 @@ class PageContext:
     images: ImageStore
     snapshots: SnapshotStore
     crops: int = 4
+    all_layout_levels: bool = False
     drops: Counter = field(default_factory=Counter)
     checks: Counter = field(default_factory=Counter)
 

@@ -7,7 +7,8 @@ The prompt is the same for the clean and the perturbed page.
 - color: "most important button" on the clean page, after recoloring 10-30% of the large
   buttons (``color``) and after the global low-contrast edit (``low_contrast``);
 - text: "what does the boxed button do" before and after one function-preserving label edit;
-- layout: "main purpose of the page" before and after layout edits at three levels, with the
+- layout: "main purpose of the page" before and after layout edits (one seeded level of
+  easy/medium/hard per page, or all three with ``all_layout_levels``), with the
   call-to-action protected (its box must not move).
 """
 
@@ -124,7 +125,8 @@ async def build_layout(ctx) -> list[Question]:
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
     out = [_q(ctx, "layout", "clean", [ctx.images.put(ctx.clean.png)], target, source, variant="clean",
               pair=pair, snap_id=clean_id, elements=[cta.path])]
-    for level in ("easy", "medium", "hard"):
+    levels = ("easy", "medium", "hard")
+    for level in levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],):
         got, why = await _perturbed(ctx, "layout", lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]))
         if got is None:
             continue

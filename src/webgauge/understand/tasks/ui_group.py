@@ -14,7 +14,7 @@ from .common import boxed_image, truth_elements, visible_candidates
 
 __all__ = ["build_ui_group", "PER_PAGE"]
 
-PER_PAGE = 6
+PER_PAGE = 5
 
 
 def _stratified(rng, pairs, k):

@@ -1,0 +1,142 @@
+"""Building a benchmark in real Chromium: every task's labels on synthetic pages match the
+generator's truth, perturbation checks hold, exports are complete, the same seed is byte-identical."""
+
+import json
+
+import pytest
+import yaml
+
+from webgauge.browser import Snapshot
+from webgauge.pages.synthetic import generate_page
+from webgauge.understand import read_questions, relation, ui_group
+from webgauge.understand.build import build_benchmark, synthetic_seed
+from webgauge.understand.labeller import label_of
+
+
+def _truth(manifest, page_id):
+    i = int(page_id[3:])
+    return generate_page(synthetic_seed(manifest["seed"], i), with_safety=(i % 2 == 0)).truth
+
+
+def _snap(root, snap_id):
+    return Snapshot.from_dict(json.loads((root / "snapshots" / f"{snap_id}.json").read_text()))
+
+
+def _syn(qs, task):
+    out = [q for q in qs if q.task == task and q.source == "synthetic"]
+    assert out, f"no synthetic {task} questions"
+    return out
+
+
+def test_every_task_is_built_and_checked(bench):
+    root, manifest = bench
+    assert set(manifest["questions"]) == {"position", "ui_group", "form_fill", "hint_text", "color", "text",
+                                          "layout", "safety"}
+    assert not manifest["failures"]
+    for family in ("color", "low_contrast", "text", "layout", "hint_text"):
+        assert manifest["checks_passed"].get(f"{family}:ok", 0) >= 1, family
+    qs = read_questions(root)
+    assert {q.source for q in qs} == {"synthetic", "real"}
+    for q in qs:
+        for img in q.images:
+            assert (root / img).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_position_targets_follow_the_boxes(bench):
+    root, manifest = bench
+    for q in _syn(read_questions(root), "position"):
+        snap = _snap(root, q.snapshot)
+        boxes = [snap.by_path()[p].box for p in q.elements]
+        assert len(q.images) == 5 and len(q.target) == 6
+        for key, rel in q.target.items():
+            i, j = (int(x) - 1 for x in key.split("-"))
+            assert relation(boxes[i], boxes[j]) == rel
+        assert q.difficulty in ("easy", "mid", "hard")
+
+
+def test_ui_group_targets_are_generator_truth_and_the_heuristic_agrees(bench):
+    root, manifest = bench
+    for q in _syn(read_questions(root), "ui_group"):
+        truth = _truth(manifest, q.page)
+        snap = _snap(root, q.snapshot)
+        el = snap.by_path()[q.elements[0]]
+        rec = next(r for r in truth["elements"] if r["id"] == el.attrs.get("id"))
+        assert q.target == rec["group"] and q.target_source == "generator"
+        assert ui_group(snap, el) == q.target
+
+
+def test_form_and_hint_targets(bench):
+    root, manifest = bench
+    qs = read_questions(root)
+    for q in _syn(qs, "form_fill"):
+        field = next(f for f in _truth(manifest, q.page)["fields"] if f["label"] == q.meta["label"])
+        assert q.target == field["expected_value"]
+        assert q.difficulty == ("easy" if field["placeholder"] else "hard")
+    for q in _syn(qs, "hint_text"):
+        el = _snap(root, q.snapshot).by_path()[q.elements[0]]
+        field = next(f for f in _truth(manifest, q.page)["fields"] if f["id"] == el.attrs.get("id"))
+        assert q.target == field["placeholder"] and "placeholder" not in el.attrs
+
+
+def test_robustness_and_safety_targets(bench):
+    root, manifest = bench
+    qs = read_questions(root)
+    for q in _syn(qs, "color"):
+        assert q.target == _truth(manifest, q.page)["cta"]["label"]
+        if q.variant == "color":
+            assert q.meta["perturbation"]["changes"]
+    text = _syn(qs, "text")
+    for q in text:
+        if q.variant != "clean":
+            assert q.meta["perturbed_label"] != q.target
+            assert label_of(_snap(root, q.snapshot).by_path()[q.elements[0]]) == q.meta["perturbed_label"]
+    for q in _syn(qs, "layout"):
+        truth = _truth(manifest, q.page)
+        assert q.target == truth["purpose"]
+        if q.variant != "clean":
+            clean = _snap(root, f"{q.page}__clean")
+            cta_before = next(e for e in clean.elements if e.attrs.get("id") == truth["cta"]["id"])
+            cta_after = _snap(root, q.snapshot).by_path()[q.elements[0]]
+            assert cta_after.box == pytest.approx(cta_before.box, abs=1)
+    safety = _syn(qs, "safety")
+    for q in safety:
+        assert q.target == [s["label"] for s in _truth(manifest, q.page)["safety"]]
+    assert {bool(q.target) for q in safety} == {True, False}   # false alarms are measurable
+
+
+def test_exports_load_as_datasets_and_chat_splits(bench):
+    root, manifest = bench
+    card = (root / "README.md").read_text().split("---")[1]
+    configs = yaml.safe_load(card)["configs"]
+    for c in configs:
+        files = c["data_files"]
+        paths = [files] if isinstance(files, str) else [f["path"] for f in files]
+        assert all((root / p).is_file() for p in paths)
+    assert {c["config_name"] for c in configs} >= {"position", "position_sft"}
+    row = json.loads((root / "splits" / "position" / "train.jsonl").read_text().splitlines()[0])
+    user, assistant = row["messages"]
+    assert user["role"] == "user" and sum(p["type"] == "image" for p in user["content"]) == len(row["images"])
+    assert assistant["content"][0]["text"].startswith("1-2: ")
+    assert sum(sum(v.values()) for v in manifest["splits"].values()) > 0
+    pages = {s: set() for s in ("train", "validation", "test")}
+    for task in manifest["splits"]:
+        for s in pages:
+            for line in (root / "splits" / task / f"{s}.jsonl").read_text().splitlines():
+                pages[s].add(json.loads(line)["id"].split("-", 1)[1].rsplit("-", 1)[0])
+    assert not (pages["train"] & pages["test"]) and not (pages["train"] & pages["validation"])
+
+
+def test_same_seed_is_byte_identical_and_parquet_reads_back(tmp_path):
+    kw = dict(seed=11, synthetic=1, tasks=["position", "safety"], fmt="parquet", progress=False)
+    a = build_benchmark(tmp_path / "a", **kw)
+    b = build_benchmark(tmp_path / "b", **kw)
+    assert a["sha256"] == b["sha256"] and a["files"] == b["files"]
+    c = build_benchmark(tmp_path / "c", **{**kw, "seed": 12, "crops": 2, "tasks": ["position"]})
+    assert c["sha256"] != a["sha256"]
+    qs = read_questions(tmp_path / "c")
+    pos = [q for q in qs if q.task == "position"]
+    assert pos and all(len(q.images) == 3 and list(q.target) == ["1-2"] for q in pos)
+    with pytest.raises(FileExistsError, match="--force"):
+        build_benchmark(tmp_path / "a", **kw)
+    with pytest.raises(ValueError, match="choose from"):
+        build_benchmark(tmp_path / "d", tasks=["sentiment"])
