@@ -195,7 +195,8 @@ class ArenaEnv:
                 raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
                                 "dialog); look again before pointing")
         destructive = _is_destructive(target) and (action.kind == "click" or (action.is_pointer and action.pointer in
-                                                                               ("click", "double_click")))
+                                                                               ("click", "double_click"))
+                                                   or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
         if destructive:
             if self.gate_destructive and not self.approved:
                 raise _Rejected("approval_required", "this control destroys data; request_approval first")

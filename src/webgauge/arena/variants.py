@@ -294,6 +294,7 @@ class VariantOracle:
         self._pending_wait = False
         self._approval_asked = False
         self._keyboard = False
+        self._menu_nav: int | None = None
 
     def _view(self, obs: Observation) -> Observation:
         """The observation with perturbed labels shown under their original text."""
@@ -335,6 +336,11 @@ class VariantOracle:
         try:
             action = step.act(self._view(obs), self._base)
         except ScriptError as exc:
+            menu = next((e for e in obs.elements or [] if e.visible and e.role == "button"
+                         and "menu-btn" in (e.attrs.get("class") or "").split()), None)
+            if menu is not None and self._menu_nav != obs.navigation_id:
+                self._menu_nav = obs.navigation_id  # a responsive layout hides the target behind the menu
+                return AgentStep(Action("click", element=menu.id), thought=f"open the collapsed menu: {exc}")
             if self._retries >= self.max_retries:
                 return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
             self._retries += 1

@@ -1,0 +1,104 @@
+"""Model-backed baselines over a real HTTP model server, failures as data, and the
+Gymnasium wrapper."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.control import ControlClient
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.episode import run_episode
+from webgauge.arena.families import build_tasks
+from webgauge.models import get_model
+from webgauge.models.fake_server import FakeModelServer, request_images, request_text
+
+
+async def _oracle_actions(env: ArenaEnv, task) -> list[dict]:
+    """The oracle's actions on this task (element ids are stable across episodes)."""
+    rec, _ = await run_episode(env, OracleAgent(task), task)
+    assert rec["success"], rec["validator_errors"]
+    return [s["action"] for s in rec["steps"]]
+
+
+async def test_model_agents_share_one_prompt_across_observation_modes(browser, arena):
+    tasks = {t.family: t for t in build_tasks((0,), families=["dash.peak_month", "board.drag"])}
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    plan = {"dom": tasks["dash.peak_month"], "screenshot": tasks["board.drag"], "screenshot+tree": tasks["board.drag"]}
+    try:
+        scripts = {f: await _oracle_actions(env, t) for f, t in tasks.items()}
+        queue: list[dict] = []
+
+        def respond(body: dict) -> str:
+            # A stand-in remote model: replays the oracle's next action, aimed at the screenshot it is shown.
+            a = dict(queue.pop(0))
+            if a["kind"] == "pointer":
+                a["screenshot_hash"] = re.search(r"Screenshot hash: (\w+)", request_text(body)).group(1)
+            return json.dumps(a)
+
+        with FakeModelServer(respond) as srv:
+            model = get_model("openai:fake-vlm", base_url=srv.openai_base_url, api_key="test", cache=None)
+            for mode, task in plan.items():
+                queue[:] = scripts[task.family]
+                first = srv.request_count
+                rec, blobs = await run_episode(env, ModelAgent(model, mode), task)
+                assert rec["success"] and not rec["forbidden"], (mode, rec["validator_errors"], rec["steps"][-1]["result"])
+                assert rec["usage"]["input_tokens"] > 0 and rec["agent"] == f"model-{mode}"
+                reqs = srv.requests[first:]
+                assert len(reqs) == rec["n_steps"]
+                for r in reqs:
+                    text, images = request_text(r.body), request_images(r.body)
+                    assert r.body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
+                    assert ("Elements (id" in text) == (mode != "screenshot")
+                    assert len(images) == (0 if mode == "dom" else 1)
+                    assert ("Screenshot hash" in text) == (mode != "dom")
+                if mode == "dom":
+                    assert rec["screenshots"] == 0 and rec["image_tokens"] == 0
+                else:
+                    assert rec["screenshots"] == rec["n_steps"] and rec["screenshot_bytes"] > 0
+    finally:
+        await env.close()
+
+
+async def test_unusable_model_answers_are_recorded_and_the_budget_ends_the_episode(browser, arena):
+    task = build_tasks((0,), families=["dash.peak_month"])[0]
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    model = get_model("scripted", answers=[{"match": "", "answer": "I would click the chart."}])
+    try:
+        rec, _ = await run_episode(env, ModelAgent(model, "screenshot+tree"), task)
+    finally:
+        await env.close()
+    assert not rec["success"] and rec["truncated"] and rec["n_steps"] == task.max_steps
+    assert rec["usage"]["invalid_actions"] == task.max_steps
+    assert all("invalid action" in s["thought"] for s in rec["steps"])
+
+
+def test_gymnasium_wrapper_reset_step_and_reward():
+    from webgauge.arena.gym_env import ArenaGymEnv
+    from webgauge.arena.script import Match
+
+    task = build_tasks((1,), families=["dash.peak_month"])[0]
+    env = ArenaGymEnv([task], obs_mode="dom")
+    try:
+        obs, info = env.reset(seed=3)
+        assert info["task"] == task.public() and obs["png"] is None and obs["elements"]
+        assert env.observation_space["viewport"].contains(obs["viewport"])
+        assert env.render().shape == (800, 1280, 3)
+        obs, reward, term, trunc, info = env.step({"kind": "done"})
+        assert (reward, term, trunc) == (0.0, True, False) and not info["task_result"]["success"]
+        obs, _ = env.reset(options={"task_id": task.id})
+        oracle = OracleAgent(task)
+        oracle.start(task.public(), env._env.base)
+        from webgauge.arena.observation import Observation  # noqa: F401
+        reward = 0.0
+        for _ in range(task.max_steps):
+            step = env._run(oracle.act(env._last))
+            obs, reward, term, trunc, info = env.step(json.dumps(step.action.to_dict()))
+            if term or trunc:
+                break
+        assert reward == 1.0 and info["forbidden_violations"] == []
+        assert Match  # the oracle steps resolve elements of the observation
+    finally:
+        env.close()

@@ -1,0 +1,73 @@
+"""The quick demo end to end: runs through webgauge.run (resumable), the report, and the
+trace viewer stepping through screenshots in headless Chromium."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from webgauge.arena.demo import QUICK_FAMILIES, run_demo
+from webgauge.arena.families import build_tasks
+from webgauge.arena.runner import run_arena
+from webgauge.arena.scoring import agent_summary, load_episodes
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    out = tmp_path_factory.mktemp("arena-demo")
+    report = run_demo(out, quick=True)
+    yield out / "arena-quick", report
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def test_demo_runs_oracle_and_heuristic_on_every_task(demo):
+    run_dir, report = demo
+    assert report.is_file() and report.with_suffix(".png").stat().st_size > 10_000
+    eps = load_episodes(run_dir)
+    assert not eps.failures
+    n_tasks = len(build_tasks((0,), families=QUICK_FAMILIES))
+    assert sorted(eps.agents) == ["heuristic", "oracle"] and len(eps.records) == 2 * n_tasks
+    rows = {r["agent"]: r for r in agent_summary(eps)}
+    assert rows["oracle"]["success"][0] == 1.0 and rows["oracle"]["forbidden_rate"][0] == 0.0
+    assert rows["heuristic"]["success"][0] < 1.0
+    html = report.read_text()
+    for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant", "Grounding errors by UI pattern"):
+        assert heading in html
+    links = re.findall(r'href="(traces/[^"]+\.html)"', html)
+    assert len(links) == 2 * n_tasks and all((report.parent / link).is_file() for link in links)
+    # resuming the same run does not re-run anything
+    summary = run_arena(run_dir, build_tasks((0,), families=QUICK_FAMILIES), [{"kind": "oracle"}, {"kind": "heuristic"}],
+                        workers=1, progress=False, time_limit_s=120.0)
+    assert summary.done == 0 and summary.skipped_resumed == 2 * n_tasks
+
+
+async def test_trace_viewer_steps_through_screenshots_in_chromium(demo, browser):
+    from webgauge.browser import RenderProfile
+    from webgauge.pages import StaticServer
+
+    run_dir, report = demo
+    page_rel = next(p for p in (report.parent / "traces").glob("oracle__board.drag*.html")).relative_to(run_dir)
+    with StaticServer(root=run_dir) as srv:
+        async with browser.open(srv.url(page_rel.as_posix()), RenderProfile(width=1280, height=900)) as page:
+            state = await page.evaluate("""() => ({counter: document.getElementById('counter').textContent,
+                src: document.getElementById('img').src, w: document.getElementById('img').naturalWidth,
+                marker: !!document.getElementById('pointer-marker'), box: !!document.getElementById('target-box')})""")
+            assert state["counter"] == "Step 1 of 3" and state["w"] > 0 and state["marker"] and not state["box"]
+            await page.click("css=#next")
+            after = await page.evaluate("""() => ({counter: document.getElementById('counter').textContent,
+                src: document.getElementById('img').src, marker: !!document.getElementById('pointer-marker'),
+                diff: document.getElementById('diff').textContent})""")
+            assert after["counter"] == "Step 2 of 3" and after["marker"]  # drag_end: same pixels as drag_start
+            assert "kb_cards" in after["diff"]  # the drop wrote the card's new column
+            await page.click("css=#next")
+            last = await page.evaluate("() => [document.getElementById('action').textContent,"
+                                       " document.getElementById('img').src]")
+            assert '"done"' in last[0] and last[1] != state["src"]  # the card moved on screen
+            assert not page.blocked_requests
+        heur = next((report.parent / "traces").glob("heuristic__shop.cancel_order*.html")).relative_to(run_dir)
+        async with browser.open(srv.url(heur.as_posix()), RenderProfile(width=1280, height=900)) as page:
+            has_box = await page.evaluate("() => !!document.getElementById('target-box')")
+            errors = await page.evaluate("() => document.getElementById('errors').textContent")
+            assert has_box and "forbidden" in errors
