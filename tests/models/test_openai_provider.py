@@ -222,3 +222,16 @@ async def test_usage_meter_sums_across_calls(server, make_png):
     t = meter.totals
     assert (t.calls, t.input_tokens, t.output_tokens, t.images, t.image_bytes) == (3, 30, 6, 3, 3 * img.size)
     assert t.by_model["openai:fake-vlm"].calls == 3 and t.latency_s > 0
+
+
+def test_one_model_object_across_event_loops(server):
+    """A model made once and used from two asyncio.run calls (as a sync caller would)."""
+    model = openai_model(server, max_concurrency=2)
+    first = asyncio.run(model.generate("one"))
+    second = asyncio.run(model.generate("two"))
+    asyncio.run(model.aclose())
+    assert first.text == second.text == "OK" and server.request_count == 2
+    assert model.meter.totals.calls == 2
+    # the first two loops' connection pools were closed when asyncio.run shut those loops down
+    assert len(model.provider._clients) == 0 or all(
+        c.is_closed for c, _ in model.provider._clients._by_loop.values())

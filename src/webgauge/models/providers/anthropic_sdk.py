@@ -14,13 +14,13 @@ Key: ``api_key=`` or ``ANTHROPIC_API_KEY``; base URL: ``base_url=`` or ``ANTHROP
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import os
 from typing import Any, Optional
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import MissingDependency, ModelConfigError, PermanentError, TransientError
+from webgauge.models.loops import PerLoop
 from webgauge.models.messages import Image, Message
 from webgauge.models.retry import parse_retry_after
 from webgauge.models.usage import Usage
@@ -103,25 +103,20 @@ class AnthropicProvider:
         self.default_concurrency = default_concurrency
         self.sampling_params = sampling_params
         self.cacheable = sampling_params  # without temperature on the wire nothing is deterministic
-        self._client: Any = None
-        self._client_loop: Optional[asyncio.AbstractEventLoop] = None
+        self._clients: PerLoop[Any] = PerLoop(self._new_client, lambda c: c.close())
 
     def cache_identity(self) -> dict[str, Any]:
         """What else reaches the request: the max_tokens default and whether sampling is sent."""
         return {"default_max_tokens": DEFAULT_MAX_TOKENS, "sampling_params": self.sampling_params}
 
-    def _sdk_client(self) -> Any:
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            self._client = self.sdk.AsyncAnthropic(api_key=self.api_key, base_url=self.endpoint, max_retries=0)
-            self._client_loop = loop
-        return self._client
+    def _new_client(self) -> Any:
+        return self.sdk.AsyncAnthropic(api_key=self.api_key, base_url=self.endpoint, max_retries=0)
 
     async def complete(self, messages: tuple[Message, ...], config: GenerateConfig, timeout: float) -> Response:
         """One Messages API call through the SDK."""
         body = build_anthropic_request(self.model, messages, config, self.sampling_params)
         sdk = self.sdk
-        create = self._sdk_client().messages.create
+        create = (await self._clients.get()).messages.create
         try:
             msg = await create(**sdk_kwargs(create, body), timeout=timeout)
         except sdk.APITimeoutError as e:
@@ -141,13 +136,8 @@ class AnthropicProvider:
         return Response(text=text, usage=usage, finish_reason=finish, raw=msg.model_dump(mode="json"))
 
     async def aclose(self) -> None:
-        """Close the SDK client's connections."""
-        if self._client is not None:
-            try:
-                await self._client.close()
-            except RuntimeError:  # its loop is gone
-                pass
-            self._client = None
+        """Close the SDK client of the running loop."""
+        await self._clients.aclose()
 
 
 def _status_error(e: Any) -> Exception:

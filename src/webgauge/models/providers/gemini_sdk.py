@@ -9,12 +9,12 @@ else ``GOOGLE_API_KEY``; ``base_url=`` points the SDK at another host (e.g. a te
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import Any, Optional
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import MissingDependency, ModelConfigError, PermanentError, TransientError
+from webgauge.models.loops import PerLoop
 from webgauge.models.messages import Image, Message
 from webgauge.models.retry import parse_retry_after
 from webgauge.models.usage import Usage
@@ -94,33 +94,29 @@ class GeminiProvider:
         self.api_version = api_version
         self.endpoint = (base_url or "https://generativelanguage.googleapis.com").rstrip("/")
         self.default_concurrency = default_concurrency
-        self._client: Any = None
-        self._client_loop: Optional[asyncio.AbstractEventLoop] = None
+        self._clients: PerLoop[Any] = PerLoop(self._new_client, lambda c: c.aio.aclose())
 
     def cache_identity(self) -> dict[str, Any]:
         """The API version changes what the request means."""
         return {"api_version": self.api_version}
 
-    def _sdk_client(self) -> Any:
-        # Building a genai Client costs ~0.5 s (TLS setup), so keep one per event loop.
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            t = self.types
-            opts: dict[str, Any] = {"retry_options": t.HttpRetryOptions(attempts=1)}
-            if self.base_url:
-                opts["base_url"] = self.base_url
-            if self.api_version:
-                opts["api_version"] = self.api_version
-            self._client = self.genai.Client(api_key=self.api_key, http_options=t.HttpOptions(**opts))
-            self._client_loop = loop
-        return self._client
+    def _new_client(self) -> Any:
+        # Building a genai Client costs ~0.5 s (TLS setup), so there is one per event loop.
+        t = self.types
+        opts: dict[str, Any] = {"retry_options": t.HttpRetryOptions(attempts=1)}
+        if self.base_url:
+            opts["base_url"] = self.base_url
+        if self.api_version:
+            opts["api_version"] = self.api_version
+        return self.genai.Client(api_key=self.api_key, http_options=t.HttpOptions(**opts))
 
     async def complete(self, messages: tuple[Message, ...], config: GenerateConfig, timeout: float) -> Response:
         """One generateContent call through the SDK."""
         contents, cfg = build_gemini_request(messages, config)
         cfg["http_options"] = self.types.HttpOptions(timeout=int(timeout * 1000))
         try:
-            resp = await self._sdk_client().aio.models.generate_content(
+            client = await self._clients.get()
+            resp = await client.aio.models.generate_content(
                 model=self.model, contents=contents, config=self.types.GenerateContentConfig(**cfg))
         except self.errors.APIError as e:
             raise _status_error(e) from e
@@ -131,13 +127,8 @@ class GeminiProvider:
         return _parse(resp)
 
     async def aclose(self) -> None:
-        """Close the SDK client's connections."""
-        if self._client is not None:
-            try:
-                await self._client.aio.aclose()
-            except RuntimeError:  # its loop is gone
-                pass
-            self._client = None
+        """Close the SDK client of the running loop."""
+        await self._clients.aclose()
 
 
 def _parse(resp: Any) -> Response:

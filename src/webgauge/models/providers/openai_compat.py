@@ -10,7 +10,6 @@ retries, limits and caching are the core's (see :mod:`webgauge.models.model`).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from typing import Any, Optional
@@ -19,6 +18,7 @@ import httpx
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import ModelConfigError, PermanentError, TransientError
+from webgauge.models.loops import PerLoop
 from webgauge.models.messages import Image, Message
 from webgauge.models.retry import parse_retry_after
 from webgauge.models.usage import Usage
@@ -125,22 +125,17 @@ class OpenAICompatProvider:
         self.max_tokens_field = max_tokens_field
         self.image_detail = image_detail
         self.default_concurrency = default_concurrency
-        self._client: Optional[httpx.AsyncClient] = None
-        self._client_loop: Optional[asyncio.AbstractEventLoop] = None
+        self._clients: PerLoop[httpx.AsyncClient] = PerLoop(self._new_client, lambda c: c.aclose())
 
     def cache_identity(self) -> dict[str, Any]:
         """Request options that change what the server sees."""
         return {"max_tokens_field": self.max_tokens_field, "image_detail": self.image_detail}
 
-    def _http(self) -> httpx.AsyncClient:
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop or self._client.is_closed:
-            headers = {"Content-Type": "application/json", **self.headers}
-            if self.api_key:
-                headers["Authorization"] = f"Bearer {self.api_key}"
-            self._client = httpx.AsyncClient(headers=headers, timeout=None)
-            self._client_loop = loop
-        return self._client
+    def _new_client(self) -> httpx.AsyncClient:
+        headers = {"Content-Type": "application/json", **self.headers}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        return httpx.AsyncClient(headers=headers, timeout=None)
 
     async def complete(self, messages: tuple[Message, ...], config: GenerateConfig, timeout: float) -> Response:
         """POST one chat-completions request and parse the answer."""
@@ -148,7 +143,7 @@ class OpenAICompatProvider:
                                   image_detail=self.image_detail)
         url = f"{self.endpoint}/chat/completions"
         try:
-            r = await self._http().post(url, json=body, timeout=timeout)
+            r = await (await self._clients.get()).post(url, json=body, timeout=timeout)
         except httpx.TimeoutException as e:
             raise TransientError(f"openai {url}: timed out ({type(e).__name__})", kind="timeout") from e
         except httpx.TransportError as e:
@@ -164,12 +159,7 @@ class OpenAICompatProvider:
 
     async def aclose(self) -> None:
         """Close the HTTP client of the running loop."""
-        if self._client is not None and not self._client.is_closed:
-            try:
-                await self._client.aclose()
-            except RuntimeError:  # its loop is gone; nothing left to close
-                pass
-        self._client = None
+        await self._clients.aclose()
 
 
 def _status_error(url: str, r: httpx.Response) -> Exception:
