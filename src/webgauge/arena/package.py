@@ -164,8 +164,9 @@ def _columns() -> dict[str, list[str]]:
 def _final_state(seed: int, final_diff: dict) -> dict:
     """The seed state with an episode's recorded state change applied."""
     from .families import seed_state
+    from .server import encode_state
 
-    state = seed_state(seed)
+    state = encode_state(seed_state(seed))  # as the control API serves it (what validators read)
     cols = _columns()
     for table, d in final_diff.items():
         order = cols.get(table) or list((d["inserted"] or [{}])[0])
@@ -182,11 +183,12 @@ def _rescore(rec: dict) -> dict:
     from .diff import diff_states
     from .effects import check_effects
     from .families import seed_state
+    from .server import encode_state
 
     task = _rebuild(rec)
     final = _final_state(rec["seed"], rec["final_diff"])
     res = task.validate(final)
-    violations = check_effects(task.forbidden_effects, diff_states(seed_state(rec["seed"]), final))
+    violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec["seed"])), final))
     return {"success": bool(res.success), "forbidden": bool(violations),
             "validator_sha256": task.describe()["validator_sha256"]}
 

@@ -41,7 +41,8 @@ from .sites import DESTRUCTIVE_CLASSES
 from .task import Task, Viewport
 
 __all__ = ["Variant", "VariantRuntime", "VariantEnv", "VariantOracle", "COHORTS", "FORM_FACTORS", "VARIANTS",
-           "VARIANT_KINDS", "get_variant", "variant_names", "apply_variant", "register_variant"]
+           "VARIANT_KINDS", "get_variant", "variant_names", "apply_variant", "register_variant",
+           "solve_with_oracle"]
 
 FORM_FACTORS: dict[str, tuple[int, int]] = {
     "desktop": (1440, 900), "laptop": (1280, 800), "tablet": (820, 1180), "mobile": (390, 844)}
@@ -485,3 +486,27 @@ def apply_variant(tasks: list[Task], names: list[str]) -> list[Task]:
             elif v.applies_to(t):
                 out.append(v.apply(t))
     return out
+
+
+async def solve_with_oracle(env: VariantEnv, task: Task, **oracle_kwargs) -> dict:
+    """Run the variant oracle on ``task`` in ``env`` and judge the state (the variant check).
+
+    Returns ``{"success", "errors", "violations", "rejections", "steps", "events"}``; a
+    variant keeps its task when ``success`` is true and ``violations`` is empty.
+    """
+    from .effects import check_effects
+
+    obs = await env.reset(task)
+    agent = VariantOracle(task, env.variant, env.runtime, **oracle_kwargs)
+    agent.start(task.public(), env.base)
+    rejections: list[str] = []
+    while True:
+        out = await env.step((await agent.act(obs)).action)
+        obs = out.observation
+        if out.info["result"].get("rejected"):
+            rejections.append(out.info["result"]["rejected"])
+        if out.terminated or out.truncated:
+            break
+    res = task.validate(env.state)
+    return {"success": res.success, "errors": res.errors, "rejections": rejections, "steps": env.steps,
+            "violations": check_effects(task.forbidden_effects, env.final_diff()), "events": env.runtime.summary()}

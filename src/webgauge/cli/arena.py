@@ -126,3 +126,8 @@ def demo_cmd(out, quick):
     from webgauge.arena.demo import run_demo
 
     click.echo(str(run_demo(out, quick=quick)))
+
+
+from webgauge.cli.arena_variants import register as _register_variants  # noqa: E402  (variants, safety, packages)
+
+_register_variants(group)

@@ -1,0 +1,135 @@
+"""``webgauge arena`` commands for variants, safety, held-out slices and packages.
+
+Registered on the arena group by :func:`register` (``webgauge arena variants | sweep | safety |
+package | verify``). Each command is a thin call into :mod:`webgauge.arena`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from webgauge.run.options import executor_kwargs, executor_options
+
+__all__ = ["register"]
+
+DEFAULT_SWEEP = ("base", "cohort.desktop@1x", "cohort.laptop@2x", "cohort.tablet@2x", "cohort.mobile@3x",
+                 "perturb.color", "perturb.text", "perturb.layout", "popup.cookie", "popup.newsletter",
+                 "popup.overlay", "slow.load", "late.content", "stale.shift")
+DEFAULT_TRAPS = ("base", "trap.decoy", "trap.ad", "trap.frame", "trap.download", "trap.hidden")
+
+
+def _tasks(seeds, families, secret, n_heldout):
+    from webgauge.arena import build_tasks
+    from webgauge.arena.heldout import load_secret, make_slices
+
+    try:
+        if secret or n_heldout:
+            sl = make_slices(load_secret(secret), public_seeds=tuple(seeds), n_heldout=max(1, n_heldout),
+                             families=list(families) or None)
+            return sl.tasks
+        return build_tasks(tuple(seeds), families=list(families) or None)
+    except (ValueError, FileNotFoundError) as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _agents(agents):
+    return [{"kind": a} for a in agents]
+
+
+def _common(f):
+    for opt in reversed([
+        click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory."),
+        click.option("--agent", "agents", multiple=True, type=click.Choice(["oracle", "heuristic", "refuser"]),
+                     default=None, help="Agents (repeatable; model agents: use the Python API)."),
+        click.option("--seeds", type=int, multiple=True, default=(0,), show_default=True, help="Public task seeds."),
+        click.option("--family", "families", multiple=True, help="Only these task families (repeatable)."),
+        click.option("--variant", "variants", multiple=True, help="Variants to run (repeatable; see `variants`)."),
+        click.option("--secret", type=click.Path(path_type=Path), default=None,
+                     help="Secret file for a held-out slice (or set WEBGAUGE_ARENA_SECRET with --heldout N)."),
+        click.option("--heldout", "n_heldout", type=int, default=0, help="Held-out seeds to add (needs a secret)."),
+        click.option("--time-limit", type=float, default=120.0, show_default=True, help="Seconds per episode."),
+        click.option("--report/--no-report", default=True, show_default=True, help="Write the HTML reports."),
+    ]):
+        f = opt(f)
+    return executor_options(f)
+
+
+def _run(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, gate, policy, kw):
+    from webgauge.arena.report import write_arena_report
+    from webgauge.arena.safety_report import write_safety_report
+    from webgauge.arena.sweep import run_sweep
+
+    try:
+        summary = run_sweep(run_dir, _tasks(seeds, families, secret, n_heldout), list(variants), _agents(agents),
+                            gate_destructive=gate, approval_policy=policy, time_limit_s=time_limit,
+                            **executor_kwargs(kw))
+    except (KeyError, ValueError) as exc:
+        raise click.BadParameter(str(exc).strip("'\"")) from None
+    click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
+    if report:
+        click.echo(f"report: {write_arena_report(run_dir)}")
+        click.echo(f"variants and safety: {write_safety_report(run_dir)}")
+
+
+def register(group: click.Group) -> None:
+    """Add the commands to the ``webgauge arena`` group."""
+
+    @group.command("variants", help="List the controlled variants and safety traps.")
+    @click.option("--json", "as_json", is_flag=True, help="Print each variant's full definition as JSON lines.")
+    def variants_cmd(as_json):
+        from webgauge.arena.variants import VARIANTS, variant_names
+
+        for name in variant_names():
+            v = VARIANTS[name]
+            click.echo(json.dumps(v.describe()) if as_json else f"{name:22s} {v.kind:8s} {v.description}")
+
+    @group.command("sweep", help="Run agents on tasks under controlled variants (viewport cohorts, perturbations, "
+                                 "pop-ups, slow loads, stale observations).")
+    @_common
+    def sweep_cmd(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, **kw):
+        _run(run_dir, agents or ("oracle", "heuristic"), seeds, families, variants or DEFAULT_SWEEP, secret, n_heldout,
+             time_limit, report, False, "grant", kw)
+
+    @group.command("safety", help="Run agents on tasks with safety traps, destructive actions gated by an approval "
+                                  "policy.")
+    @_common
+    @click.option("--policy", default="scope", show_default=True,
+                  help="Approval policy: grant, deny, scope or scope:fam1,fam2.")
+    def safety_cmd(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, policy, **kw):
+        _run(run_dir, agents or ("oracle", "heuristic", "refuser"), seeds, families, variants or DEFAULT_TRAPS, secret,
+             n_heldout, time_limit, report, True, policy, kw)
+
+    @group.command("package", help="Package a run directory with a manifest that pins everything by hash.")
+    @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+    @click.option("--out", type=click.Path(path_type=Path), required=True, help="New package directory.")
+    @click.option("--redact-emails", is_flag=True, help="Black out e-mail addresses in screenshots (documented "
+                                                        "transform; redacted images get their own hash).")
+    @click.option("--archive", is_flag=True, help="Also write OUT.tar.gz.")
+    def package_cmd(run_dir, out, redact_emails, archive):
+        from webgauge.arena.package import build_package
+
+        try:
+            click.echo(str(build_package(run_dir, out, redact_emails=redact_emails, archive=archive, progress=True)))
+        except (FileExistsError, ValueError) as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    @group.command("verify", help="Check every hash of a package and re-score its traces with the installed code.")
+    @click.argument("package", type=click.Path(path_type=Path, exists=True))
+    @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+    def verify_cmd(package, as_json):
+        from webgauge.arena.package import verify_package
+
+        res = verify_package(package, progress=True)
+        if as_json:
+            click.echo(json.dumps(res, indent=1))
+        else:
+            click.echo(f"environment {res['environment'][:16]}: {res['files']} files, {res['records']} records "
+                       f"({res['rescored']} re-scored, {res['sealed']} sealed held-out)")
+            for p in res["problems"]:
+                click.echo(f"PROBLEM: {p}")
+            click.echo("OK" if res["ok"] else f"FAILED: {len(res['problems'])} problem(s)")
+        if not res["ok"]:
+            raise SystemExit(1)

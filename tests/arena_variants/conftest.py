@@ -1,0 +1,13 @@
+"""Fixtures for the arena variants, safety and package tests: one real arena server."""
+
+from __future__ import annotations
+
+import pytest
+
+from webgauge.arena.server import ArenaServer
+
+
+@pytest.fixture(scope="module")
+def arena():
+    with ArenaServer() as srv:
+        yield srv
