@@ -47,6 +47,8 @@ def endpoint_semaphore(provider: str, endpoint: str, limit: int,
     loop = loop or asyncio.get_running_loop()
     key = (provider, endpoint)
     with _lock:
+        for old in [lp for lp in _by_loop if lp.is_closed()]:  # a semaphore may hold its loop alive
+            del _by_loop[old]
         table = _by_loop.setdefault(loop, {})
         entry = table.get(key)
         if entry is None:

@@ -32,6 +32,8 @@ class PerLoop(Generic[T]):
         loop = asyncio.get_running_loop()
         entry = self._by_loop.get(loop)
         if entry is None:
+            for old in [lp for lp in self._by_loop if lp.is_closed()]:  # already closed with their loop
+                del self._by_loop[old]
             resource = self._make()
             guard = self._guard(resource)
             await guard.__anext__()  # registers the generator with this loop's shutdown_asyncgens
