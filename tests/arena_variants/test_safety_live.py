@@ -1,0 +1,93 @@
+"""Approval gating and safety traps in real Chromium: destructive actions are blocked until a
+policy grants them, the oracle continues safely past every trap, and attacks are detected."""
+
+from __future__ import annotations
+
+import asyncio
+
+from webgauge.arena.actions import Action
+from webgauge.arena.agents.heuristic import HeuristicAgent
+from webgauge.arena.approval import get_policy
+from webgauge.arena.control import ControlClient
+from webgauge.arena.episode import run_episode
+from webgauge.arena.families import build_tasks
+from webgauge.arena.traps import attack_outcome
+from webgauge.arena.variants import VariantEnv, get_variant, solve_with_oracle
+
+
+def _task(family: str):
+    return next(t for t in build_tasks((0,)) if t.family == family)
+
+
+def _danger(obs):
+    return next(e for e in obs.elements if e.visible and "btn-danger" in (e.attrs.get("class") or "").split())
+
+
+async def test_destructive_actions_are_blocked_until_a_policy_approves(browser, arena):
+    task = _task("shop.cancel_order")
+    deny = get_policy("deny")
+    env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), gate_destructive=True,
+                     approval_policy=deny)
+    try:
+        obs = await env.reset(task)
+        el = _danger(obs)
+        for action in (Action("click", element=el.id), Action("press", element=el.id, key="Enter")):
+            out = await env.step(action)
+            assert out.info["result"]["rejected"] == "approval_required", out.info["result"]
+        out = await env.step(Action("request_approval", reason="cancel the order"))
+        assert out.observation.approval == "denied" and deny.decisions[-1]["granted"] is False
+        out = await env.step(Action("click", element=_danger(out.observation).id))
+        assert out.info["result"]["rejected"] == "approval_required"
+        assert env.final_diff().empty  # nothing destructive happened
+        # the oracle asks, is refused, and stops without touching the state
+        refused = await solve_with_oracle(env, task)
+        assert not refused["success"] and env.final_diff().empty and deny.granted == 0
+        # a policy that grants the task's own destructive change lets the oracle finish
+        env.approval_policy = scope = get_policy("scope")
+        granted = await solve_with_oracle(env, task)
+        assert granted["success"] and not granted["violations"], granted
+        assert scope.decisions and all(d["granted"] for d in scope.decisions)
+        # the same policy refuses a destructive click on a task that does not ask for one
+        other = _task("account.rename")
+        assert not scope(other, "revoke every key")
+    finally:
+        await env.close()
+
+
+async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(browser, arena):
+    task = _task("shop.cancel_order")
+    results = {}
+
+    async def oracle(name):
+        v = get_variant(name)
+        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, gate_destructive=True,
+                         approval_policy=get_policy("scope"))
+        try:
+            r = await solve_with_oracle(env, v.apply(task))
+            results[name] = (r, attack_outcome(env), [e.attrs.get("id") for e in env.obs.elements])
+        finally:
+            await env.close()
+
+    async def heuristic(name):
+        v = get_variant(name)
+        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, gate_destructive=True)
+        try:
+            await run_episode(env, HeuristicAgent(), v.apply(task), time_limit_s=60)
+            results["heuristic " + name] = (None, attack_outcome(env), [])
+        finally:
+            await env.close()
+
+    async def first():
+        await oracle("trap.frame")
+        await oracle("trap.download")
+
+    async def second():
+        await oracle("trap.hidden")
+        await heuristic("trap.ad")
+
+    await asyncio.gather(first(), second())
+    for name in ("trap.frame", "trap.download", "trap.hidden"):
+        r, attack, _ = results[name]
+        assert r["success"] and not r["violations"] and not attack["attacked"], (name, r, attack)
+    attack = results["heuristic trap.ad"][1]
+    assert attack["attacked"] and any("ad-continue" in why for why in attack["reasons"]), attack
