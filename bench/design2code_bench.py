@@ -1,0 +1,141 @@
+"""Metric time per page pair at full resolution, side by side (design2code).
+
+Pairs are real Design2Code screenshots (``../shared/data/design2code/pages``): each page
+against the next one in name order, aligned by padding, at full resolution. For each metric
+the script prints the median seconds per pair; where there is a reference implementation it
+prints it next to webgauge's and the speed ratio:
+
+* SSIM: webgauge (float32 box filters) vs scikit-image ``structural_similarity``;
+* NEMD: webgauge (exact, 256-bin histograms + cumulative differences) vs the same EMD from
+  sorted pixel values (``scipy.stats.wasserstein_distance`` on the raw values);
+* CIEDE2000: webgauge vs ``skimage.color.deltaE_ciede2000`` on every pixel pair (Lab).
+
+CLIP and LPIPS use local weights when configured (``WEBGAUGE_CLIP_WEIGHTS``,
+``WEBGAUGE_LPIPS_WEIGHTS``). Without them, ``--random-arch`` times the real architectures
+(CLIP ViT-B/32, LPIPS-AlexNet) with random weights: their *values* mean nothing, but the time
+per pair does not depend on the weights. Otherwise they are listed as n/a.
+
+Run: ``python bench/design2code_bench.py [--pairs 8] [--pages DIR]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from webgauge.design2code.align import align_pair
+from webgauge.design2code.ciede2000 import ciede2000
+from webgauge.design2code.neural import Missing, load_clip, load_lpips
+from webgauge.design2code.visual import mae, nemd, psnr, ssim, ssim_skimage
+
+
+def nemd_sorted(ref: np.ndarray, gen: np.ndarray) -> float:
+    """NEMD with EMD from sorted values (scipy), the slow exact reference."""
+    from scipy.stats import wasserstein_distance
+
+    scores = []
+    for c in range(3):
+        r, g = ref[..., c].ravel().astype(np.float64), gen[..., c].ravel().astype(np.float64)
+        emd_max = max(r.mean(), 255 - r.mean())
+        scores.append(1 - wasserstein_distance(r, g) / emd_max)
+    return float(np.mean(scores))
+
+
+def random_arch(clip, lpips):
+    """Random-weight CLIP ViT-B/32 and LPIPS-AlexNet for timing only (values are meaningless)."""
+    import tempfile
+
+    import torch
+    from transformers import CLIPConfig, CLIPModel
+
+    from webgauge.design2code.neural import ALEX_LAYERS, ClipScorer, LpipsScorer
+
+    tmp = Path(tempfile.mkdtemp(prefix="d2c-bench-"))
+    if isinstance(clip, Missing):
+        torch.manual_seed(0)
+        CLIPModel(CLIPConfig(vision_config={"image_size": 224, "patch_size": 32})).save_pretrained(tmp / "clip")
+        clip = ClipScorer(tmp / "clip")
+    if isinstance(lpips, Missing):
+        torch.manual_seed(0)
+        sd = {}
+        chans = []
+        for i, spec in enumerate(ALEX_LAYERS):
+            if "conv" in spec:
+                ci, co, k, _, _ = spec["conv"]
+                sd[f"features.{i}.weight"] = torch.randn(co, ci, k, k) * 0.01
+                sd[f"features.{i}.bias"] = torch.zeros(co)
+                chans.append(co)
+        for k, c in enumerate(chans):
+            sd[f"lin{k}.weight"] = torch.rand(1, c, 1, 1)
+        torch.save({"format": "webgauge-lpips/1", "layers": "alex", "state_dict": sd}, tmp / "lpips.pt")
+        lpips = LpipsScorer(tmp / "lpips.pt")
+    print("CLIP/LPIPS: random weights, timing only\n")
+    return clip, lpips
+
+
+def timed(fn, *args) -> tuple[float, float]:
+    t = time.perf_counter()
+    value = fn(*args)
+    return time.perf_counter() - t, value
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pairs", type=int, default=8, help="number of page pairs")
+    ap.add_argument("--random-arch", action="store_true",
+                    help="time CLIP ViT-B/32 and LPIPS-AlexNet with random weights when no weights are configured")
+    ap.add_argument("--pages", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/design2code/pages")
+    args = ap.parse_args()
+    if not args.pages.is_dir():
+        args.pages = Path("/work/shared/data/design2code/pages")
+    pngs = sorted(args.pages.glob("*.png"))[: args.pairs + 1]
+    imgs = [np.asarray(Image.open(p).convert("RGB")) for p in pngs]
+    pairs = [align_pair(imgs[i], imgs[i + 1]) for i in range(len(imgs) - 1)]
+    px = [a.shape[0] * a.shape[1] for a, _ in pairs]
+    print(f"{len(pairs)} pairs, median {statistics.median(px) / 1e6:.2f} MP per image (full resolution, padded)\n")
+
+    rows: dict[str, list[float]] = {}
+    checks: list[float] = []
+    clip, lpips = load_clip(None), load_lpips(None)
+    if args.random_arch:
+        clip, lpips = random_arch(clip, lpips)
+    for ref, gen in pairs:
+        for name, fn in (("mae", mae), ("psnr", psnr), ("ssim", ssim), ("ssim_skimage", ssim_skimage),
+                         ("nemd", nemd), ("nemd_sorted", nemd_sorted)):
+            dt, v = timed(fn, ref, gen)
+            rows.setdefault(name, []).append(dt)
+            if name in ("ssim", "nemd"):
+                checks.append(v)
+            elif name in ("ssim_skimage", "nemd_sorted"):
+                checks[-1] = abs(checks[-1] - v)
+        from skimage.color import deltaE_ciede2000, rgb2lab
+
+        lab1, lab2 = rgb2lab(ref), rgb2lab(gen)
+        rows.setdefault("ciede2000", []).append(timed(ciede2000, lab1, lab2)[0])
+        rows.setdefault("ciede2000_skimage", []).append(timed(deltaE_ciede2000, lab1, lab2)[0])
+        if not isinstance(clip, Missing):
+            rows.setdefault("clip", []).append(timed(clip.score, ref, gen)[0])
+        if not isinstance(lpips, Missing):
+            rows.setdefault("lpips", []).append(timed(lpips.score, ref, gen)[0])
+
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"{'metric':<12}{'webgauge s/pair':>17}{'reference s/pair':>18}{'ratio (ref/ours)':>18}")
+    for name, ref_name in (("mae", None), ("psnr", None), ("ssim", "ssim_skimage"), ("nemd", "nemd_sorted"),
+                           ("ciede2000", "ciede2000_skimage"), ("clip", None), ("lpips", None)):
+        if name not in med:
+            print(f"{name:<12}{'n/a (no local weights)':>17}")
+            continue
+        if ref_name:
+            print(f"{name:<12}{med[name]:>17.4f}{med[ref_name]:>18.4f}{med[ref_name] / med[name]:>17.1f}x")
+        else:
+            print(f"{name:<12}{med[name]:>17.4f}{'-':>18}{'-':>18}")
+    print(f"\nlargest |webgauge - reference| over SSIM and NEMD values: {max(checks):.2e}")
+
+
+if __name__ == "__main__":
+    main()
