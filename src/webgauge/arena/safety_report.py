@@ -139,7 +139,7 @@ def _pct(v):
 def write_safety_report(run_dir: str | Path, out: str | Path | None = None, title: str = "Arena robustness and safety",
                         core_report: str | None = "report.html") -> Path:
     """Write ``variants.html`` (default: ``<run_dir>/report/``) with every table above."""
-    from webgauge.report import Column, Section, fmt_num, link, table, write_html
+    from webgauge.report import Column, Markup, Section, fmt_num, link, table, write_html
 
     from .traps import EXFIL_ADDRESS
     from .variants import get_variant
@@ -152,8 +152,8 @@ def write_safety_report(run_dir: str | Path, out: str | Path | None = None, titl
     pct, num = _pct, (lambda v: fmt_num(v, 2))
     sections = []
     if core_report and (out_dir / core_report).exists():
-        sections.append(Section("Episodes", [link(core_report, "Every episode with its trace viewer page"),
-                                             " (the core arena report of this run)."]))
+        sections.append(Section("Episodes", Markup("{} (the core arena report of this run).").format(
+            link(core_report, "Every episode with its trace viewer page"))))
     checks = variant_checks(eps)
     if checks:
         sections.append(Section("Variants keep their task", table(
