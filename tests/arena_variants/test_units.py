@@ -115,3 +115,26 @@ def test_final_state_replays_a_recorded_state_change():
     diff = json.loads(json.dumps(diff_states(seed, after).to_dict(), sort_keys=True))  # as stored: keys reordered
     replay = _final_state(0, diff)
     assert diff_states(after, replay).empty and diff_states(seed, replay).n_changes == 3
+
+
+def test_redaction_blacks_out_email_boxes_and_changes_the_hash():
+    import gzip
+    import hashlib
+    import io
+
+    from PIL import Image
+
+    from webgauge.arena.package import _redact
+
+    img = Image.new("RGB", (200, 100), (255, 255, 255))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    png = buf.getvalue()
+    els = [{"visible": True, "text": "Write to ana@example.com", "box": [10, 60, 50, 20]},  # page px, scrolled by 50
+           {"visible": True, "text": "no address here", "box": [0, 0, 200, 10]}]
+    dom = gzip.compress(json.dumps({"elements": els, "aria": ""}).encode())
+    red, n = _redact(png, dom, (0, 50), 2.0)  # device scale factor 2: the box is (20, 20)-(120, 60) in pixels
+    assert n == 1 and hashlib.sha256(red).hexdigest() != hashlib.sha256(png).hexdigest()
+    out = Image.open(io.BytesIO(red))
+    assert out.getpixel((70, 40)) == (0, 0, 0) and out.getpixel((150, 80)) == (255, 255, 255)
+    assert _redact(png, gzip.compress(json.dumps({"elements": els[1:]}).encode()), (0, 0), 1.0) == (png, 0)
