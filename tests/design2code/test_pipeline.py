@@ -29,15 +29,24 @@ async def test_built_instance_shape(instances):
     assert real.kind == "real" and len(real.pages) == 1 and real.screenshot(real.page_names[0])[:4] == b"\x89PNG"
 
 
-async def test_reference_scores_perfectly_against_itself(instances, browser):
+async def test_reference_scores_perfectly_against_itself(instances, browser, tmp_path):
+    import torch
+
+    from webgauge.design2code.neural import LpipsScorer
+
+    # an LPIPS file in the documented format (one 1x1 identity conv): identical pages score 0
+    torch.save({"format": "webgauge-lpips/1", "layers": [{"conv": [3, 3, 1, 1, 0]}, {"relu": {}}], "taps": [1],
+                "state_dict": {"features.0.weight": torch.eye(3).view(3, 3, 1, 1), "features.0.bias": torch.zeros(3),
+                               "lin0.weight": torch.ones(1, 3, 1, 1)}}, tmp_path / "lpips.pt")
     _, by_kind = instances
     syn = by_kind["synthetic"]
-    res = await score_site(syn, reference_files(syn), browser)
+    res = await score_site(syn, reference_files(syn), browser, lpips=LpipsScorer(tmp_path / "lpips.pt"))
     s = res["summary"]
     assert s["mae"] == 0.0 and s["psnr"] == math.inf and s["nemd"] == 1.0 and s["ssim"] == pytest.approx(1.0)
     assert s["rer"] == 1.0 and s["navigation"] == 1.0 and s["images"] == 1.0 and s["backend"] == 1.0
     assert s["position_offset"] == 0.0 and s["area_difference"] == 0.0 and s["color_difference"] == 0.0
-    assert "missing" in s["clip"] and "missing" in s["lpips"]   # no weights: missing, not a number
+    assert s["lpips"] == 0.0
+    assert "missing" in s["clip"] and "WEBGAUGE_CLIP_WEIGHTS" in s["clip"]["missing"]  # no weights: not a number
 
 
 async def test_baseline_with_and_without_resources(instances, browser):
