@@ -123,3 +123,14 @@ def test_package_refuses_a_used_directory_and_an_empty_run(sweep_run, tmp_path):
     with pytest.raises(FileNotFoundError, match="manifest.json"):
         verify_package(tmp_path / "used")
     assert Path(sweep_run, "spec.json").exists()
+
+
+def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
+    from webgauge.arena.heldout import heldout_seeds
+
+    pkg = tmp_path / "pkg"
+    build_package(sweep_run, pkg)
+    seed = str(heldout_seeds(SECRET, 1, (0,))[0])
+    for f in pkg.rglob("*"):
+        if f.is_file() and f.suffix in (".json", ".sha256"):
+            assert seed not in f.read_text(), f"{f.name} reveals the held-out seed"

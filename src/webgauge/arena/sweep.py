@@ -163,10 +163,12 @@ def run_sweep(run_dir: str | os.PathLike, tasks: list[Task], variants: list[str]
     spec = RunSpec(
         suite="arena",
         models=sorted({a["model"] for a in agents if a.get("kind") == "model"}),
-        seeds=sorted({t.seed for t in tasks}),
+        # held-out seeds stay out of spec.json (it is packaged): only public seeds and a count
+        seeds=sorted({t.seed for t in tasks if t.params.get("slice") != "heldout"}) or [0],
         prompts={"system": SYSTEM_PROMPT},
         options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom,
-                 "approval_policy": approval_policy, "variants": list(variants)},
+                 "approval_policy": approval_policy, "variants": list(variants),
+                 "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
     )
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.sweep:variant_item", executor=executor,
                      workers=workers, progress=progress, **run_kwargs)
