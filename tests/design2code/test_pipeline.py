@@ -71,9 +71,12 @@ async def test_broken_site_fails_functional_checks(instances, browser):
     index = files["index.html"].decode().replace('href="contact.html"', 'href="missing.html"')
     n_contact_links = sum(1 for r in syn.pages[0].resources.of_type("link") if r.target_page == "contact.html")
     files.update({"contact.html": contact.encode(), "index.html": index.encode()})
+    files.pop("p0/img/hero.png")                            # one of index.html's images is gone
     res = await score_site(syn, files, browser)
     pages = {p["page"]: p for p in res["pages"]}
-    assert pages["contact.html"]["backend"] == 0.0
+    assert pages["contact.html"]["backend"] == 0.0 and pages["contact.html"]["images"] == 1.0
+    imgs = pages["index.html"]["functional_detail"]["images"]
+    assert imgs["loaded"] == imgs["total"] - 1 and imgs["failed"][0].endswith("p0/img/hero.png")
     assert pages["index.html"]["backend"] == 1.0            # the fetch target still works
     nav_rows = pages["index.html"]["functional_detail"]["navigation"]
     failed = [r for r in nav_rows if not r["ok"]]

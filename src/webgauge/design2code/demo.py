@@ -37,9 +37,9 @@ def run_demo(out: Path, quick: bool = False) -> Path:
     if inst_dir.exists():
         shutil.rmtree(inst_dir)
     real = _real_pages()
-    n_syn, pages, n_real = (1, 2, 1) if quick else (3, 3, 3)
+    n_syn, pages, n_real = (1, 2, 0) if quick else (3, 3, 3)   # quick: one 2-page site only
     _, failures = asyncio.run(build_instances(inst_dir, synthetic=n_syn, seed=0, pages_per_site=pages,
-                                              real=real, real_limit=n_real if real else None))
+                                              real=real if n_real else None, real_limit=n_real or None))
     if failures:
         print(f"design2code demo: {len(failures)} instances failed to build: {failures}")
     gen_dir = out / "generate"

@@ -5,7 +5,8 @@ what MRWeb needs and the single-page generator does not write:
 
 * internal links: top-bar navigation and the brand link point at the other pages of the site
   (every page links to every other page at least once when the top bar has enough links);
-* one external link in the footer (or the article), never fetched (offline);
+* one external link in the footer (or, without a footer, at the end of the main column),
+  never fetched (offline);
 * a contact form on the last page that posts to ``/api/contact`` (names kept from the form);
 * on the first page, the call-to-action button declares a fetch target
   (``data-fetch="/api/subscribe"``) and a tiny script that posts to it on click;
@@ -75,6 +76,9 @@ def synthetic_site(seed: int, n_pages: int = 3, length: str = "short") -> SiteSp
         if "footer-" in html:
             html = re.sub(r'<a href="#" id="(footer-[^"]+)">', r'<a href="https://www.example.com/\1" id="\1">',
                           html, count=1)
+        else:  # no footer in this layout: the external link goes at the end of the main column
+            html = html.replace("</main>", '<p class="help"><a href="https://www.example.com/learn-more" '
+                                'id="learn-more">Learn more on example.com</a></p></main>', 1)
         if i == n_pages - 1:
             html = html.replace('<form onsubmit="return false">',
                                 '<form action="/api/contact" method="post">', 1)
