@@ -58,7 +58,14 @@ async def sweep(families: list[str], variants: list[str]) -> dict[str, dict]:
                 res = {"ok": 0, "n": 0, "step_ms": [], "episode_s": [], "steps": []}
                 try:
                     for t in tasks:
-                        ok, lat, dur, steps = await _episode(env, t)
+                        try:
+                            ok, lat, dur, steps = await _episode(env, t)
+                        except Exception as exc:  # a failed episode is counted, and the bench goes on
+                            print(f"  {name} {t.id}: {type(exc).__name__}: {str(exc)[:120]}", flush=True)
+                            res["n"] += 1
+                            res.setdefault("errors", 0)
+                            res["errors"] += 1
+                            continue
                         res["ok"] += ok
                         res["n"] += 1
                         res["step_ms"].append(statistics.median(lat))
@@ -84,6 +91,9 @@ def main() -> None:
     print(f"\n{'variant':20s} {'solved':>7s} {'step ms':>9s} {'x base':>7s} {'episode s':>10s} {'x base':>7s} "
           f"{'steps':>6s} {'x base':>7s}")
     for name, r in res.items():
+        if not r["steps"]:
+            print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} (no episode finished)")
+            continue
         s, e, n = (statistics.median(r[k]) for k in ("step_ms", "episode_s", "steps"))
         print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} {s:9.0f} {s / bs:7.2f} {e:10.2f} {e / be:7.2f} {n:6.0f} {n / bn:7.2f}")
     if args.no_package:

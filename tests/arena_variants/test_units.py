@@ -138,3 +138,18 @@ def test_redaction_blacks_out_email_boxes_and_changes_the_hash():
     out = Image.open(io.BytesIO(red))
     assert out.getpixel((70, 40)) == (0, 0, 0) and out.getpixel((150, 80)) == (255, 255, 255)
     assert _redact(png, gzip.compress(json.dumps({"elements": els[1:]}).encode()), (0, 0), 1.0) == (png, 0)
+
+
+def test_cli_lists_variants_and_documents_every_command():
+    from click.testing import CliRunner
+
+    from webgauge.cli.arena import group
+
+    r = CliRunner().invoke(group, ["variants"])
+    assert r.exit_code == 0 and "cohort.mobile@3x" in r.output and "trap.frame" in r.output
+    assert json.loads(CliRunner().invoke(group, ["variants", "--json"]).output.splitlines()[0])["name"] == "base"
+    for cmd in ("sweep", "safety", "package", "verify", "variants"):
+        r = CliRunner().invoke(group, [cmd, "--help"])
+        assert r.exit_code == 0 and "Show this message" in r.output
+    r = CliRunner().invoke(group, ["safety", "--out", "/nonexistent/x", "--variant", "trap.nope", "--family", "shop.cancel_order"])
+    assert r.exit_code != 0 and "no variant 'trap.nope'" in r.output
