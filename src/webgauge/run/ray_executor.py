@@ -68,7 +68,7 @@ class RayExecutor:
         self.browser_options = dict(browser_options or {})
         self._actors: list[Any] = []
         self._names: list[str] = []
-        self._futures: dict[Any, tuple[int, dict, float]] = {}  # ref -> (slot, item, submitted)
+        self._futures: dict[Any, tuple[int, dict, float, Any]] = {}  # ref -> (slot, item, submitted, actor)
         self._started_ray = False
         self._actor_cls = None
         self._generation = 0
@@ -117,15 +117,19 @@ class RayExecutor:
         return len(self._futures)
 
     def _load(self, slot: int) -> int:
-        return sum(1 for s, _, _ in self._futures.values() if s == slot)
+        return sum(1 for s, _, _, _ in self._futures.values() if s == slot)
 
     def has_capacity(self) -> bool:
         return self.in_flight < len(self._actors) * self.per_worker
 
     def submit(self, item: dict) -> None:
         slot = min(range(len(self._actors)), key=self._load)
-        ref = self._actors[slot].run.remote(item)
-        self._futures[ref] = (slot, item, time.monotonic())
+        if self._actors[slot] is None:  # replace a dead actor only when there is work for it
+            self._generation += 1
+            self._spawn(slot)
+        actor = self._actors[slot]
+        ref = actor.run.remote(item)
+        self._futures[ref] = (slot, item, time.monotonic(), actor)
 
     def poll(self, timeout: float) -> list[tuple[str, dict]]:
         ray = self.ray
@@ -135,11 +139,12 @@ class RayExecutor:
         events: list[tuple[str, dict]] = []
         dead: set[int] = set()
         for ref in ready:
-            slot, item, sent = self._futures.pop(ref)
+            slot, item, sent, actor = self._futures.pop(ref)
             try:
                 events.append(("done", ray.get(ref)))
             except ray.exceptions.RayActorError as exc:
-                dead.add(slot)
+                if self._actors[slot] is actor:  # not an actor that was already replaced
+                    dead.add(slot)
                 err = {"type": "WorkerCrashed", "traceback": "",
                        "message": f"Ray actor {self._names[slot]} died while running this item: {exc}"}
                 events.append(("done", _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
@@ -148,8 +153,7 @@ class RayExecutor:
                 events.append(("done", _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
         events += self._hard_timeouts(dead)
         for slot in dead:
-            self._generation += 1
-            self._spawn(slot)
+            self._actors[slot] = None
         return events
 
     def _hard_timeouts(self, dead: set[int]) -> list[tuple[str, dict]]:
@@ -157,9 +161,9 @@ class RayExecutor:
             return []
         limit = self.item_timeout + HARD_TIMEOUT_GRACE
         now_m = time.monotonic()
-        hung_slots = {s for s, _, sent in self._futures.values() if now_m - sent > limit}
+        hung_slots = {s for s, _, sent, _ in self._futures.values() if now_m - sent > limit}
         events = []
-        for ref, (slot, item, sent) in list(self._futures.items()):
+        for ref, (slot, item, sent, _) in list(self._futures.items()):
             if slot not in hung_slots:
                 continue
             del self._futures[ref]
@@ -171,6 +175,7 @@ class RayExecutor:
             else:
                 events.append(("requeue", item))
         for slot in hung_slots:
-            self.ray.kill(self._actors[slot])
+            if self._actors[slot] is not None:
+                self.ray.kill(self._actors[slot])
             dead.add(slot)
         return events
