@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from webgauge.report.html import (Column, Markup, Section, code_block, details, fmt_ci, fmt_num, html_page, image,
+from webgauge.report.html import (Column, Markup, Section, code_block, details, fmt_ci, fmt_num, image,
                                   link, markdown_table, relpath, table, write_html)
 
 
