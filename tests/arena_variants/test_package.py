@@ -107,6 +107,10 @@ def test_package_verifies_and_detects_tampering(sweep_run, tmp_path, monkeypatch
         compare_packages(pkg, other)
     rows = compare_packages(pkg, other, allow_environment_mismatch=True)
     assert rows and all("≠" in r["environments"] for r in rows)
+    r = CliRunner().invoke(_cli(), ["compare", str(pkg), str(other)])
+    assert r.exit_code == 1 and "different environments" in r.output
+    r = CliRunner().invoke(_cli(), ["compare", str(pkg), str(pkg)])
+    assert r.exit_code == 0 and "oracle" in r.output and "100%" in r.output
 
 
 def _cli():

@@ -148,7 +148,7 @@ def test_cli_lists_variants_and_documents_every_command():
     r = CliRunner().invoke(group, ["variants"])
     assert r.exit_code == 0 and "cohort.mobile@3x" in r.output and "trap.frame" in r.output
     assert json.loads(CliRunner().invoke(group, ["variants", "--json"]).output.splitlines()[0])["name"] == "base"
-    for cmd in ("sweep", "safety", "package", "verify", "variants"):
+    for cmd in ("sweep", "safety", "package", "verify", "variants", "compare"):
         r = CliRunner().invoke(group, [cmd, "--help"])
         assert r.exit_code == 0 and "Show this message" in r.output
     r = CliRunner().invoke(group, ["safety", "--out", "/nonexistent/x", "--variant", "trap.nope", "--family", "shop.cancel_order"])

@@ -116,6 +116,24 @@ def register(group: click.Group) -> None:
         except (FileExistsError, ValueError) as exc:
             raise click.BadParameter(str(exc)) from None
 
+    @group.command("compare", help="Success per agent, variant and slice of two packages side by side (refused "
+                                   "across environment versions unless --allow-environment-mismatch).")
+    @click.argument("package_a", type=click.Path(path_type=Path, exists=True))
+    @click.argument("package_b", type=click.Path(path_type=Path, exists=True))
+    @click.option("--allow-environment-mismatch", is_flag=True,
+                  help="Compare anyway; every row is labelled with both environment versions.")
+    def compare_cmd(package_a, package_b, allow_environment_mismatch):
+        from webgauge.arena.package import EnvironmentMismatch, compare_packages
+
+        try:
+            rows = compare_packages(package_a, package_b, allow_environment_mismatch=allow_environment_mismatch)
+        except EnvironmentMismatch as exc:
+            raise click.ClickException(f"{exc}; pass --allow-environment-mismatch to compare anyway") from None
+        fmt = lambda v: "–" if v is None else f"{100 * v:.0f}%"  # noqa: E731
+        for r in rows:
+            click.echo(f"{r['agent']:12s} {r['variant']:20s} {r['slice']:8s} a={fmt(r['a_success']):>5s} "
+                       f"b={fmt(r['b_success']):>5s} {r.get('environments', '')}")
+
     @group.command("verify", help="Check every hash of a package and re-score its traces with the installed code.")
     @click.argument("package", type=click.Path(path_type=Path, exists=True))
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
