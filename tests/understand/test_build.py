@@ -2,9 +2,9 @@
 generator's truth, perturbation checks hold, exports are complete, the same seed is byte-identical."""
 
 import json
+import re
 
 import pytest
-import yaml
 
 from webgauge.browser import Snapshot
 from webgauge.pages.synthetic import generate_page
@@ -107,12 +107,10 @@ def test_robustness_and_safety_targets(bench):
 def test_exports_load_as_datasets_and_chat_splits(bench):
     root, manifest = bench
     card = (root / "README.md").read_text().split("---")[1]
-    configs = yaml.safe_load(card)["configs"]
-    for c in configs:
-        files = c["data_files"]
-        paths = [files] if isinstance(files, str) else [f["path"] for f in files]
-        assert all((root / p).is_file() for p in paths)
-    assert {c["config_name"] for c in configs} >= {"position", "position_sft"}
+    names = re.findall(r"config_name: (\S+)", card)
+    paths = re.findall(r"(?:data_files|path): (\S+)", card)
+    assert {"position", "position_sft", "safety"} <= set(names) and len(paths) == 4 * len(names) // 2
+    assert all((root / p).is_file() for p in paths)
     row = json.loads((root / "splits" / "position" / "train.jsonl").read_text().splitlines()[0])
     user, assistant = row["messages"]
     assert user["role"] == "user" and sum(p["type"] == "image" for p in user["content"]) == len(row["images"])

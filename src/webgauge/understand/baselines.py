@@ -45,8 +45,8 @@ class ModelAnswerer:
         from ..models import GenerateConfig, Image, user
 
         parts = [Image((Path(bench) / p).read_bytes()) for p in question.images] + [question.question]
-        cfg = GenerateConfig(temperature=0.0, max_tokens=300, seed=seed, item_id=question.id,
-                             choices=question.choices or None)
+        # no ``choices``: for free-text tasks they hold the answer pool, which a model must not see
+        cfg = GenerateConfig(temperature=0.0, max_tokens=300, seed=seed, item_id=question.id)
         resp = await self.model.generate([user(*parts)], cfg)
         return resp.text
 

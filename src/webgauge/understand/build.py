@@ -1,6 +1,7 @@
 """``build_benchmark``: synthetic and real pages -> a reproducible benchmark folder.
 
-For every page: serve it on loopback, open it in real Chromium, capture it once (full page),
+For every page: serve it on loopback, open it in real Chromium, capture it once (full page;
+pages taller than 5,500 px are dropped for every task and counted as ``page_too_tall``),
 then let each task builder ask its questions, perturbing the live page where the task needs it
 (and checking every perturbation). Pages that fail to load are recorded in the manifest and the
 build goes on. The same seed and sources give a byte-identical folder with the same manifest

@@ -110,6 +110,16 @@ def write_splits(root: Path, questions: list, seed: int) -> dict[str, dict[str, 
     return counts
 
 
+def _definitions() -> str:
+    from . import labeller, relations, scorers
+
+    def doc(mod):
+        return mod.__doc__.strip()
+
+    return "\n\n".join(["### Position relations and difficulty", doc(relations), "### Heuristic labels (real pages)",
+                         doc(labeller), "### Scores", doc(scorers)])
+
+
 def write_card(root: Path, tasks: list[str], fmt: str, seed: int) -> None:
     """README.md with ``configs`` so ``datasets.load_dataset(str(root), task)`` works."""
     ext = "jsonl" if fmt == "jsonl" else "parquet"
@@ -126,7 +136,8 @@ def write_card(root: Path, tasks: list[str], fmt: str, seed: int) -> None:
               "(consensus targets are null here and are computed from the models' answers at scoring time).", "",
               "```python", "from datasets import load_dataset",
               "ds = load_dataset('path/to/BENCH', 'position')        # questions",
-              "sft = load_dataset('path/to/BENCH', 'position_sft')   # train/validation/test messages", "```", ""]
+              "sft = load_dataset('path/to/BENCH', 'position_sft')   # train/validation/test messages", "```", "",
+              "## Definitions", "", _definitions(), ""]
     (root / "README.md").write_text("\n".join(lines))
 
 
