@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from webgauge.run import (ItemsChanged, RunSpec, RunStore, SpecMismatch, WorkItem, item_seed, run_items)
+from webgauge.run import (ItemsChanged, RunDirBusy, RunSpec, RunStore, SpecMismatch, WorkItem, item_seed, run_items)
 
 
 def _log_lines(path):
@@ -76,6 +76,13 @@ def test_spec_and_item_changes_are_refused(tmp_path):
         run_items(tmp_path, spec, items + items, "run_handlers:echo", progress=False)
     with pytest.raises(ValueError, match="executor must be"):
         run_items(tmp_path, spec, items, "run_handlers:echo", executor="dask", progress=False)
+    # One driver per directory: a second one is refused while the first holds the lock.
+    import fcntl
+
+    with open(tmp_path / "run.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(RunDirBusy, match="another webgauge run .* --out NEW_DIR"):
+            run_items(tmp_path, spec, items, "run_handlers:echo", progress=False)
     # --force starts over with the new spec.
     new = RunSpec(suite="t", prompts={"qa": "B"})
     s = run_items(tmp_path, new, [WorkItem(id="a", kind="qa", payload={"x": 2})], "run_handlers:echo",

@@ -18,13 +18,13 @@ from .execute import resolve_handler
 from .items import ItemResult, WorkItem, payload_sha256
 from .local import WorkerStartupError
 from .options import executor_kwargs, executor_options
-from .runner import ItemsChanged, RunSummary, default_workers, run_items
+from .runner import ItemsChanged, RunDirBusy, RunSummary, default_workers, run_items
 from .spec import RunSpec, SpecMismatch, collect_environment, font_fingerprint
 from .store import ResultRow, RunStore
 
 __all__ = [
     "WorkItem", "ItemResult", "WorkerContext", "RunSpec", "RunSummary", "RunStore", "ResultRow",
     "run_items", "resolve_handler", "executor_options", "executor_kwargs", "default_workers", "item_seed",
-    "payload_sha256", "collect_environment", "font_fingerprint", "SpecMismatch", "ItemsChanged",
+    "payload_sha256", "collect_environment", "font_fingerprint", "SpecMismatch", "ItemsChanged", "RunDirBusy",
     "WorkerStartupError",
 ]

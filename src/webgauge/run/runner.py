@@ -7,6 +7,8 @@ finished before, hands the rest to an executor and commits each outcome as it ar
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -23,7 +25,9 @@ from .items import WorkItem, payload_sha256
 from .spec import RunSpec, SpecMismatch, read_spec, spec_differences
 from .store import BLOBS_DIR, RESULTS_DB, SPEC_FILE, StoreWriter
 
-__all__ = ["run_items", "RunSummary", "default_workers", "ItemsChanged"]
+__all__ = ["run_items", "RunSummary", "default_workers", "ItemsChanged", "RunDirBusy", "LOCK_FILE"]
+
+LOCK_FILE = "run.lock"
 
 _FIX = "use --out NEW_DIR for a separate run, or --force to discard this directory's results and start over"
 
@@ -71,6 +75,36 @@ def _prepare_dir(run_dir: Path, doc: dict, force: bool) -> None:
     tmp = spec_path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, spec_path)
+
+
+class RunDirBusy(RuntimeError):
+    """Another process is running in the same run directory."""
+
+
+@contextlib.contextmanager
+def _exclusive(run_dir: Path):
+    """Hold ``run_dir/run.lock`` for the whole run, so only one driver writes a directory.
+
+    The lock is an ``flock``: the kernel drops it when the holder exits, even on SIGKILL,
+    so a killed run never blocks its own resume.
+    """
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with open(run_dir / LOCK_FILE, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "unknown"
+            raise RunDirBusy(f"another webgauge run (pid {holder}) is writing {run_dir}; wait for it to finish "
+                             "or use --out NEW_DIR") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 def _select(items: list[WorkItem], existing: dict, retry_failed: bool) -> tuple[list[WorkItem], int]:
@@ -141,37 +175,45 @@ def run_items(run_dir: str | os.PathLike, spec: RunSpec, items: Iterable[WorkIte
         if not isinstance(it, WorkItem):
             raise TypeError(f"items must be WorkItem instances, got {type(it).__name__}")
     run_dir = Path(run_dir)
-    _prepare_dir(run_dir, spec.resolve(), force)
-
-    with StoreWriter(run_dir) as writer:
-        existing = writer.existing()
-        todo, skipped = _select(items, existing, retry_failed)
-        shas = {it.id: payload_sha256(it) for it in todo}
-        done = failed = 0
-        if todo:
-            ex = _make_executor(executor, handler, run_dir, spec, workers, per_worker_concurrency,
-                                item_timeout, ray_address, browser_options)
-            bar = tqdm(total=len(items), initial=skipped, disable=not progress, unit="item",
-                       desc=f"{spec.suite} [{executor}]", dynamic_ncols=True)
-            pending = deque(it.to_dict() for it in todo)
-            try:
-                ex.start(len(todo))
-                while pending or ex.in_flight:
-                    while pending and ex.has_capacity():
-                        ex.submit(pending.popleft())
-                    for kind, data in ex.poll(timeout=0.5):
-                        if kind == "requeue":
-                            pending.appendleft(data)
-                            continue
-                        prev = existing.get(data["item_id"])
-                        writer.write(attempt=(prev[2] if prev else 0) + 1, payload_sha=shas[data["item_id"]],
-                                     **data)
-                        done += 1
-                        failed += data["status"] == "error"
-                        bar.update(1)
-                        bar.set_postfix({"ok": done - failed, "failed": failed}, refresh=False)
-            finally:
-                ex.close()
-                bar.close()
+    with _exclusive(run_dir):
+        _prepare_dir(run_dir, spec.resolve(), force)
+        with StoreWriter(run_dir) as writer:
+            existing = writer.existing()
+            todo, skipped = _select(items, existing, retry_failed)
+            done = failed = 0
+            if todo:
+                ex = _make_executor(executor, handler, run_dir, spec, workers, per_worker_concurrency,
+                                    item_timeout, ray_address, browser_options)
+                bar = tqdm(total=len(items), initial=skipped, disable=not progress, unit="item",
+                           desc=f"{spec.suite} [{executor}]", dynamic_ncols=True)
+                try:
+                    done, failed = _drive(ex, todo, writer, existing, bar)
+                finally:
+                    bar.close()
     return RunSummary(total=len(items), done=done, failed=failed, skipped_resumed=skipped,
                       elapsed=time.monotonic() - t0)
+
+
+def _drive(ex, todo: list[WorkItem], writer: StoreWriter, existing: dict, bar) -> tuple[int, int]:
+    """Feed the executor, commit each outcome as it arrives; returns (done, failed)."""
+    shas = {it.id: payload_sha256(it) for it in todo}
+    pending = deque(it.to_dict() for it in todo)
+    done = failed = 0
+    try:
+        ex.start(len(todo))
+        while pending or ex.in_flight:
+            while pending and ex.has_capacity():
+                ex.submit(pending.popleft())
+            for kind, data in ex.poll(timeout=0.5):
+                if kind == "requeue":
+                    pending.appendleft(data)
+                    continue
+                prev = existing.get(data["item_id"])
+                writer.write(attempt=(prev[2] if prev else 0) + 1, payload_sha=shas[data["item_id"]], **data)
+                done += 1
+                failed += data["status"] == "error"
+                bar.update(1)
+                bar.set_postfix({"ok": done - failed, "failed": failed}, refresh=False)
+    finally:
+        ex.close()
+    return done, failed
