@@ -23,8 +23,14 @@ __all__ = ["run_benchmark", "answer_item", "model_items", "HANDLER"]
 HANDLER = "webgauge.understand.runner:answer_item"
 
 
-@lru_cache(maxsize=4)
 def _questions(bench: str) -> dict:
+    """The questions of a benchmark, cached per process by folder and manifest hash."""
+    sha = json.loads((Path(bench) / "manifest.json").read_text())["sha256"]
+    return _read_cached(bench, sha)
+
+
+@lru_cache(maxsize=4)
+def _read_cached(bench: str, sha: str) -> dict:
     return {q.id: q for q in read_questions(Path(bench))}
 
 

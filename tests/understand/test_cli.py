@@ -1,0 +1,31 @@
+"""The `webgauge understand` commands end to end: build, run (resume), report."""
+
+from click.testing import CliRunner
+
+from webgauge.cli.understand import group
+
+
+def test_help_for_every_command():
+    runner = CliRunner()
+    for args in ([], ["build"], ["run"], ["report"]):
+        res = runner.invoke(group, [*args, "--help"])
+        assert res.exit_code == 0 and "Usage" in res.output
+
+
+def test_build_run_report(tmp_path):
+    runner = CliRunner()
+    bench, run = tmp_path / "bench", tmp_path / "run"
+    res = runner.invoke(group, ["build", "--synthetic", "2", "--task", "safety", "--task", "ui_group",
+                                "--seed", "5", "--out", str(bench)])
+    assert res.exit_code == 0, res.output
+    assert "manifest sha256" in res.output and "safety" in res.output
+    res = runner.invoke(group, ["build", "--synthetic", "1", "--out", str(bench)])
+    assert res.exit_code != 0 and "--force" in str(res.exception)
+    args = ["run", str(bench), "--model", "random", "--model", "dom-oracle", "--out", str(run), "--workers", "1"]
+    res = runner.invoke(group, args)
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(group, args)
+    assert res.exit_code == 0 and "resumed" in res.output and res.output.startswith("0 answered")
+    res = runner.invoke(group, ["report", str(run)])
+    assert res.exit_code == 0, res.output
+    assert (run / "report" / "understand.html").is_file() and (run / "report" / "understand.md").is_file()
