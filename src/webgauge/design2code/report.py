@@ -69,6 +69,16 @@ def summary_rows(records: list[dict]) -> list[dict]:
     return rows
 
 
+def _img(src: str, alt: str, width: int, caption: str | None = None):
+    """An eager ``<img>`` (the shared helper lazy-loads, which a full-page PNG render never triggers)."""
+    from webgauge.report import Markup
+
+    tag = Markup('<img src="{}" alt="{}" width="{}">').format(src, alt, width)
+    if caption is None:
+        return Markup("<figure>{}</figure>").format(tag)
+    return Markup("<figure>{}<figcaption>{}</figcaption></figure>").format(tag, caption)
+
+
 def _fmt(v: Any, digits: int = 3) -> Any:
     """Numbers as fixed 3-decimal text (the table helper would round to one decimal)."""
     if isinstance(v, bool) or v is None:
@@ -84,7 +94,7 @@ def _fmt(v: Any, digits: int = 3) -> Any:
 def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Path | None = None,
                  title: str = "design2code report") -> Path:
     """Write ``out/index.html`` (plus charts and screenshots) from a scoring run."""
-    from webgauge.report import Section, image, table, write_html
+    from webgauge.report import Markup, Section, table, write_html
     from webgauge.run import RunStore
 
     score_dir, out = Path(score_dir), Path(out)
@@ -135,16 +145,15 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
     plots = complexity_plots(crow, out / "charts") if crow else []
     body: list[Any] = ["Each point is one generated page. Token counts use the documented regex tokenizer "
                        "(webgauge.design2code.complexity)."]
-    body += [image(f"charts/{p.name}", alt=p.stem, width=420) for p in plots]
+    charts = Markup("").join(_img(f"charts/{p.name}", p.stem, 420) for p in plots)
+    body.append(Markup('<div style="display:flex;flex-wrap:wrap;gap:12px">{}</div>').format(charts))
     body.append(table([{k: _fmt(v) for k, v in r.items()} for r in crow],
                       ["model", "strategy", "instance", "page", "pixels", "n_resources", "tokens", "mae", "rer"]))
     sections.append(Section("Complexity: MAE and RER vs image size and resource-list length", body))
 
-    from webgauge.report import Markup
-
     shots = []
     (out / "shots").mkdir(exist_ok=True)
-    shown = sorted(records, key=lambda r: (r["strategy"] == "sc", r["item_id"]))[:3]
+    shown = sorted(records, key=lambda r: (r["strategy"] == "sc", r["kind"] != "synthetic", r["item_id"]))[:3]
     for rec in shown:
         inst = instances.get(rec["instance"])
         if inst is None or not rec["screenshots"]:
@@ -157,9 +166,9 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
         shutil.copyfile(inst.root / inst.pages[0].screenshot, ref_dst)
         gen_dst = out / "shots" / f"{rec['item_id'].replace('/', '_')}-gen.png"
         gen_dst.write_bytes(store.blob(sha))
-        pair = (image(f"shots/{ref_dst.name}", alt="reference", width=380, caption=f"reference {inst.id}/{name}")
-                + image(f"shots/{gen_dst.name}", alt="generated", width=380,
-                        caption=f"generated {rec['item_id']} ({rec['model']}, {rec['strategy']})"))
+        pair = (_img(f"shots/{ref_dst.name}", "reference", 380, f"reference {inst.id}/{name}")
+                + _img(f"shots/{gen_dst.name}", "generated", 380,
+                       f"generated {rec['item_id']} ({rec['model']}, {rec['strategy']})"))
         shots.append(Markup('<div style="display:flex;gap:16px;align-items:flex-start">{}</div>').format(pair))
     if shots:
         sections.append(Section("Reference and generated screenshots", shots))
