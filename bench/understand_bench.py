@@ -1,8 +1,9 @@
 """Build throughput of the understand suite on the shared real pages (pages per second).
 
 Prints medians over repeats for: capture only (one full-page capture per page, the floor),
-the full build (all eight tasks, perturbations and checks), and the build without the
-robustness tasks, with side-by-side ratios. Usage:
+the build without the perturbation tasks, the full build (all eight tasks, perturbations
+and checks) one page at a time and two at a time, and the full build on synthetic pages,
+with each configuration's seconds per page as a ratio to the capture floor. Usage:
 
     .venv/bin/python bench/understand_bench.py [--pages N] [--repeats R] [--synthetic S]
 """
@@ -32,10 +33,14 @@ async def _capture_only(refs) -> float:
     return time.perf_counter() - t0
 
 
-def _build(paths, tasks, synthetic=0) -> tuple[float, int]:
+ALL = ["position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety"]
+
+
+def _build(paths, tasks, synthetic=0, concurrency=2) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        m = build_benchmark(Path(tmp) / "b", seed=0, synthetic=synthetic, pages=paths, tasks=tasks, progress=False)
+        m = build_benchmark(Path(tmp) / "b", seed=0, synthetic=synthetic, pages=paths, tasks=tasks, progress=False,
+                            concurrency=concurrency)
         return time.perf_counter() - t0, sum(m["questions"].values())
 
 
@@ -57,12 +62,11 @@ def main() -> None:
     static = ["position", "ui_group", "form_fill", "safety"]
     runs = [_build(paths, static) for _ in range(args.repeats)]
     rows.append(("build: static tasks", statistics.median(t for t, _ in runs), n, runs[0][1]))
-    runs = [_build(paths, None or ["position", "ui_group", "form_fill", "hint_text", "color", "text", "layout",
-                                   "safety"]) for _ in range(args.repeats)]
-    rows.append(("build: all 8 tasks", statistics.median(t for t, _ in runs), n, runs[0][1]))
+    for conc in (1, 2):
+        runs = [_build(paths, ALL, concurrency=conc) for _ in range(args.repeats)]
+        rows.append((f"build: all 8 tasks, {conc} at once", statistics.median(t for t, _ in runs), n, runs[0][1]))
     if args.synthetic:
-        runs = [_build([], ["position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety"],
-                       args.synthetic) for _ in range(args.repeats)]
+        runs = [_build([], ALL, args.synthetic) for _ in range(args.repeats)]
         rows.append(("build: all 8 tasks, synthetic", statistics.median(t for t, _ in runs), args.synthetic,
                      runs[0][1]))
     floor = rows[0][1] / rows[0][2]

@@ -138,3 +138,22 @@ def test_same_seed_is_byte_identical_and_parquet_reads_back(tmp_path):
         build_benchmark(tmp_path / "a", **kw)
     with pytest.raises(ValueError, match="choose from"):
         build_benchmark(tmp_path / "d", tasks=["sentiment"])
+
+
+FRAGILE = """<!doctype html><html><head><title>Fragile</title><style>
+body{margin:0;font-family:sans-serif} .c > p{padding:20px;margin:0} .c{padding:10px}
+button{padding:14px 28px;font-size:18px;background:#1565c0;color:#fff;border:0}
+</style></head><body><div class="c"><p>One</p><p>Two</p><p>Three</p><p>Four</p><p>Five</p><p>Six</p>
+<button type="button">Start now</button><p>Below</p></div></body></html>"""
+
+
+def test_pairs_failing_a_check_are_dropped_and_counted(tmp_path):
+    # wrapping a paragraph breaks the `.c > p` rule, so the call-to-action moves up: every
+    # layout pair fails the box check and is dropped, never silently kept
+    page = tmp_path / "pages" / "fragile.html"
+    page.parent.mkdir()
+    page.write_text(FRAGILE)
+    m = build_benchmark(tmp_path / "b", seed=0, synthetic=0, pages=[page], tasks=["layout"],
+                        all_layout_levels=True, progress=False)
+    assert m["dropped"] == {"layout:check_failed": 3}
+    assert m["questions"] == {} and not m["failures"]

@@ -36,14 +36,17 @@ def group() -> None:
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use at most this many real pages.")
 @click.option("--all-layout-levels", is_flag=True,
               help="Perturb every page at all three layout levels (default: one seeded level per page).")
-def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, all_layout_levels) -> None:
+@click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Pages built at once (the benchmark is the same for any value).")
+def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, all_layout_levels,
+          concurrency) -> None:
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
 
     refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
     manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
                                crops=int(crops), labels=labels, fmt=fmt, force=force,
-                               all_layout_levels=all_layout_levels)
+                               all_layout_levels=all_layout_levels, concurrency=concurrency)
     click.echo(f"{sum(manifest['questions'].values())} questions in {out} (manifest sha256 {manifest['sha256']})")
     for task, n in manifest["questions"].items():
         click.echo(f"  {task:10s} {n}")

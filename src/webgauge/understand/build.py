@@ -74,14 +74,15 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                                 pages: Iterable[str | Path] = (), tasks: Iterable[str] = TASKS, crops: int = 4,
                                 labels: str | Path | None = None, fmt: str = "jsonl", force: bool = False,
                                 all_layout_levels: bool = False, timeout: float = 30.0,
-                                progress: bool = True) -> dict:
+                                concurrency: int = 2, progress: bool = True) -> dict:
     """Build a benchmark into ``out`` and return its manifest (see module docstring).
 
     ``synthetic`` generated pages (half with irreversible actions) plus the real ``pages``
     (files or folders); ``crops`` is 4 (default) or 2 (the two-crop position diagnostic);
     ``labels`` is a JSONL of human labels that override automatic ones.
     ``all_layout_levels`` perturbs every page at all three layout levels (default: one seeded
-    level per page, which keeps builds fast on small machines).
+    level per page, which keeps builds fast on small machines). ``concurrency`` pages are built
+    at once in one browser; the result does not depend on it (pages are merged in source order).
     """
     tasks = list(tasks)
     bad = [t for t in tasks if t not in BUILDERS]
@@ -110,18 +111,32 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     with serve_pages(refs) as urls:
         for ref in refs:
             sources.append(_Source("real-" + ref.id.replace("/", "_").replace("~", "_"), "real", url=urls[ref.id]))
+        results: list = [None] * len(sources)
+        gate = asyncio.Semaphore(max(1, concurrency))
         async with Browser.launch() as browser:
-            for src in tqdm(sources, desc="understand build", unit="page", disable=not progress):
-                try:
-                    if src.files is not None:
-                        with StaticServer(files=src.files) as srv:
-                            qs = await _build_page(browser, src, srv.url("index.html"), drops=drops, checks=checks,
-                                                   **common)
-                    else:
-                        qs = await _build_page(browser, src, src.url, drops=drops, checks=checks, **common)
-                    questions += qs
-                except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
-                    failures.append({"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]})
+            bar = tqdm(total=len(sources), desc="understand build", unit="page", disable=not progress)
+
+            async def one(i: int, src: _Source) -> None:
+                async with gate:
+                    try:
+                        if src.files is not None:
+                            with StaticServer(files=src.files) as srv:
+                                results[i] = await _build_page(browser, src, srv.url("index.html"), drops=drops,
+                                                               checks=checks, **common)
+                        else:
+                            results[i] = await _build_page(browser, src, src.url, drops=drops, checks=checks,
+                                                           **common)
+                    except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
+                        results[i] = {"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]}
+                    bar.update(1)
+
+            await asyncio.gather(*(one(i, src) for i, src in enumerate(sources)))
+            bar.close()
+        for res in results:  # in source order, whatever order the pages finished in
+            if isinstance(res, dict):
+                failures.append(res)
+            else:
+                questions += res
     human = apply_human_labels(questions, human_rows) if human_rows else {"applied": 0, "unmatched": 0}
     for task in FREE_TEXT:  # the random baseline draws free-text answers from the task's answer pool
         pool = sorted({str(q.target) for q in questions if q.task == task and q.target})

@@ -11,7 +11,6 @@ import unicodedata
 
 from ..perturb.text import HOMOGLYPHS
 from .labeller import UI_GROUPS
-from .relations import RELATIONS
 
 __all__ = ["parse_answer", "parse_position", "parse_ui_group", "parse_free_text", "parse_button_list",
            "normalize_label", "clean_text"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..report import Column, Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
+from ..report import Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
 from .scoring import score_run, summarize
 
 __all__ = ["write_report", "PAPER_REFERENCE", "T2_COLUMNS"]

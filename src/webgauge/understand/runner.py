@@ -12,7 +12,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ..run import ItemResult, RunSpec, WorkItem, run_items
+from ..run import ItemResult, RunSpec, RunSummary, WorkItem, run_items
 from .baselines import BASELINES, ModelAnswerer
 from .export import read_questions
 from .parsers import parse_answer
@@ -76,7 +76,7 @@ def model_items(bench: Path, models: list, tasks=None, limit: int | None = None)
 
 
 def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed: int = 0, tasks=None,
-                  limit: int | None = None, progress: bool = True, **executor) -> "RunSummary":  # noqa: F821
+                  limit: int | None = None, progress: bool = True, **executor) -> RunSummary:
     """Run ``models`` (names, or ``{"name", "options"}`` dicts) on the benchmark at ``bench``.
 
     ``executor`` takes :func:`webgauge.run.run_items` keywords (``executor``, ``workers``,
