@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -25,26 +29,26 @@ def test_missing_ray_names_the_extra(monkeypatch, tmp_path):
 @pytest.fixture(scope="module")
 def local_ray():
     """One local Ray for this module (starting Ray is the slow part)."""
-    import os
-    from pathlib import Path
-
     ray = pytest.importorskip("ray")
     here = str(Path(__file__).resolve().parent)
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([here] + ([old] if old else []))  # actors import run_handlers
+    temp = tempfile.mkdtemp(prefix="wgray")  # short: Ray puts unix sockets under it; removed afterwards
+    opts = dict(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    except Exception as exc:  # noqa: BLE001
-        # Ray gives its raylet a fixed 30 s to register; on a saturated shared machine that can
-        # run out. Start it once more rather than fail a test about webgauge on Ray's startup.
-        if "timed out during startup" not in str(exc):
-            raise
-        ray.shutdown()
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
+        try:
+            ray.init(**opts)
+        except Exception as exc:  # noqa: BLE001
+            # Ray gives its raylet and agents fixed startup windows (~30 s); on a saturated shared
+            # machine they can run out. Start it once more; a second failure fails the tests.
+            if "timed out during startup" not in str(exc):
+                raise
+            ray.shutdown()
+            ray.init(**opts)
         yield ray
     finally:
         ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:
