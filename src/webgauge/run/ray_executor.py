@@ -76,7 +76,11 @@ class RayExecutor:
     def start(self, n_items: int) -> None:
         ray = self.ray
         if not ray.is_initialized():
-            ray.init(address=self.ray_address, include_dashboard=False, log_to_driver=True)
+            try:
+                ray.init(address=self.ray_address, include_dashboard=False, log_to_driver=True)
+            except Exception:
+                ray.shutdown()  # do not leave half-started Ray processes behind
+                raise
             self._started_ray = True
         n = self.n_workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._actor_cls = ray.remote(num_cpus=1, max_concurrency=self.per_worker)(_ItemActor)
