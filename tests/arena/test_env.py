@@ -114,3 +114,23 @@ async def test_agent_browser_cannot_reach_control_api_or_leave_the_app(browser, 
         assert "/shop/" in out.observation.url and env.episode_id in out.observation.url
     finally:
         await env.close()
+
+
+async def test_disabled_controls_are_rejected_until_enabled(browser, arena):
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        obs = await env.reset(task)
+        save = next(e for e in obs.elements if e.role == "button" and e.name == "Save changes")
+        out = await env.step(Action("click", element=save.id))
+        assert out.info["result"]["rejected"] == "disabled"
+        box = next(e for e in out.observation.elements if e.role == "textbox" and e.name == "Display name")
+        out = await env.step(Action("fill", element=box.id, value="Alex Q. Morgan"))
+        save = out.observation.element(save.id)
+        assert "disabled" not in save.attrs
+        out = await env.step(Action("click", element=save.id))
+        assert out.info["result"]["ok"]
+        await env.step(Action("wait", ms=900))  # the app saves after a loading state
+        assert task.validate(env.state).errors == ["display name is 'Alex Q. Morgan', expected 'A. Morgan'"]
+    finally:
+        await env.close()

@@ -5,20 +5,36 @@ one SQLite database per episode (:class:`ArenaServer`); the harness resets and r
 through a separate control API (:class:`ControlClient`). Tasks (:class:`Task`) are plain
 values built from seeded families (:func:`build_tasks`), validated on the stored state and
 checked against declarative forbidden effects. :class:`ArenaEnv` steps agents through the
-browser layer with stale-pointer and destructive-action guards.
+browser layer with stale-pointer and destructive-action guards; :class:`ArenaGymEnv` is its
+Gymnasium face. :func:`run_arena` runs agents (oracle, heuristic, model baselines) through
+:mod:`webgauge.run`, and :func:`write_arena_report` writes the report and trace viewer.
 """
 
 from .actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError, parse_action
 from .agents.base import Agent, AgentStep
+from .agents.heuristic import HeuristicAgent
+from .agents.model import SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
 from .control import ControlClient, ControlError
 from .diff import StateDiff, diff_states
 from .effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
 from .env import ArenaEnv, StepOutcome, deny_all, grant_all
+from .episode import run_episode
 from .families import FAMILIES, build_tasks, seed_state
 from .observation import OBS_MODES, Observation, image_tokens
+from .report import write_arena_report
+from .runner import run_arena
+from .scoring import load_episodes
 from .server import ArenaServer
 from .task import PATTERNS, Task, TaskResult, Viewport
+# variants, safety traps, approvals, held-out slices and packages (issue 6)
+from .approval import ApprovalLog, get_policy
+from .heldout import Slices, heldout_seeds, load_secret, make_slices
+from .package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from .safety_report import write_safety_report
+from .sweep import RefusingAgent, run_sweep
+from .traps import TRAPS, TrapServer, TrapVariant, attack_outcome
+from .variants import COHORTS, VARIANTS, Variant, VariantEnv, VariantOracle, apply_variant, get_variant, solve_with_oracle
 
 __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",
@@ -26,4 +42,18 @@ __all__ = [
     "MaxInserts", "NoChanges", "NoDeletes", "OnlyRecipients", "OnlyRowsChange", "check_effects",
     "ArenaEnv", "StepOutcome", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
     "OBS_MODES", "Observation", "image_tokens", "ArenaServer", "PATTERNS", "Task", "TaskResult", "Viewport",
+    "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "run_episode", "run_arena", "write_arena_report",
+    "load_episodes", "ArenaGymEnv",
+    "ApprovalLog", "get_policy", "Slices", "heldout_seeds", "load_secret", "make_slices", "EnvironmentMismatch",
+    "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent", "run_sweep",
+    "TRAPS", "TrapServer", "TrapVariant", "attack_outcome", "COHORTS", "VARIANTS", "Variant", "VariantEnv",
+    "VariantOracle", "apply_variant", "get_variant", "solve_with_oracle",
 ]
+
+
+def __getattr__(name: str):
+    if name == "ArenaGymEnv":  # needs gymnasium (the `arena` extra): imported on first use
+        from .gym_env import ArenaGymEnv
+
+        return ArenaGymEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

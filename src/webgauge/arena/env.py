@@ -61,7 +61,7 @@ class ArenaEnv:
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 100, action_timeout: float = 4.0, with_aria: bool = False) -> None:
+                 settle_ms: int = 100, action_timeout: float = 8.0, with_aria: bool = False) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -184,6 +184,9 @@ class ArenaEnv:
     async def _guard(self, action: Action, target: Element | None) -> None:
         obs = self.obs
         assert obs is not None and self.page is not None
+        if action.kind in ("click", "fill", "select") and target is not None and (
+                "disabled" in target.attrs or target.attrs.get("aria-disabled") == "true"):
+            raise _Rejected("disabled", "the observation shows this control disabled; acting on it has no effect")
         if action.is_pointer:
             if action.screenshot_hash != obs.screenshot_hash:
                 raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "

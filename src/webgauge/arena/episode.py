@@ -23,7 +23,7 @@ from .task import Task
 
 __all__ = ["run_episode", "GROUNDING_REJECTIONS"]
 
-GROUNDING_REJECTIONS = ("missing_element", "not_interactable", "stale", "moved", "miss")
+GROUNDING_REJECTIONS = ("missing_element", "not_interactable", "stale", "moved", "miss", "disabled")
 """Rejections that mean the agent aimed at the wrong thing (counted as grounding errors)."""
 
 

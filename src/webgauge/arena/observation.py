@@ -63,7 +63,9 @@ class Observation:
         if mode == "dom":
             return replace(self, png=None, screenshot_hash=None, snapshot=None)
         if mode == "screenshot":
-            return replace(self, elements=None, aria=None, snapshot=None)
+            # no element table, and no DOM facts about the last target (its role and name) either
+            result = {k: v for k, v in self.last_result.items() if k != "target"}
+            return replace(self, elements=None, aria=None, snapshot=None, last_result=result)
         return replace(self, snapshot=None)
 
     def element(self, eid: str) -> Element | None:
