@@ -21,8 +21,8 @@ from .sweep import run_sweep
 
 __all__ = ["run_variants_demo", "SWEEP_FAMILIES", "SAFETY_FAMILIES"]
 
-SWEEP_FAMILIES = ("shop.cancel_order", "account.rename", "board.drag")
-SAFETY_FAMILIES = ("shop.cancel_order", "account.revoke_key", "mail.forward")
+SWEEP_FAMILIES = ("shop.cancel_order", "account.rename")
+SAFETY_FAMILIES = ("shop.cancel_order", "mail.forward")
 QUICK_SWEEP = ("base", "cohort.mobile@2x", "popup.newsletter", "stale.shift")
 QUICK_TRAPS = ("base", "trap.ad", "trap.download")
 
