@@ -43,18 +43,18 @@ def chart_png(amounts: list[int]) -> bytes:
     w, h, left, bottom, top = 640, 320, 50, 40, 20
     img = Image.new("RGB", (w, h), "white")
     d = ImageDraw.Draw(img)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=14)  # legible at device scale factor 1
     top_val = 100
     for v in range(0, top_val + 1, 20):
         y = h - bottom - (h - bottom - top) * v / top_val
         d.line([(left, y), (w - 10, y)], fill=(225, 228, 235))
-        d.text((8, y - 6), f"{v}k", fill=(90, 96, 110), font=font)
+        d.text((6, y - 8), f"{v}k", fill=(90, 96, 110), font=font)
     bw = (w - left - 20) / len(amounts)
     for i, a in enumerate(amounts):
         x0 = left + i * bw + 6
         y0 = h - bottom - (h - bottom - top) * a / top_val
         d.rectangle([x0, y0, x0 + bw - 12, h - bottom], fill=(43, 89, 195))
-        d.text((x0 + 4, h - bottom + 8), MONTHS[i], fill=(50, 56, 70), font=font)
+        d.text((x0 + 2, h - bottom + 8), MONTHS[i], fill=(50, 56, 70), font=font)
     buf = io.BytesIO()
     img.save(buf, "PNG")
     return buf.getvalue()

@@ -37,7 +37,7 @@ def plan_png(desks: list[sqlite3.Row]) -> bytes:
 
     img = Image.new("RGB", (PLAN_W, PLAN_H), (250, 250, 246))
     d = ImageDraw.Draw(img)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=14)  # legible at device scale factor 1
     d.rectangle([2, 2, PLAN_W - 3, PLAN_H - 3], outline=(60, 60, 60), width=4)
     d.rectangle([10, 10, 170, 180], fill=(232, 240, 226), outline=(90, 110, 80), width=2)
     d.text((50, 90), "Kitchen", fill=(60, 80, 50), font=font)
@@ -48,9 +48,9 @@ def plan_png(desks: list[sqlite3.Row]) -> bytes:
         x, y, w, h = desk["x"], desk["y"], desk["w"], desk["h"]
         fill = (205, 205, 205) if desk["booked"] else (190, 215, 250)
         d.rectangle([x, y, x + w, y + h], fill=fill, outline=(40, 60, 100), width=2)
-        d.text((x + 22, y + 16), desk["label"], fill=(20, 30, 60), font=font)
+        d.text((x + 18, y + 12), desk["label"], fill=(20, 30, 60), font=font)
         if desk["booked"]:
-            d.text((x + 14, y + 36), "booked", fill=(120, 40, 40), font=font)
+            d.text((x + 12, y + 34), "booked", fill=(120, 40, 40), font=font)
     buf = io.BytesIO()
     img.save(buf, "PNG")
     return buf.getvalue()
