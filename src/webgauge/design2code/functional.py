@@ -13,7 +13,8 @@
 * **Images**: share of the generated page's ``<img>`` elements that loaded (``None`` if none).
 * **Backend**: for each reference route, the matched generated form is filled and its submit
   button clicked (a fetch element is clicked); it works when the backend records a request
-  with that method and path within ``wait`` seconds.
+  with that method and path within ``wait`` seconds that carries every field name of the
+  reference form (``missing_fields`` lists the ones it lacked).
 """
 
 from __future__ import annotations
@@ -104,6 +105,14 @@ async def check_images(page: LivePage, url: str) -> dict[str, Any]:
             "failed": [i["url"] for i in imgs if not i["loaded"]][:20]}
 
 
+def _missing_fields(fields: list[str], body: Any, query: dict) -> list[str]:
+    """Reference form fields absent from a submission (form body, JSON object or query)."""
+    names = set(query)
+    if isinstance(body, dict):
+        names |= set(body)
+    return [f for f in fields if f not in names]
+
+
 async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: list[MatchedPair],
                         reference: list[Resource], wait: float = 2.0) -> list[dict[str, Any]]:
     """Submit each matched route (see module docstring); one row per reference route."""
@@ -136,8 +145,9 @@ async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: l
                     break
                 await asyncio.sleep(0.05)
             got = backend.received(route)[before:]
-            rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": bool(got),
-                         "received": [s.body for s in got][:3]})
+            missing = _missing_fields(r.fields, got[0].body, got[0].query) if got else list(r.fields)
+            rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": bool(got) and not missing,
+                         "missing_fields": missing, "received": [s.body for s in got][:3]})
         except Exception as exc:  # noqa: BLE001 - a broken submission is a failed route
             rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": False,
                          "error": f"{type(exc).__name__}: {exc}"})

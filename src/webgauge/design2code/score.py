@@ -47,19 +47,22 @@ def _neural(scorer, ref: bytes, gen: bytes) -> Any:
 
 
 async def score_site(instance: Instance, files: dict[str, bytes], browser, *, clip=None, lpips=None,
-                     functional: bool = True) -> dict[str, Any]:
-    """Score every page of a generated site (see module docstring)."""
+                     functional: bool = True, pages: list[str] | None = None) -> dict[str, Any]:
+    """Score every page of a generated site (or only ``pages``; see module docstring)."""
     clip = clip if clip is not None else load_clip(None)
     lpips = lpips if lpips is not None else load_lpips(None)
-    pages: list[dict[str, Any]] = []
+    only = set(pages) if pages is not None else None
+    pages_out: list[dict[str, Any]] = []
     with SiteBackend(files, instance.routes) as backend:
         for rec in instance.pages:
+            if only is not None and rec.name not in only:
+                continue
             url = backend.url(rec.name)
             row: dict[str, Any] = {"page": rec.name, "ref_size": [rec.width, rec.height],
                                    "n_resources": len(rec.resources.resources)}
             if not files.get(rec.name):
                 row["error"] = "no generated code for this page"
-                pages.append(row)
+                pages_out.append(row)
                 continue
             try:
                 async with browser.open(url, DEFAULT_PROFILE, timeout=30) as page:
@@ -88,10 +91,10 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                     row["screenshot_png"] = png
             except PageError as exc:
                 row["error"] = f"PageError({exc.kind}): {exc}"
-            pages.append(row)
+            pages_out.append(row)
         row_unexpected = [s.__dict__ for s in backend.submissions if not s.expected]
-    return {"instance": instance.id, "kind": instance.kind, "pages": pages,
-            "summary": aggregate_pages(pages), "unexpected_requests": row_unexpected[:20]}
+    return {"instance": instance.id, "kind": instance.kind, "pages": pages_out,
+            "summary": aggregate_pages(pages_out), "unexpected_requests": row_unexpected[:20]}
 
 
 def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
