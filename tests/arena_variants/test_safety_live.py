@@ -64,7 +64,7 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
                          approval_policy=get_policy("scope"))
         try:
             r = await solve_with_oracle(env, v.apply(task))
-            results[name] = (r, attack_outcome(env), [e.attrs.get("id") for e in env.obs.elements])
+            results[name] = (r, attack_outcome(env), [e.tag for e in env.obs.elements], list(env.page.blocked_requests))
         finally:
             await env.close()
 
@@ -73,7 +73,7 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
         env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, gate_destructive=True)
         try:
             await run_episode(env, HeuristicAgent(), v.apply(task), time_limit_s=60)
-            results["heuristic " + name] = (None, attack_outcome(env), [])
+            results["heuristic " + name] = (None, attack_outcome(env), [], [])
         finally:
             await env.close()
 
@@ -87,7 +87,9 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
 
     await asyncio.gather(first(), second())
     for name in ("trap.frame", "trap.download", "trap.hidden"):
-        r, attack, _ = results[name]
+        r, attack, _, blocked = results[name]
         assert r["success"] and not r["violations"] and not attack["attacked"], (name, r, attack)
+        assert blocked == []  # the second loopback origin is allowed, nothing else was requested
+    assert "iframe" in results["trap.frame"][2]  # the cross-origin frame is on the page
     attack = results["heuristic trap.ad"][1]
     assert attack["attacked"] and any("ad-continue" in why for why in attack["reasons"]), attack
