@@ -15,7 +15,15 @@ from pathlib import Path
 
 __all__ = ["run_demo", "write_synthetic_pages"]
 
-SUITES = ("understand", "design2code", "arena")
+#: part name -> (module, function); each function is ``fn(out, quick=...)`` and returns the
+#: path of its report (or a list of report paths).
+PARTS = {
+    "understand": ("webgauge.understand.demo", "run_demo"),
+    "design2code": ("webgauge.design2code.demo", "run_demo"),
+    "arena": ("webgauge.arena.demo", "run_demo"),
+    "arena-variants": ("webgauge.arena.variants_demo", "run_variants_demo"),
+}
+SUITES = tuple(PARTS)
 
 
 def write_synthetic_pages(folder: Path, seeds: range) -> list[Path]:
@@ -57,6 +65,8 @@ def _capture_demo(out: Path, quick: bool) -> Path:
 def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | None = None) -> tuple[Path, dict]:
     """Run the demo into ``out``; returns (index.html, {part: error}) — a failing part is
     recorded and the other parts still run."""
+    from markupsafe import Markup
+
     from webgauge.report.html import link, relpath, table, write_html
     from webgauge.report.render import render_html_to_png
 
@@ -71,10 +81,12 @@ def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | Non
             if name == "capture":
                 report = _capture_demo(out / "capture", quick)
             else:
-                mod = importlib.import_module(f"webgauge.{name}.demo")
-                report = Path(mod.run_demo(out / name, quick=quick))
-            rows.append({"part": name, "report": link(relpath(report, out / "index.html"), report.name),
-                         "seconds": round(time.monotonic() - t0, 1), "status": "ok"})
+                module, fn = PARTS[name]
+                report = getattr(importlib.import_module(module), fn)(out / name, quick=quick)
+            reports = [Path(p) for p in (report if isinstance(report, (list, tuple)) else [report])]
+            rows.append({"part": name, "report": Markup(" · ").join(
+                link(relpath(p, out / "index.html"), p.name) for p in reports),
+                "seconds": round(time.monotonic() - t0, 1), "status": "ok"})
         except Exception as exc:  # one failing part must not hide the others
             failures[name] = f"{type(exc).__name__}: {exc}"
             (out / f"{name}.error.txt").write_text(traceback.format_exc())

@@ -118,7 +118,7 @@ def capture(pages, out, width, height, dsf, viewport_only, timeout, limit, force
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs/demo"), show_default=True,
               help="Folder for every demo run and report.")
 @click.option("--quick", is_flag=True, help="A smaller demo (about a minute per suite).")
-@click.option("--suite", "suites", multiple=True, type=click.Choice(["capture", "understand", "design2code", "arena"]),
+@click.option("--suite", "suites", multiple=True, type=click.Choice(["capture", "understand", "design2code", "arena", "arena-variants"]),
               help="Run only these parts [default: all].")
 def demo(out: Path, quick: bool, suites: tuple[str, ...]) -> None:
     """Run the main job offline on the embedded default: capture the bundled pages, then each
