@@ -64,6 +64,8 @@ async def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--resets", type=int, default=200)
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--aria", choices=["off", "on"], nargs="+", default=["off", "on"],
+                    help="Capture the aria snapshot on every step (off: element table and screenshot only).")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
     with ArenaServer() as srv:
@@ -76,19 +78,19 @@ async def main() -> None:
             http_ms.append((time.perf_counter() - t0) * 1000)
             server_ms.append(r["ms"])
         ctl.delete(ep["id"])
-        print(f"{'metric':52s}  median")
-        print(f"{'database reset, inside the server (ms)':52s}{med(server_ms)}")
-        print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}")
+        print(f"{'metric':52s}  median", flush=True)
+        print(f"{'database reset, inside the server (ms)':52s}{med(server_ms)}", flush=True)
+        print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}", flush=True)
         async with Browser.launch() as browser:
-            for aria in (False, True):
+            for aria in (a == "on" for a in args.aria):
                 for c in args.concurrency:
                     wall, steps, resets, solved = await episodes(browser, srv, tasks, c, aria)
                     tag = f"concurrency {c}, aria {'on' if aria else 'off'}"
-                    print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}")
-                    print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}")
+                    print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
+                    print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
-                          f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)")
+                          f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main())  # prints as it goes (flush) so a long bench can be watched
