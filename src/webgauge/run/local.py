@@ -27,6 +27,8 @@ __all__ = ["LocalExecutor", "HARD_TIMEOUT_GRACE"]
 
 #: Seconds past ``item_timeout`` before the driver kills a worker whose item ignores cancellation.
 HARD_TIMEOUT_GRACE = 30.0
+#: Seconds a worker process may take to start (import the handler) before it counts as crashed.
+WORKER_START_TIMEOUT = 300.0
 #: Seconds a worker may take to close its browser after the driver vanished.
 ORPHAN_EXIT_AFTER = 15.0
 
@@ -106,6 +108,8 @@ class _Worker:
     conn: Connection
     in_flight: dict[str, tuple[dict, float]] = field(default_factory=dict)  # item_id -> (item, sent at)
     pid: int | None = None
+    spawned_at: float = field(default_factory=time.monotonic)
+    ready_at: float | None = None  # item clocks start no earlier than this: startup is not the item's time
 
 
 class LocalExecutor:
@@ -204,6 +208,7 @@ class LocalExecutor:
             events += self._drain(w)
             if not w.process.is_alive():
                 events += self._crashed(w)
+        events += self._stalled_starts()
         events += self._hard_timeouts()
         return events
 
@@ -218,6 +223,7 @@ class LocalExecutor:
                     events.append(("done", out))
                 elif msg["type"] == "ready":
                     w.pid = msg["pid"]
+                    w.ready_at = time.monotonic()
                 elif msg["type"] == "fatal":
                     err = msg["error"]
                     raise WorkerStartupError(f"worker {w.name} could not start: {err['type']}: {err['message']}")
@@ -239,14 +245,30 @@ class LocalExecutor:
         self._workers[self._workers.index(w)] = None
         return events
 
+    def _stalled_starts(self) -> list[tuple[str, dict]]:
+        """Workers that never reported ready: their items fail as ``WorkerCrashed``."""
+        events = []
+        now_m = time.monotonic()
+        for w in [w for w in self._workers if w is not None and w.ready_at is None]:
+            if now_m - w.spawned_at <= WORKER_START_TIMEOUT:
+                continue
+            for item, sent in w.in_flight.values():
+                err = {"type": "WorkerCrashed", "traceback": "",
+                       "message": f"worker {w.name} did not start within {WORKER_START_TIMEOUT:.0f}s"}
+                events.append(("done", _synthetic(item, err, time.time() - (now_m - sent), w.name)))
+            w.in_flight.clear()
+            self._kill(w)
+            self._workers[self._workers.index(w)] = None
+        return events
+
     def _hard_timeouts(self) -> list[tuple[str, dict]]:
         if not self.item_timeout:
             return []
         limit = self.item_timeout + HARD_TIMEOUT_GRACE
         events = []
         now_m, now = time.monotonic(), time.time()
-        for w in [w for w in self._workers if w is not None]:
-            hung = [iid for iid, (_, sent) in w.in_flight.items() if now_m - sent > limit]
+        for w in [w for w in self._workers if w is not None and w.ready_at is not None]:
+            hung = [iid for iid, (_, sent) in w.in_flight.items() if now_m - max(sent, w.ready_at) > limit]
             if not hung:
                 continue
             for iid, (item, sent) in w.in_flight.items():

@@ -131,6 +131,11 @@ class RayExecutor:
         if self._actors[slot] is None:  # replace a dead actor only when there is work for it
             self._generation += 1
             self._spawn(slot)
+            # Wait until it is up, so its start-up time does not count against the item's timeout.
+            try:
+                self.ray.get(self._actors[slot].ping.remote(), timeout=300)
+            except self.ray.exceptions.RayError as exc:
+                raise WorkerStartupError(f"a replacement Ray actor could not start: {exc}") from None
         actor = self._actors[slot]
         ref = actor.run.remote(item)
         self._futures[ref] = (slot, item, time.monotonic(), actor)
