@@ -30,11 +30,14 @@ def real_pages() -> Path:
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def instances(browser, tmp_path_factory, real_pages):
-    """One synthetic 2-page instance (seed 5) and one real page, built once."""
+    """One synthetic 2-page instance (seed 5) and one real page, built once at a 960x600
+    viewport (fewer pixels per page on this small machine; scoring reuses the instance's)."""
+    from webgauge.browser import RenderProfile
     from webgauge.design2code.dataset import build_instances
 
     root = tmp_path_factory.mktemp("d2c-instances")
     insts, failures = await build_instances(root, synthetic=1, seed=5, pages_per_site=2, real=real_pages,
-                                            real_limit=1, browser=browser, progress=False)
+                                            real_limit=1, browser=browser, progress=False,
+                                            profile=RenderProfile(width=960, height=600))
     assert failures == []
     return root, {i.kind: i for i in insts}

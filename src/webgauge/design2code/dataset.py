@@ -17,12 +17,14 @@ Both are rendered and extracted through ``webgauge.browser`` with the same profi
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from PIL import Image
 from tqdm import tqdm
 
 from webgauge.browser import Browser, PageError, RenderProfile
@@ -37,6 +39,7 @@ __all__ = ["INSTANCE_VERSION", "PageRecord", "Instance", "load_instances", "buil
 
 INSTANCE_VERSION = "webgauge.design2code.instance/1"
 DEFAULT_PROFILE = RenderProfile(width=1280, height=800)
+DEFAULT_PROFILE_SIZE = (1280, 800)
 
 
 @dataclass
@@ -71,6 +74,13 @@ class Instance:
 
     def reference_code(self, name: str) -> str:
         return (self.root / "site" / name).read_text(encoding="utf-8", errors="replace")
+
+    @property
+    def profile(self) -> RenderProfile:
+        """The render profile the references were captured with (their viewport); generated
+        pages are rendered with the same one."""
+        vw, vh = self.pages[0].resources.viewport if self.pages else DEFAULT_PROFILE_SIZE
+        return DEFAULT_PROFILE.with_(width=int(vw), height=int(vh))
 
     def asset_files(self) -> dict[str, bytes]:
         return {a: (self.root / "site" / a).read_bytes() for a in self.assets}
@@ -135,8 +145,6 @@ async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, s
                     r.target_page = page_of(r.url, pages)
             shot = f"ref/{Path(name).stem}.png"
             (folder / shot).write_bytes(png)
-            from PIL import Image
-            import io
             w, h = Image.open(io.BytesIO(png)).size
             records.append(PageRecord(name, shot, w, h, rl))
     # routes the reference pages declare in markup are part of the instance too

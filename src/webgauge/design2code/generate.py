@@ -114,13 +114,13 @@ def wire_links(code: str, pages: list[str]) -> tuple[str, int]:
     return _HREF.sub(sub, code), count
 
 
-async def render_html(browser, files: dict[str, bytes], page: str, routes=()) -> bytes:
+async def render_html(browser, files: dict[str, bytes], page: str, routes=(), profile=DEFAULT_PROFILE) -> bytes:
     """Serve ``files`` on loopback and return a full-page screenshot of ``page``."""
     from webgauge.design2code.backend import SiteBackend
     from webgauge.design2code.screens import page_screenshot
 
     with SiteBackend(files, routes) as backend:
-        async with browser.open(backend.url(page), DEFAULT_PROFILE, timeout=30) as live:
+        async with browser.open(backend.url(page), profile, timeout=30) as live:
             return await page_screenshot(live)
 
 
@@ -138,7 +138,8 @@ async def generate_site(instance: Instance, generator: PageGenerator, strategy: 
         async def render(code: str, _page=task.page) -> bytes:
             if browser is None:
                 raise RuntimeError("self-refine needs a browser to render the first answer")
-            return await render_html(browser, {**assets, _page: code.encode()}, _page, instance.routes)
+            return await render_html(browser, {**assets, _page: code.encode()}, _page, instance.routes,
+                                     instance.profile)
         try:
             out = await generator.generate(task, render)
         except Exception as exc:  # noqa: BLE001 - a failed page is data, the site goes on

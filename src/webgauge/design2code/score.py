@@ -21,7 +21,7 @@ from typing import Any
 
 from webgauge.browser import PageError
 from webgauge.design2code.backend import SiteBackend
-from webgauge.design2code.dataset import DEFAULT_PROFILE, Instance
+from webgauge.design2code.dataset import Instance
 from webgauge.design2code.extract import extract_live
 from webgauge.design2code.finegrained import fine_grained
 from webgauge.design2code.functional import check_backend, check_images, check_navigation, rer
@@ -65,7 +65,7 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                 pages_out.append(row)
                 continue
             try:
-                async with browser.open(url, DEFAULT_PROFILE, timeout=30) as page:
+                async with browser.open(url, instance.profile, timeout=30) as page:
                     gen_rl = await extract_live(page, rec.name)
                     png = await page_screenshot(page)
                     ref_png = instance.screenshot(rec.name)
