@@ -185,9 +185,11 @@ def summarize(scores: RunScores) -> dict:
                "unparsed": sum(not it.parsed_ok for it in mine), "answered": len(mine),
                "failed": scores.failures.get(m, 0)}
         t2.append(row)
+        kinds = sorted({it.variant for it in items if it.task == "text" and it.variant != "clean"})
         for task, label, variants in (("color", "color (recolor)", ("color",)),
                                       ("color", "color (low contrast)", ("low_contrast",)),
-                                      ("text", "text", None),
+                                      ("text", "text (all kinds)", None),
+                                      *(("text", f"text ({k[5:]})", (k,)) for k in kinds),
                                       ("layout", "layout easy", ("layout-easy",)),
                                       ("layout", "layout medium", ("layout-medium",)),
                                       ("layout", "layout hard", ("layout-hard",))):
