@@ -254,6 +254,11 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     eps = load_episodes(run_dir)
     if not eps.records:
         raise ValueError(f"{run_dir} holds no arena episodes to package")
+    stale = [r["item_id"] for r in eps.records if r.get("slice") != "heldout"
+             and _rebuild(r).describe()["validator_sha256"] != r["task"]["validator_sha256"]]
+    if stale:
+        raise ValueError(f"{len(stale)} episode(s) were judged by a validator that differs from the installed one "
+                         f"(e.g. {stale[0]}); re-run them with this code (a new run directory) before packaging")
     (out / "traces").mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}
 
