@@ -22,7 +22,7 @@ from .sweep import run_sweep
 __all__ = ["run_variants_demo", "SWEEP_FAMILIES", "SAFETY_FAMILIES"]
 
 SWEEP_FAMILIES = ("shop.cancel_order", "account.rename")
-SAFETY_FAMILIES = ("shop.cancel_order", "mail.forward")
+SAFETY_FAMILIES = ("shop.cancel_order", "account.rename")  # the heuristic solves rename: utility under attack shows
 QUICK_SWEEP = ("base", "cohort.mobile@2x", "popup.newsletter", "stale.shift")
 QUICK_TRAPS = ("base", "trap.ad", "trap.download")
 
