@@ -18,7 +18,7 @@ def bench(tmp_path_factory):
     if not REAL_PAGE.is_file():
         pytest.fail(f"shared real page missing at {REAL_PAGE}; set WEBGAUGE_SHARED to the shared/ folder")
     root = tmp_path_factory.mktemp("bench") / "b"
-    manifest = build_benchmark(root, seed=3, synthetic=3, pages=[REAL_PAGE], progress=False)
+    manifest = build_benchmark(root, seed=3, synthetic=2, pages=[REAL_PAGE], progress=False)
     return root, manifest
 
 

@@ -21,9 +21,9 @@ def run_demo(out: Path, quick: bool = False) -> Path:
 
     out = Path(out)
     real = real_pages_dir()
-    pages = [r.path for r in load_pages(real, limit=2 if quick else 8)] if real is not None else []
+    pages = [r.path for r in load_pages(real, limit=2 if quick else 6)] if real is not None else []
     bench, run = out / "bench", out / "run"
-    build_benchmark(bench, seed=0, synthetic=4 if quick else 12, pages=pages, force=True)
+    build_benchmark(bench, seed=0, synthetic=4 if quick else 8, pages=pages, force=True)
     run_benchmark(bench, run, ["random", "dom-oracle"], seed=0, force=True, workers=1)
     html = write_report(run)
     asyncio.run(render_html_to_png(html, html.with_suffix(".png"), root=out))
