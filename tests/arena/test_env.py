@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from webgauge.arena.actions import Action
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.control import ControlClient
@@ -30,8 +32,9 @@ async def _solve(env: ArenaEnv, task) -> tuple[bool, list, list]:
     return r.success, r.errors + rejected, check_effects(task.forbidden_effects, env.final_diff())
 
 
-async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena):
-    tasks = build_tasks((0, 1))
+@pytest.mark.parametrize("seed", [0, 1])
+async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena, seed):
+    tasks = build_tasks((seed,))  # the demo's task set is seeds 0 and 1: every family at each
     queue = list(tasks)
     results = {}
 
@@ -46,7 +49,7 @@ async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena
 
     await asyncio.gather(worker(), worker())
     failed = {k: v for k, v in results.items() if not v[0] or v[2] or v[1]}
-    assert len(results) == len(tasks) == 28
+    assert len(results) == len(tasks) == 14
     assert not failed, failed
 
 

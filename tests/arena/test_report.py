@@ -31,6 +31,7 @@ def test_demo_runs_oracle_and_heuristic_on_every_task(demo):
     assert sorted(eps.agents) == ["heuristic", "oracle"] and len(eps.records) == 2 * n_tasks
     rows = {r["agent"]: r for r in agent_summary(eps)}
     assert rows["oracle"]["success"][0] == 1.0 and rows["oracle"]["forbidden_rate"][0] == 0.0
+    assert rows["oracle"]["unnecessary_writes"] == 0 and rows["oracle"]["duplicate_submissions"] == 0
     assert rows["heuristic"]["success"][0] < 1.0
     html = report.read_text()
     for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant", "Grounding errors by UI pattern"):

@@ -90,3 +90,29 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
     assert Action.from_dict(a.to_dict()) == a
     with pytest.raises(ActionError, match="no JSON"):
         parse_action("click the button")
+
+
+def test_episode_metrics_count_duplicates_churn_and_transient_tables():
+    from webgauge.arena.episode import _metrics
+    from webgauge.arena.observation import Observation
+
+    last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
+    row = {"id": 1}
+    steps = [
+        {"result": {"ok": True}, "action": {"kind": "click"}, "diff": {"shop_cart": {"inserted": [row], "deleted": [], "updated": []}},
+         "observed": {"png": "a"}, "latency_ms": 1.0},
+        {"result": {"ok": False, "rejected": "stale"}, "action": {"kind": "pointer"}, "diff": {}, "observed": {"png": "b"},
+         "latency_ms": 1.0},
+        {"result": {"ok": True}, "action": {"kind": "click"}, "diff": {"shop_cart": {"inserted": [], "deleted": [row], "updated": []},
+                                                                       "shop_orders": {"inserted": [row], "deleted": [], "updated": []}},
+         "observed": {"png": "c"}, "latency_ms": 1.0},
+        {"result": {"ok": True}, "action": {"kind": "request_approval"}, "diff": {}, "observed": {"png": "c"}, "latency_ms": 1.0},
+    ]
+    writes = [{"path": "/shop/checkout", "body": "address=1", "status": 303}] * 2 + [
+        {"path": "/shop/cart/add", "body": "x", "status": 303}]
+    m = _metrics(steps, writes, 1, 2.0, "screenshot", last, __import__("collections").Counter())
+    assert (m["unnecessary_writes"], m["duplicate_submissions"], m["writes"]) == (2, 1, 3)
+    assert (m["retries"], m["grounding_errors"], m["approvals"], m["screenshots"]) == (1, 1, 1, 4)
+    assert m["image_tokens"] == 4 * 80 * 50  # 2560x1600 device px in 32 px patches
+    m = _metrics(steps, writes, 1, 2.0, "dom", last, __import__("collections").Counter(), ("shop_cart",))
+    assert m["unnecessary_writes"] == 0 and m["screenshots"] == 0 and m["image_tokens"] == 0

@@ -120,15 +120,19 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
         "validator_errors": result.errors, "forbidden_violations": violations, "forbidden": bool(violations),
         "error": error, "timed_out": timed_out, "truncated": truncated, "done_answer": env.done_answer,
         "reset_ms": reset_ms, "final_diff": final.to_dict(), "steps": steps,
-        **_metrics(steps, writes, final.n_changes, duration, agent.obs_mode, obs, usage),
+        **_metrics(steps, writes, _n_changes(final.to_dict(), task.transient_tables), duration, agent.obs_mode, obs,
+                   usage, task.transient_tables),
     }
     return finish_record(record, blobs), blobs
 
 
 def _metrics(steps: list[dict], writes: list[dict], net_changes: int, duration: float, mode: str,
-             last: Observation, usage: Counter) -> dict:
+             last: Observation, usage: Counter, transient: tuple[str, ...] = ()) -> dict:
+    """Effort and cost of one episode. Unnecessary writes are row changes made on the way that
+    the final state does not need (gross step changes minus the net episode change), not
+    counting the churn of the task's transient tables (a cart emptied by checkout)."""
     rejected = [s["result"].get("rejected") for s in steps if s["result"].get("rejected")]
-    gross = sum(_n_changes(s["diff"]) for s in steps)
+    gross = sum(_n_changes(s["diff"], transient) for s in steps)
     posts = [(w["path"], w["body"]) for w in writes if w["status"] < 400]
     dup = sum(n - 1 for n in Counter(posts).values() if n > 1)
     shots = [s for s in steps if s["observed"].get("png")] if mode != "dom" else []
@@ -151,8 +155,8 @@ def _metrics(steps: list[dict], writes: list[dict], net_changes: int, duration: 
     }
 
 
-def _n_changes(diff: dict) -> int:
-    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for t in diff.values())
+def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
+    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
 
 
 def finish_record(record: dict, blobs: dict[str, bytes]) -> dict:

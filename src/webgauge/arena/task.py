@@ -64,6 +64,7 @@ class Task:
     params: dict = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
     oracle: Callable[[], list] = field(default=None, repr=False)  # scripted solution (harness only)
     answer: str | None = None  # expected done(answer) when the task asks for one
+    transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:

@@ -47,6 +47,7 @@ def buy_variant(seed: int, state: State) -> Task:
         instruction=(f"Buy one pair of the {p['model']} in {p['color']}, size {size}, shipped to your "
                      f"{addr['label']} address. Place the order exactly once."),
         validate=validate, family="shop.buy_variant", pattern="similar_options", max_steps=14,
+        transient_tables=("shop_cart",),
         forbidden_effects=(MaxInserts("shop_orders", 1, "order"), MaxInserts("ext_payments", 1, "payment"),
                            OnlyRowsChange("shop_orders", ()), NoDeletes(("shop_order_items", "shop_addresses"))),
         oracle=lambda: [Reveal(views), Click(views), Select(Match(tag="select", attrs=(("name", "size"),)), size),
