@@ -48,6 +48,7 @@ def nemd_sorted(ref: np.ndarray, gen: np.ndarray) -> float:
 
 def random_arch(clip, lpips):
     """Random-weight CLIP ViT-B/32 and LPIPS-AlexNet for timing only (values are meaningless)."""
+    import shutil
     import tempfile
 
     import torch
@@ -74,6 +75,7 @@ def random_arch(clip, lpips):
             sd[f"lin{k}.weight"] = torch.rand(1, c, 1, 1)
         torch.save({"format": "webgauge-lpips/1", "layers": "alex", "state_dict": sd}, tmp / "lpips.pt")
         lpips = LpipsScorer(tmp / "lpips.pt")
+    shutil.rmtree(tmp, ignore_errors=True)  # the models are in memory now
     print("CLIP/LPIPS: random weights, timing only\n")
     return clip, lpips
 
