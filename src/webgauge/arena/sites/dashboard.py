@@ -62,7 +62,8 @@ def chart_png(amounts: list[int]) -> bytes:
 
 CSS = """
 .dom-label{font-size:0} .act{min-width:96px;margin-right:6px}
-.alert-row{display:flex;align-items:center;justify-content:space-between;padding:8px 0;border-bottom:1px solid #e4e7ee}
+.alert-row{display:flex;flex-wrap:wrap;gap:6px;align-items:center;justify-content:space-between;padding:8px 0;border-bottom:1px solid #e4e7ee}
+canvas{max-width:100%;height:auto}
 """
 
 JS = """
