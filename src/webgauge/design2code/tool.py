@@ -210,16 +210,21 @@ class ToolServer:
 
 
 def serve_tool(port: int = 0, work_dir: str | Path | None = None) -> None:
-    """Serve the tool until interrupted (the work folder is temporary unless given)."""
+    """Serve the tool until SIGINT/SIGTERM; then stop every preview backend and remove the
+    temporary work folder (kept when ``work_dir`` is given)."""
     import asyncio
+    import contextlib
+    import signal
 
     async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
         with tempfile.TemporaryDirectory(prefix="d2c-tool-") as tmp:
             async with ToolServer(work_dir or tmp, port) as tool:
                 print(f"design2code tool on {tool.url} (Ctrl-C to stop)", flush=True)
-                await asyncio.Event().wait()
+                await stop.wait()
 
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
+    asyncio.run(main())
