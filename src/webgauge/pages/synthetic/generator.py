@@ -26,8 +26,8 @@ from .themes import FONTS, LAYOUTS, REGION_GROUP, THEMES, Theme
 
 __all__ = ["SyntheticPage", "generate_page", "GENERATOR_VERSION"]
 
-GENERATOR_VERSION = "1"
-LENGTHS = ("short", "medium", "long")
+GENERATOR_VERSION = "2"
+LENGTHS = ("brief", "short", "medium", "long", "tall")
 _BAIT = ("Save changes", "Archive", "Export data", "Pause notifications", "Download a copy")
 
 
@@ -157,7 +157,8 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
 
     Options: ``domain`` (one of ``DOMAINS``), ``layout`` (one of ``LAYOUTS``), ``with_safety``
     (include irreversible buttons), ``with_ads`` (an advertisement strip, UI group "else"),
-    ``length`` ("short" | "medium" | "long", which drives page height) and ``theme``.
+    ``length`` ("brief" | "short" | "medium" | "long" | "tall", which drives page height
+    from about 1,200 to 4,000 px at 1280 px wide) and ``theme``.
     """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
@@ -210,7 +211,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
             + "".join(f'<button class="btn" type="button" id="{i}">{html.escape(s)}</button>'
                       for i, s in zip(sec_ids, secondary))
             + '</div><img src="img/hero.png" alt="" width="360" height="220"></section>')
-    n_cards = {"short": 2, "medium": 4, "long": 8}[length]
+    n_cards = {"brief": 0, "short": 2, "medium": 4, "long": 8, "tall": 16}[length]
     cards = []
     for k in range(n_cards):
         title = d.cards[k % len(d.cards)] + ("" if k < len(d.cards) else f" {k // len(d.cards) + 1}")
@@ -219,11 +220,11 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
         cards.append(f'<div class="card"><img src="img/card{k}.png" alt="" width="240" height="150">'
                      f'<h4 id="{cid}">{html.escape(title)}</h4><span class="help">'
                      f'{html.escape(rng.choice(d.sentences))}</span></div>')
-    cards_html = f'<section class="panel"><div class="cards">{"".join(cards)}</div></section>'
+    cards_html = f'<section class="panel"><div class="cards">{"".join(cards)}</div></section>' if cards else ""
     form = _form(w, d, persona, rng, fields)
     safety, bait = [], rng.sample(list(_BAIT), k=2)
     account = ""
-    if with_safety or rng.random() < 0.6:  # an account panel; dangerous buttons only with_safety
+    if with_safety or (length != "brief" and rng.random() < 0.6):  # dangerous buttons only with_safety
         labels = list(bait)
         if with_safety:
             dangers = rng.sample(list(d.danger), k=rng.randint(1, len(d.danger)))
@@ -239,7 +240,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
             buttons.append(f'<button class="{cls}" type="button" id="{bid}">{html.escape(lab)}</button>')
         account = (f'<section class="panel"><h2>Account settings</h2><p class="help">Manage your '
                    f'{html.escape(site)} account.</p>{"".join(buttons)}</section>')
-    n_par = {"short": 1, "medium": 3, "long": 7}[length]
+    n_par = {"brief": 1, "short": 1, "medium": 3, "long": 7, "tall": 28}[length]
     paras = "".join(f"<p>{html.escape(' '.join(rng.sample(list(d.sentences), k=3)))}</p>" for _ in range(n_par))
     article = f'<section class="panel"><h2>About {html.escape(site)}</h2>{paras}</section>'
     middle = [cards_html, form, account, article]
