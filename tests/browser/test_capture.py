@@ -141,3 +141,22 @@ async def test_init_scripts_and_request_delays_for_variants(browser, site):
         assert any(e.attrs.get("id") == "banner" and e.text == "Cookies?" for e in snap.elements)
     finally:
         await page.close()
+
+
+async def test_capture_survives_a_navigation_during_capture(browser):
+    a = ("<button onclick=\"setTimeout(() => location.href = '/b.html', 100)\">go</button>"
+         + "".join(f"<p>row {i}</p>" for i in range(2000)))
+    with StaticServer(files={"/a.html": a, "/b.html": "<h1>Landed</h1>"}) as srv:
+        for delay in (0.0, 0.08, 0.15):
+            page = await browser.new_page()
+            try:
+                await page.goto(srv.url("a.html"))
+                await page.click("css=button")
+                await asyncio.sleep(delay)
+                snap = await page.capture(full_page=True)
+                if snap.url.endswith("/b.html"):
+                    assert any(e.tag == "h1" and e.text == "Landed" for e in snap.elements)
+                else:  # captured before the timer fired: a consistent picture of page a
+                    assert sum(e.tag == "p" for e in snap.elements) == 2000
+            finally:
+                await page.close()

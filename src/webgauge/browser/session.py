@@ -393,19 +393,41 @@ class LivePage:
     # ---- capture ----------------------------------------------------------
     async def capture(self, *, full_page: bool = False, timeout: float = 20.0, max_elements: int = 20000,
                       with_aria: bool = True, with_screenshot: bool = True) -> Snapshot:
-        """Capture the active tab: screenshot, elements and aria snapshot (read-only)."""
-        try:
-            snap = await asyncio.wait_for(
-                capture_page(self._page, self.profile, full_page=full_page, max_elements=max_elements,
-                             with_aria=with_aria, with_screenshot=with_screenshot, timeout=timeout),
-                timeout)
-        except asyncio.TimeoutError:
-            raise PageError("timeout", f"page did not respond to capture within {timeout:.0f}s "
-                            "(a script may be looping)", self._safe_url()) from None
-        except PageError:
-            raise
-        except Exception as exc:
-            raise self._as_page_error(exc, self._safe_url()) from None
+        """Capture the active tab: screenshot, elements and aria snapshot (read-only).
+
+        A page that navigates during the capture (a form submitted by a timer, a redirect)
+        is captured again once the new document has loaded, within the same ``timeout``.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        attempt = 0
+        while True:
+            attempt += 1
+            nav_before = self.navigation_id
+            remaining = max(0.5, deadline - loop.time())
+            try:
+                snap = await asyncio.wait_for(
+                    capture_page(self._page, self.profile, full_page=full_page, max_elements=max_elements,
+                                 with_aria=with_aria, with_screenshot=with_screenshot, timeout=remaining),
+                    remaining)
+            except asyncio.TimeoutError:
+                if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
+                    continue
+                raise PageError("timeout", f"page did not respond to capture within {timeout:.0f}s "
+                                "(a script may be looping)", self._safe_url()) from None
+            except PageError:
+                raise
+            except Exception as exc:
+                err = self._as_page_error(exc, self._safe_url())
+                navigated = self.navigation_id != nav_before or "context was destroyed" in err.message
+                if err.kind == "navigation" and navigated and attempt < 3 and deadline - loop.time() > 1:
+                    with contextlib.suppress(Exception):
+                        await self._page.wait_for_load_state("load", timeout=max(0.5, deadline - loop.time()) * 1000)
+                    continue
+                raise err from None
+            if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
+                continue  # the document changed under the capture: take it again
+            break
         for el in snap.elements:
             self._paths[el.id] = el.path
         snap.blocked_requests = list(self.blocked_requests)
