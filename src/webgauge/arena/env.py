@@ -159,6 +159,12 @@ class ArenaEnv:
         info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result}
         return StepOutcome(self.obs, 0.0, terminated, truncated, info)
 
+    def refresh_state(self) -> dict:
+        """Re-read the stored state from the control API (after an environment error, the
+        episode is judged on what the app stored, not on the last cached step)."""
+        self._state, _ = self.control.state(self.episode_id)
+        return self._state
+
     def final_diff(self) -> StateDiff:
         """The whole episode's state change (seed to now)."""
         return diff_states(self.seed_state, self._state)

@@ -83,6 +83,10 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
             out = await env.step(choice.action)
         except Exception as exc:
             error = f"environment error: {type(exc).__name__}: {str(exc)[:300]}"
+            try:
+                env.refresh_state()
+            except Exception as read_exc:  # the judgement below then uses the last state read
+                error += f"; state re-read failed: {type(read_exc).__name__}: {str(read_exc)[:200]}"
             break
         obs = out.observation
         res = dict(out.info["result"])
