@@ -4,7 +4,7 @@
   model (``openai:...``, ``scripted:answers.jsonl``, ...), at temperature 0.
 - :class:`RandomBaseline` (``random``) answers uniformly at random, task-aware: a random
   relation per pair, a random UI group, a random button label (or NONE), a random answer
-  from the task's answer pool for free text. Seeded by the run seed and the question id.
+  from the task's answer pool (``answer_pools.json`` of the benchmark) for free text. Seeded by the run seed and the question id.
 - :class:`DomOracle` (``dom-oracle``) answers from the DOM capture of the page shown
   (boxes, landmarks, labels), never from the stored target. On synthetic pages it must score
   100% on position and UI group: that checks the labels are consistent.
@@ -63,9 +63,17 @@ class RandomBaseline:
             return "\n".join(f"{k}: {rng.choice(RELATIONS)}" for k in question.target)
         if t == "ui_group":
             return rng.choice(UI_GROUPS)
-        if not question.choices:
-            return ""
-        return rng.choice(question.choices)
+        pool = question.choices or _answer_pools(str(bench)).get(t, [])
+        if not pool:
+            raise ValueError(f"random baseline: no allowed answers for {question.id} (no choices and an empty "
+                             f"answer pool for {t!r} in {bench}/answer_pools.json)")
+        return rng.choice(pool)
+
+
+@lru_cache(maxsize=8)
+def _answer_pools(bench: str) -> dict:
+    path = Path(bench) / "answer_pools.json"
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 @lru_cache(maxsize=64)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 import shutil
 from collections import Counter
@@ -138,11 +139,10 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
             else:
                 questions += res
     human = apply_human_labels(questions, human_rows) if human_rows else {"applied": 0, "unmatched": 0}
-    for task in FREE_TEXT:  # the random baseline draws free-text answers from the task's answer pool
-        pool = sorted({str(q.target) for q in questions if q.task == task and q.target})
-        for q in questions:
-            if q.task == task:
-                q.choices = pool
+    # the random baseline draws free-text answers from the task's answer pool, kept apart from the
+    # questions so that no row carries other rows' answers
+    pools = {t: sorted({str(q.target) for q in questions if q.task == t and q.target}) for t in FREE_TEXT}
+    (root / "answer_pools.json").write_text(json.dumps(pools, indent=1, sort_keys=True) + "\n")
     written = write_questions(root, questions, fmt)
     splits = write_splits(root, questions, seed)
     write_card(root, written, fmt, seed)

@@ -7,6 +7,7 @@ Layout::
     BENCH/images/<sha256>.png    every image once
     BENCH/snapshots/<id>.json    element tables of the pages shown (for the dom-oracle)
     BENCH/splits/<task>/{train,validation,test}.jsonl   chat ``messages`` + ``images``
+    BENCH/answer_pools.json      per free-text task, the sorted targets (the random baseline's draws)
     BENCH/manifest.json          counts, drops, checks, file hashes and the manifest sha256
 
 Splits are by page (no page in two splits), seeded, 8:1:1. Each row is
