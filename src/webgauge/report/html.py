@@ -109,7 +109,7 @@ def details(summary: Any, body: Any, open: bool = False) -> Markup:
 
 def image(src: str, alt: str = "", width: int | None = None, caption: Any = None) -> Markup:
     """An ``<img>`` (in a ``<figure>`` when ``caption`` is given); ``src`` should be relative."""
-    tag = Markup('<img src="{}" alt="{}"{} loading="lazy">').format(
+    tag = Markup('<img src="{}" alt="{}"{}>').format(
         src, alt, Markup(f' width="{int(width)}"') if width else "")
     if caption is None:
         return tag

@@ -128,8 +128,13 @@ def write_card(root: Path, tasks: list[str], fmt: str, seed: int) -> None:
     for t in tasks:
         lines += [f"- config_name: {t}", f"  data_files: data/{t}.{ext}"]
     for t in tasks:
-        lines += [f"- config_name: {t}_sft", "  data_files:"] + [
-            f"  - split: {s}\n    path: splits/{t}/{s}.jsonl" for s in ("train", "validation", "test")]
+        # an empty split file makes load_dataset fail ("corresponds to no data"): list only the
+        # splits that hold rows (a tiny benchmark may have all its pages in train)
+        splits = [s for s in ("train", "validation", "test")
+                  if (root / "splits" / t / f"{s}.jsonl").is_file() and (root / "splits" / t / f"{s}.jsonl").stat().st_size]
+        if splits:
+            lines += [f"- config_name: {t}_sft", "  data_files:"] + [
+                f"  - split: {s}\n    path: splits/{t}/{s}.jsonl" for s in splits]
     lines += ["---", "", f"# webgauge understand benchmark (seed {seed})", "",
               "Questions built by `webgauge understand build`. Image paths are relative to this folder;",
               "`meta` is a JSON string" + (" and so is `target`." if fmt == "parquet" else "."),
