@@ -9,8 +9,10 @@ STAMP="$VENV/.webgauge-bootstrap"
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
-fc-list 2>/dev/null | grep -qi dejavu || need_apt+=(fonts-dejavu-core)
-fc-list 2>/dev/null | grep -qi liberation || need_apt+=(fonts-liberation2)
+# (read fc-list once: `fc-list | grep -q` under pipefail fails on SIGPIPE)
+fonts="$(fc-list 2>/dev/null || true)"
+grep -qi dejavu <<<"$fonts" || need_apt+=(fonts-dejavu-core)
+grep -qi liberation <<<"$fonts" || need_apt+=(fonts-liberation2)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "bootstrap: installing Debian packages: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
