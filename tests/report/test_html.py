@@ -72,7 +72,7 @@ def test_html_page_is_self_contained_and_well_formed(tmp_path):
     assert "&lt;b&gt;escaped&lt;/b&gt;" in doc and "<style>" in doc
     assert "http://" not in doc and "https://" not in doc and "<script" not in doc
     parsed = _parse(doc)
-    assert ("img", {"src": "blobs/aa/aa.png", "alt": "page", "width": "320", "loading": "lazy"}) in parsed.tags
+    assert ("img", {"src": "blobs/aa/aa.png", "alt": "page", "width": "320"}) in parsed.tags
     assert [t for t, _ in parsed.tags].count("section") == 3
     assert not list(tmp_path.rglob("*.tmp"))
 

@@ -124,9 +124,9 @@ def test_hung_item_gets_its_worker_killed(tmp_path, monkeypatch):
 def test_a_worker_that_never_starts_fails_its_items(tmp_path, monkeypatch):
     import webgauge.run.local as local
 
-    monkeypatch.setattr(local, "WORKER_START_TIMEOUT", 0.0)  # no worker can report ready in time
-    s = run_items(tmp_path, RunSpec(suite="t"), [WorkItem(id="a", kind="qa")], "run_handlers:echo", workers=1,
-                  progress=False)
+    monkeypatch.setattr(local, "WORKER_START_TIMEOUT", 3.0)  # the worker's import takes 60 s
+    s = run_items(tmp_path, RunSpec(suite="t"), [WorkItem(id="a", kind="qa")], "slow_start_handlers:echo",
+                  workers=1, progress=False)
     assert (s.done, s.failed) == (1, 1)
     err = RunStore(tmp_path).get("a").error
     assert err["type"] == "WorkerCrashed" and "did not start" in err["message"]
