@@ -85,7 +85,7 @@ def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | Non
                 report = getattr(importlib.import_module(module), fn)(out / name, quick=quick)
             reports = [Path(p) for p in (report if isinstance(report, (list, tuple)) else [report])]
             rows.append({"part": name, "report": Markup(" · ").join(
-                link(relpath(p, out / "index.html"), p.name) for p in reports),
+                link(relpath(p, out / "index.html"), relpath(p, out / "index.html")) for p in reports),
                 "seconds": round(time.monotonic() - t0, 1), "status": "ok"})
         except Exception as exc:  # one failing part must not hide the others
             failures[name] = f"{type(exc).__name__}: {exc}"
