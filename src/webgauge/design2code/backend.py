@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import parse_qs, urlsplit
 
+from webgauge.pages.server import LoopbackServer
+
 __all__ = ["Route", "Submission", "SiteBackend"]
 
 
@@ -135,7 +137,7 @@ class _Server(http.server.ThreadingHTTPServer):
     backend: "SiteBackend"
 
 
-class SiteBackend:
+class SiteBackend(LoopbackServer):
     """Serve ``files`` (``{"/path": bytes}``) and record requests to ``routes``.
 
     Use as a context manager; ``backend.url("about.html")``, ``backend.submissions``.
@@ -148,7 +150,7 @@ class SiteBackend:
         self._submissions: list[Submission] = []
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.backend = self
-        self._thread: threading.Thread | None = None
+        super().__init__()
 
     def _record(self, sub: Submission) -> None:
         with self._lock:
@@ -167,28 +169,4 @@ class SiteBackend:
         with self._lock:
             self._submissions.clear()
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
-
-    def url(self, path: str = "") -> str:
-        return f"{self.base_url}/{path.lstrip('/')}"
-
-    def start(self) -> "SiteBackend":
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._httpd.serve_forever, name="d2c-backend", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._thread is not None:
-            self._httpd.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._httpd.server_close()
-
-    def __enter__(self) -> "SiteBackend":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+    thread_name = "d2c-backend"

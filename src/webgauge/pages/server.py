@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["StaticServer"]
+__all__ = ["StaticServer", "LoopbackServer"]
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -44,7 +44,50 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class StaticServer:
+class LoopbackServer:
+    """Start/stop lifecycle of a threaded HTTP server on 127.0.0.1 (a free port).
+
+    Subclasses set ``self._httpd`` (a ``ThreadingHTTPServer``) in ``__init__`` and call
+    ``super().__init__()``; use them as context managers.
+    """
+
+    thread_name = "webgauge-http"
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, relpath: str = "") -> str:
+        return f"{self.base_url}/{relpath.lstrip('/')}"
+
+    def start(self):
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._httpd.serve_forever, name=self.thread_name, daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+class StaticServer(LoopbackServer):
     """Serve a folder (``root=``) or a dict of ``{"/path": bytes | str}`` (``files=``) on
     ``127.0.0.1`` at a free port. Use as a context manager; ``srv.url("a.html")``.
     """
@@ -62,40 +105,10 @@ class StaticServer:
         self._httpd = http.server.ThreadingHTTPServer((host, port), handler)
         self._httpd.daemon_threads = True
         self._httpd.files = self.files  # type: ignore[attr-defined]
-        self._thread: threading.Thread | None = None
-
-    @property
-    def port(self) -> int:
-        return self._httpd.server_address[1]
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def url(self, relpath: str = "") -> str:
-        return f"{self.base_url}/{relpath.lstrip('/')}"
+        super().__init__()
 
     def add(self, path: str, data: bytes | str) -> None:
         """Add or replace an in-memory file (``files=`` servers only)."""
         if self.files is None:
             raise ValueError("add() works on in-memory servers (files=...)")
         self.files["/" + path.lstrip("/")] = data
-
-    def start(self) -> "StaticServer":
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._httpd.serve_forever, name="webgauge-static", daemon=True)
-            self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._thread is not None:
-            self._httpd.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._httpd.server_close()
-
-    def __enter__(self) -> "StaticServer":
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
