@@ -21,7 +21,7 @@ def test_build_run_report(tmp_path):
     assert "manifest sha256" in res.output and "safety" in res.output
     res = runner.invoke(group, ["build", "--synthetic", "1", "--out", str(bench)])
     assert res.exit_code != 0 and "--force" in str(res.exception)
-    args = ["run", str(bench), "--model", "random", "--model", "dom-oracle", "--out", str(run), "--workers", "1"]
+    args = ["run", str(bench), "--model", "random-guess", "--model", "dom-oracle", "--out", str(run), "--workers", "1"]
     res = runner.invoke(group, args)
     assert res.exit_code == 0, res.output
     res = runner.invoke(group, args)
