@@ -56,8 +56,8 @@ def _strategy(text: str, kind: str, rng: random.Random) -> str:
         return "".join(chars)
     if kind == "reverse":
         return text[::-1]
-    if kind == "spaces":
-        return " ".join(text)
+    if kind == "spaces":  # a word gap stays one space: HTML would collapse more anyway
+        return " ".join(ch for ch in text if ch != " ")
     if kind == "punctuation":
         mark = rng.choice(INSERTED)
         gaps = [i for i, ch in enumerate(text) if ch == " "]
