@@ -6,8 +6,10 @@ the script prints the median seconds per pair; where there is a reference implem
 prints it next to webgauge's and the speed ratio:
 
 * SSIM: webgauge (float32 box filters) vs scikit-image ``structural_similarity``;
-* NEMD: webgauge (exact, 256-bin histograms + cumulative differences) vs the same EMD from
-  sorted pixel values (``scipy.stats.wasserstein_distance`` on the raw values);
+* NEMD (MRWeb's definition): webgauge (exact, 256-bin count histograms + cumulative
+  differences) vs the same EMD from sorted pixel values; it also prints the values of
+  webgauge's earlier variant (``nemd_distmax``, distribution normaliser, mean of channel
+  ratios) beside MRWeb's, pair by pair ("before" and "after");
 * CIEDE2000: webgauge vs ``skimage.color.deltaE_ciede2000`` on every pixel pair (Lab).
 
 CLIP and LPIPS use local weights when configured (``WEBGAUGE_CLIP_WEIGHTS``,
@@ -31,19 +33,19 @@ from PIL import Image
 from webgauge.design2code.align import align_pair
 from webgauge.design2code.ciede2000 import ciede2000
 from webgauge.design2code.neural import Missing, load_clip, load_lpips
-from webgauge.design2code.visual import mae, nemd, psnr, ssim, ssim_skimage
+from webgauge.design2code.visual import mae, nemd, nemd_distmax, psnr, ssim, ssim_skimage
+from webgauge.pages import require_real_pages
 
 
 def nemd_sorted(ref: np.ndarray, gen: np.ndarray) -> float:
-    """NEMD with EMD from sorted values (scipy), the slow exact reference."""
-    from scipy.stats import wasserstein_distance
-
-    scores = []
+    """MRWeb's NEMD with the EMD from sorted pixel values (the optimal 1-D assignment pairs
+    values in sorted order), the slow exact reference."""
+    emd = 0
     for c in range(3):
-        r, g = ref[..., c].ravel().astype(np.float64), gen[..., c].ravel().astype(np.float64)
-        emd_max = max(r.mean(), 255 - r.mean())
-        scores.append(1 - wasserstein_distance(r, g) / emd_max)
-    return float(np.mean(scores))
+        r, g = np.sort(ref[..., c].ravel()).astype(np.int64), np.sort(gen[..., c].ravel()).astype(np.int64)
+        emd += int(np.abs(r - g).sum())
+    v = ref.astype(np.int64)
+    return 1.0 - emd / int(np.maximum(v, 255 - v).sum())
 
 
 def random_arch(clip, lpips):
@@ -91,15 +93,23 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=8, help="number of page pairs")
     ap.add_argument("--random-arch", action="store_true",
                     help="time CLIP ViT-B/32 and LPIPS-AlexNet with random weights when no weights are configured")
-    ap.add_argument("--pages", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/design2code/pages")
+    ap.add_argument("--pages", type=Path, default=None, help="folder of PNGs [default: the real-page corpus]")
     args = ap.parse_args()
-    if not args.pages.is_dir():
-        args.pages = Path("/work/shared/data/design2code/pages")
+    args.pages = args.pages or require_real_pages()
     pngs = sorted(args.pages.glob("*.png"))[: args.pairs + 1]
     imgs = [np.asarray(Image.open(p).convert("RGB")) for p in pngs]
     pairs = [align_pair(imgs[i], imgs[i + 1]) for i in range(len(imgs) - 1)]
     px = [a.shape[0] * a.shape[1] for a, _ in pairs]
     print(f"{len(pairs)} pairs, median {statistics.median(px) / 1e6:.2f} MP per image (full resolution, padded)\n")
+
+    print("NEMD per pair: before (nemd_distmax, webgauge's earlier definition) and after (nemd, MRWeb's)")
+    print(f"{'pair':<24}{'before':>9}{'after':>9}{'after-before':>14}")
+    diffs = []
+    for (ref, gen), a, b in zip(pairs, pngs, pngs[1:]):
+        before, after = nemd_distmax(ref, gen), nemd(ref, gen)
+        diffs.append(after - before)
+        print(f"{a.stem + ' vs ' + b.stem:<24}{before:>9.4f}{after:>9.4f}{after - before:>14.4f}")
+    print(f"after - before: median {statistics.median(diffs):.4f}, max {max(diffs):.4f}\n")
 
     rows: dict[str, list[float]] = {}
     checks: list[float] = []
