@@ -142,7 +142,7 @@ def score(gen_run: Path, out: Path | None, report_dir: Path | None, clip_weights
               help="Also write the full analysis as JSON here.")
 def iqa(ratings: Path, scores: Path | None, out: Path | None) -> None:
     """Correlate metrics with human ratings (RATINGS: CSV rater,pair,rating): MRWeb Table 2."""
-    from webgauge.design2code.iqa import TABLE_COLUMNS, iqa_table, read_ratings_csv, read_scores_csv
+    from webgauge.design2code.iqa import TABLE_COLUMNS, TIER_COLUMNS, iqa_table, read_ratings_csv, read_scores_csv
     from webgauge.report import markdown_table
 
     rows, inline = read_ratings_csv(ratings)
@@ -152,6 +152,8 @@ def iqa(ratings: Path, scores: Path | None, out: Path | None) -> None:
     result = iqa_table(rows, metric_scores)
     fmt = [{k: (f"{v:.3f}" if isinstance(v, float) else v) for k, v in r.items()} for r in result["rows"]]
     click.echo(markdown_table(fmt, list(TABLE_COLUMNS)))
+    click.echo("\nper similarity tier (MRWeb Table 7; absolute values):")
+    click.echo(markdown_table(fmt, list(TIER_COLUMNS)))
     ir = result["inter_rater"]
     click.echo(f"\ninter-rater SROCC: pairwise {ir['pairwise_srocc']}, leave-one-out {ir['leave_one_out_srocc']} "
                f"({ir['raters']} raters); {result['n_pairs']} pairs; {result['removed_outliers']} outlier ratings "
