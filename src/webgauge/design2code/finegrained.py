@@ -45,10 +45,12 @@ def _mean(values: list[float]) -> float | None:
 
 
 def fine_grained(reference: list[Resource], generated: list[Resource],
-                 width: float, height: float) -> FineGrained:
-    """Match ``generated`` to ``reference`` optimally and average the per-pair differences."""
+                 width: float, height: float, pairs: list | None = None) -> FineGrained:
+    """Match ``generated`` to ``reference`` optimally (or take ``pairs``) and average the
+    per-pair differences."""
     rows: list[dict[str, Any]] = []
-    for p in match_resources(reference, generated, width, height):
+    pairs = match_resources(reference, generated, width, height) if pairs is None else pairs
+    for p in pairs:
         r, g = p.reference, p.generated
         a_ref = box_area(r.box)
         de = color_difference(r.color, g.color)
