@@ -8,12 +8,12 @@ import asyncio
 
 import pytest
 
-from webgauge.arena.actions import Action
+from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.control import ControlClient
-from webgauge.arena.effects import check_effects
-from webgauge.arena.env import ArenaEnv
-from webgauge.arena.families import build_tasks
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.effects import check_effects
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.tasks import build_tasks
 
 
 async def _solve(env: ArenaEnv, task) -> tuple[bool, list, list]:

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webgauge.arena import families
-from webgauge.arena.heldout import make_slices
-from webgauge.arena.package import EnvironmentMismatch, build_package, compare_packages, verify_package
-from webgauge.arena.safety_report import safety_summary, slice_summary, write_safety_report
-from webgauge.arena.scoring import load_episodes
+from webgauge.arena import tasks as families
+from webgauge.arena.tasks.heldout import make_slices
+from webgauge.arena.outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from webgauge.arena.outputs.safety_report import safety_summary, slice_summary, write_safety_report
+from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.arena.sweep import run_sweep
-from webgauge.arena.task import TaskResult
+from webgauge.arena.core.task import TaskResult
 
 SECRET = b"package-test-secret-0123456789abcdef"
 
@@ -130,7 +130,7 @@ def test_package_refuses_a_used_directory_and_an_empty_run(sweep_run, tmp_path):
 
 
 def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
-    from webgauge.arena.heldout import heldout_seeds
+    from webgauge.arena.tasks.heldout import heldout_seeds
 
     pkg = tmp_path / "pkg"
     build_package(sweep_run, pkg)

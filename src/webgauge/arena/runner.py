@@ -18,12 +18,12 @@ from .agents.base import Agent
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
-from .control import ControlClient
-from .env import ArenaEnv
-from .episode import run_episode
-from .families import build_tasks
-from .server import ArenaServer
-from .task import Task
+from .apps.control import ControlClient
+from .core.env import ArenaEnv
+from .core.episode import run_episode
+from .tasks import build_tasks
+from .apps.server import ArenaServer
+from .core.task import Task
 
 __all__ = ["run_arena", "episode_item", "make_agent", "agent_name", "episode_items", "AGENT_KINDS"]
 

@@ -2,7 +2,7 @@
 
 Items are ``(agent, base task, variant, repeat)``. The handler rebuilds the base task from
 its family and seed, applies the variant (checking the planned fingerprint), runs the
-episode in a :class:`~webgauge.arena.variants.VariantEnv` with the run's approval policy,
+episode in a :class:`~webgauge.arena.variants.variant.VariantEnv` with the run's approval policy,
 and adds to the standard episode record what this layer measures: the variant's kind and
 events, the slice (public or held-out), approval decisions, refusal and, on trap variants,
 the attack outcome. Records keep the core format, so the arena report reads them too.
@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Iterable
 
 from .agents.base import AgentStep
-from .actions import Action
-from .approval import get_policy
-from .control import ControlClient
-from .episode import run_episode
-from .observation import Observation
-from .task import Task
-from .variants import VariantEnv, VariantOracle, get_variant
+from .core.actions import Action
+from .core.approval import get_policy
+from .apps.control import ControlClient
+from .core.episode import run_episode
+from .core.observation import Observation
+from .core.task import Task
+from .variants.variant import VariantEnv, VariantOracle, get_variant
 
 __all__ = ["RefusingAgent", "sweep_items", "variant_item", "run_sweep", "SWEEP_AGENT_KINDS"]
 
@@ -82,7 +82,7 @@ def sweep_items(tasks: Iterable[Task], variants: list[str], agents: list[dict], 
 
 def _find_base(p: dict) -> Task:
     """Rebuild the base task of an item (held-out tasks carry an opaque id and their source id)."""
-    from .families import build_tasks
+    from .tasks import build_tasks
 
     src = p.get("source_id", p["base_id"])
     for t in build_tasks((p["seed"],), families=[p["family"]]):
@@ -100,7 +100,7 @@ async def variant_item(item, ctx):
     from webgauge.run import ItemResult
 
     from .runner import _server, make_agent
-    from .traps import TrapVariant, attack_outcome
+    from .variants.traps import TrapVariant, attack_outcome
 
     p = item.payload
     base = _find_base(p)

@@ -23,7 +23,7 @@ DEFAULT_TRAPS = ("base", "trap.decoy", "trap.ad", "trap.frame", "trap.download",
 
 def _tasks(seeds, families, secret, n_heldout):
     from webgauge.arena import build_tasks
-    from webgauge.arena.heldout import load_secret, make_slices
+    from webgauge.arena.tasks.heldout import load_secret, make_slices
 
     try:
         if secret or n_heldout:
@@ -58,8 +58,8 @@ def _common(f):
 
 
 def _run(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, gate, policy, kw):
-    from webgauge.arena.report import write_arena_report
-    from webgauge.arena.safety_report import write_safety_report
+    from webgauge.arena.outputs.report import write_arena_report
+    from webgauge.arena.outputs.safety_report import write_safety_report
     from webgauge.arena.sweep import run_sweep
 
     try:
@@ -80,7 +80,7 @@ def register(group: click.Group) -> None:
     @group.command("variants", help="List the controlled variants and safety traps.")
     @click.option("--json", "as_json", is_flag=True, help="Print each variant's full definition as JSON lines.")
     def variants_cmd(as_json):
-        from webgauge.arena.variants import VARIANTS, variant_names
+        from webgauge.arena.variants.variant import VARIANTS, variant_names
 
         for name in variant_names():
             v = VARIANTS[name]
@@ -109,7 +109,7 @@ def register(group: click.Group) -> None:
                                                         "transform; redacted images get their own hash).")
     @click.option("--archive", is_flag=True, help="Also write OUT.tar.gz.")
     def package_cmd(run_dir, out, redact_emails, archive):
-        from webgauge.arena.package import build_package
+        from webgauge.arena.outputs.package import build_package
 
         try:
             click.echo(str(build_package(run_dir, out, redact_emails=redact_emails, archive=archive, progress=True)))
@@ -123,7 +123,7 @@ def register(group: click.Group) -> None:
     @click.option("--allow-environment-mismatch", is_flag=True,
                   help="Compare anyway; every row is labelled with both environment versions.")
     def compare_cmd(package_a, package_b, allow_environment_mismatch):
-        from webgauge.arena.package import EnvironmentMismatch, compare_packages
+        from webgauge.arena.outputs.package import EnvironmentMismatch, compare_packages
 
         try:
             rows = compare_packages(package_a, package_b, allow_environment_mismatch=allow_environment_mismatch)
@@ -138,7 +138,7 @@ def register(group: click.Group) -> None:
     @click.argument("package", type=click.Path(path_type=Path, exists=True))
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     def verify_cmd(package, as_json):
-        from webgauge.arena.package import verify_package
+        from webgauge.arena.outputs.package import verify_package
 
         res = verify_package(package, progress=True)
         if as_json:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from ..actions import ACTION_SCHEMA, ActionError, Action, parse_action
-from ..observation import Observation
+from ..core.actions import ACTION_SCHEMA, ActionError, Action, parse_action
+from ..core.observation import Observation
 from .base import AgentStep
 
 __all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]

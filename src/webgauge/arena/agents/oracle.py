@@ -7,10 +7,10 @@ current observation, so stale checks and destructive-action guards apply to it t
 
 from __future__ import annotations
 
-from ..actions import Action
-from ..observation import Observation
-from ..script import ScriptError, Step
-from ..task import Task
+from ..core.actions import Action
+from ..core.observation import Observation
+from ..core.script import ScriptError, Step
+from ..core.task import Task
 from .base import AgentStep
 
 __all__ = ["OracleAgent"]

@@ -1,7 +1,7 @@
 """The arena environment: reset a task's app world, act through the browser, observe.
 
 :class:`ArenaEnv` is the async core (``await env.reset(task)``, ``await env.step(action)``)
-used by the episode runner; :mod:`webgauge.arena.gym_env` wraps it in the Gymnasium API.
+used by the episode runner; :mod:`webgauge.arena.core.gym_env` wraps it in the Gymnasium API.
 
 The environment talks to the browser only through :mod:`webgauge.browser`'s live page API
 and to the apps only through the control API. It enforces:
@@ -21,12 +21,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
+from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
 from .actions import Action
-from .control import ControlClient
+from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
 from .observation import Observation
-from .sites import DESTRUCTIVE_CLASSES, SEED_CLOCK
+from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
 from .task import Task
 
 __all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all"]

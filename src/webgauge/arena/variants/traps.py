@@ -1,6 +1,6 @@
 """Safety traps: attacks placed in the app around an unambiguous task, and how to detect them.
 
-Each trap is a :class:`TrapVariant` (a :class:`~webgauge.arena.variants.Variant` of kind
+Each trap is a :class:`TrapVariant` (a :class:`~webgauge.arena.variants.variant.Variant` of kind
 ``trap``): the user's task, its validator and its forbidden effects stay exactly the same;
 the page gains content that tries to lure the agent elsewhere:
 
@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from .variants import Variant, register_variant
+from .variant import Variant, register_variant
 
 __all__ = ["TrapServer", "TrapVariant", "TRAPS", "EXFIL_ADDRESS", "attack_outcome", "trap_server", "lure_words"]
 

@@ -1,8 +1,8 @@
 """The Gymnasium face of the arena: ``reset(seed=..., options=...)`` and ``step(action)``.
 
-:class:`ArenaGymEnv` runs the async :class:`~webgauge.arena.env.ArenaEnv` on a private
+:class:`ArenaGymEnv` runs the async :class:`~webgauge.arena.core.env.ArenaEnv` on a private
 event loop thread with its own Chromium and (unless given one) its own arena server, so
-synchronous RL code can use it. Actions are :class:`~webgauge.arena.actions.Action` values,
+synchronous RL code can use it. Actions are :class:`~webgauge.arena.core.actions.Action` values,
 their dicts or their JSON text. Observations are dicts (PNG bytes and hash, URL and
 navigation id, viewport, scale, scroll, tabs, and per ``obs_mode`` the element table and
 aria tree); the declared ``observation_space`` covers the fixed-shape keys only, since PNG
@@ -23,11 +23,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .actions import Action
-from .control import ControlClient
+from ..apps.control import ControlClient
 from .effects import check_effects
 from .env import ArenaEnv
 from .observation import Observation
-from .server import ArenaServer
+from ..apps.server import ArenaServer
 from .task import Task
 
 __all__ = ["ArenaGymEnv"]

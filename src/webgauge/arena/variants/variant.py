@@ -1,6 +1,6 @@
 """Controlled variants: the same task (same intent, same validator) under a changed world.
 
-A :class:`Variant` turns a base :class:`~webgauge.arena.task.Task` into a variant task with
+A :class:`Variant` turns a base :class:`~webgauge.arena.core.task.Task` into a variant task with
 :meth:`Variant.apply` (new id and ``variant`` name, same instruction, validator and forbidden
 effects) and changes the live app around the agent through :class:`VariantEnv`:
 
@@ -33,12 +33,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .actions import Action
-from .env import ArenaEnv
-from .observation import Observation
-from .script import ScriptError, Step
-from .sites import DESTRUCTIVE_CLASSES
-from .task import Task, Viewport
+from ..core.actions import Action
+from ..core.env import ArenaEnv
+from ..core.observation import Observation
+from ..core.script import ScriptError, Step
+from ..apps import DESTRUCTIVE_CLASSES
+from ..core.task import Task, Viewport
 
 __all__ = ["Variant", "VariantRuntime", "VariantEnv", "VariantOracle", "COHORTS", "FORM_FACTORS", "VARIANTS",
            "VARIANT_KINDS", "get_variant", "variant_names", "apply_variant", "register_variant",
@@ -310,7 +310,7 @@ class VariantOracle:
         return dataclasses.replace(obs, elements=els)
 
     async def act(self, obs: Observation):
-        from .agents.base import AgentStep
+        from ..agents.base import AgentStep
 
         last = obs.last_result or {}
         if self._pending_wait:
@@ -494,7 +494,7 @@ async def solve_with_oracle(env: VariantEnv, task: Task, **oracle_kwargs) -> dic
     Returns ``{"success", "errors", "violations", "rejections", "steps", "events"}``; a
     variant keeps its task when ``success`` is true and ``violations`` is empty.
     """
-    from .effects import check_effects
+    from ..core.effects import check_effects
 
     obs = await env.reset(task)
     agent = VariantOracle(task, env.variant, env.runtime, **oracle_kwargs)

@@ -56,10 +56,11 @@ RESET_PROCEDURE = ("POST /episodes/<id>/reset on the control API copies the seed
                    "flags, frozen clock, files and stand-in external services), then checks the state hash "
                    "against the seed's; the browser context is recreated for every episode.")
 
-_ENV_MODULES = ("sites", "db", "server", "control")
-_TASK_MODULES = ("families", "task", "effects", "diff", "script")
-_SCORING_MODULES = ("scoring", "episode", "safety_report", "sweep", "package")
-_AGENT_MODULES = ("agents", "actions", "observation", "env", "variants", "traps", "approval")
+_ENV_MODULES = ("apps",)
+_RESET_MODULES = ("apps/db", "apps/server", "apps/control")
+_TASK_MODULES = ("tasks", "core/task", "core/effects", "core/diff", "core/script")
+_SCORING_MODULES = ("outputs/scoring", "core/episode", "outputs/safety_report", "sweep", "outputs/package")
+_AGENT_MODULES = ("agents", "core/actions", "core/observation", "core/env", "variants", "core/approval")
 
 
 class EnvironmentMismatch(RuntimeError):
@@ -75,8 +76,8 @@ def _json_sha(obj) -> str:
 
 
 def _code(names: tuple[str, ...]) -> dict[str, str]:
-    """sha256 of each source file of these arena modules or subpackages (relative paths)."""
-    root = Path(__file__).parent
+    """sha256 of each source file of these arena modules or subpackages (paths relative to arena/)."""
+    root = Path(__file__).parent.parent
     out = {}
     for n in names:
         p = root / n
@@ -103,8 +104,8 @@ def environment_pins(seeds: list[int]) -> dict:
     """The environment's pins for these seeds (held-out seeds are keyed by hash, never by value)."""
     from webgauge.browser import chromium_version
 
-    from .families import seed_state
-    from .db import state_hash
+    from ..tasks import seed_state
+    from ..apps.db import state_hash
 
     try:
         chromium = chromium_version()
@@ -132,8 +133,8 @@ def _machine() -> dict:
 
 def _rebuild(rec: dict):
     """The task of a record, rebuilt from the installed families and variants."""
-    from .sweep import _find_base
-    from .variants import get_variant
+    from ..sweep import _find_base
+    from ..variants.variant import get_variant
 
     t = rec["task"]
     src = t.get("params", {}).get("source_id")
@@ -150,7 +151,7 @@ def _columns() -> dict[str, list[str]]:
     """Every table's columns in schema order (JSON records may have reordered row keys)."""
     import sqlite3
 
-    from .sites import build_seed
+    from ..apps import build_seed
 
     conn = sqlite3.connect(":memory:")
     try:
@@ -163,8 +164,8 @@ def _columns() -> dict[str, list[str]]:
 
 def _final_state(seed: int, final_diff: dict) -> dict:
     """The seed state with an episode's recorded state change applied."""
-    from .families import seed_state
-    from .server import encode_state
+    from ..tasks import seed_state
+    from ..apps.server import encode_state
 
     state = encode_state(seed_state(seed))  # as the control API serves it (what validators read)
     cols = _columns()
@@ -180,10 +181,10 @@ def _final_state(seed: int, final_diff: dict) -> dict:
 
 
 def _rescore(rec: dict) -> dict:
-    from .diff import diff_states
-    from .effects import check_effects
-    from .families import seed_state
-    from .server import encode_state
+    from ..core.diff import diff_states
+    from ..core.effects import check_effects
+    from ..tasks import seed_state
+    from ..apps.server import encode_state
 
     task = _rebuild(rec)
     final = _final_state(rec["seed"], rec["final_diff"])
@@ -243,10 +244,10 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     """Package a run directory into ``out`` (a new directory); returns the manifest's path."""
     from tqdm import tqdm
 
-    from .actions import ACTION_SCHEMA
-    from .agents.model import SYSTEM_PROMPT
+    from ..core.actions import ACTION_SCHEMA
+    from ..agents.model import SYSTEM_PROMPT
     from .scoring import load_episodes
-    from .variants import COHORTS, get_variant
+    from ..variants.variant import COHORTS, get_variant
 
     run_dir, out = Path(run_dir), Path(out)
     if out.exists() and any(out.iterdir()):
@@ -309,7 +310,7 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     manifest = {
         "format": FORMAT,
         "environment": env,
-        "reset": {"procedure": RESET_PROCEDURE, "code": _code(("db", "server", "control"))},
+        "reset": {"procedure": RESET_PROCEDURE, "code": _code(_RESET_MODULES)},
         "tasks": {"tasks": tasks, "tasks_sha256": _json_sha(tasks), "code": _code(_TASK_MODULES)},
         "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items()},
                      "definitions": {v: get_variant(v).describe() for v in variants}},
@@ -367,7 +368,7 @@ def verify_package(package: str | Path, *, progress: bool = False) -> dict:
             if f.is_file() and _sha(f.read_bytes()) != f.name:
                 problems.append(f"blob {f.name[:12]}… does not hash to its name")
         pinned = {"environment code": (manifest["environment"]["code"], _code(_ENV_MODULES)),
-                  "reset code": (manifest["reset"]["code"], _code(("db", "server", "control"))),
+                  "reset code": (manifest["reset"]["code"], _code(_RESET_MODULES)),
                   "task and validator code": (manifest["tasks"]["code"], _code(_TASK_MODULES)),
                   "scoring code": (manifest["scoring"]["code"], _code(_SCORING_MODULES)),
                   "agent and environment-step code": (manifest["agents"]["code"], _code(_AGENT_MODULES))}
