@@ -14,7 +14,7 @@ from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices
 from webgauge.arena.outputs.package import _final_state
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
-from webgauge.arena.variants.variant import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
+from webgauge.arena.variants import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
 
 SECRET = b"unit-test-secret-0123456789abcdef"
 
