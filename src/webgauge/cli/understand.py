@@ -100,7 +100,8 @@ def report(run_dir, out, png) -> None:
 @click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--labels", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Labels JSONL to append decisions to (created if missing); rebuild with --labels to apply.")
-@click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 to serve the review page on.")
 @click.option("--annotator", default="review", show_default=True, help="Name stored with each decision.")
 def review(bench, labels, port, annotator) -> None:
     from webgauge.understand.review import serve_review
