@@ -27,7 +27,7 @@ as its own column. Consensus voters, leave-one-out and exclusions: see :mod:`.co
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
