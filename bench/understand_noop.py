@@ -34,6 +34,8 @@ def _box(bench: Path, snap: str, path: str):
     for e in d["elements"]:
         if e["path"] == path:
             return e["box"]
+    raise KeyError(f"{path} is not in snapshot {snap}")
+
 
 def measure(bench: Path) -> dict:
     qs = [q for q in read_questions(bench) if q.task in ("color", "text", "layout")]
