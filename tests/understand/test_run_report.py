@@ -65,3 +65,14 @@ def test_resume_and_a_remote_model_over_http(bench, tmp_path):
     assert len(seen) == 3 and all(n == 1 and "red box" in t for t, n in seen)
     rec = RunStore(tmp_path / "r").typed(AnswerRecord)[0]
     assert rec.parsed == "main content" and rec.model == "openai:fake-vl" and rec.task == "ui_group"
+
+
+def test_headline_rows_for_the_landing_page(baseline_run):
+    from webgauge.understand.headline import headline_rows
+
+    run, _ = baseline_run
+    models, rows, triples = headline_rows(run)
+    assert models == ["dom-oracle", "random-guess"] and len(triples) == sum(len(r) - 1 for r in rows)
+    ui = next(r for r in rows if r["task"] == "ui_group")
+    assert ui["dom-oracle"][0] > ui["random-guess"][0]
+    assert all(lo <= m <= hi for m, lo, hi in (ui["dom-oracle"], ui["random-guess"]))
