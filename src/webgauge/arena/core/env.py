@@ -12,6 +12,15 @@ and to the apps only through the control API. It enforces:
   must show the target where the observation had it (otherwise: ``moved``), and, when
   ``gate_destructive`` is on, an approval must have been granted;
 - navigation stays on the app origin; the control API is unreachable from the page.
+
+Variants and traps change the world only through the public hooks
+(:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
+not on a fixed wait: the load of a navigation the action started, no app request of the
+episode still being served (the server counts them), and a short DOM-mutation quiet period,
+capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) state reads
+are direct calls; an HTTP control client runs off the event loop. Each step's
+``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
+``bench/arena_bench.py`` prints their medians.
 """
 
 from __future__ import annotations
