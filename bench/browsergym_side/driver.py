@@ -68,7 +68,7 @@ def run(plan: dict) -> dict:
             env = BrowserEnv(task_entrypoint=OpenEndedTask, task_kwargs={"start_url": tgt["url"]},
                              viewport=plan["viewport"], headless=True,
                              pw_chromium_kwargs={"executable_path": str(LAUNCHER)}, **cfg)
-            resets, clicks, errors = [], [], []
+            resets, clicks, click_ok, errors = [], [], [], []
             try:
                 for rep in range(plan["reps"]):
                     t0 = time.perf_counter()
@@ -80,6 +80,7 @@ def run(plan: dict) -> dict:
                         t0 = time.perf_counter()
                         obs, *_ = env.step(f'click("{bid}")')
                         clicks.append((time.perf_counter() - t0) * 1000)
+                        click_ok.append(not obs["last_action_error"])
                         if obs["last_action_error"]:
                             errors.append(obs["last_action_error"][:300])
                         _check_obs(obs, None)
@@ -87,7 +88,8 @@ def run(plan: dict) -> dict:
                             break  # the click left the page: reset before the next one
             finally:
                 env.close()
-            out["results"][f"{cfg_name}/{tgt['name']}"] = {"reset_ms": resets, "click_ms": clicks, "errors": errors}
+            out["results"][f"{cfg_name}/{tgt['name']}"] = {"reset_ms": resets, "click_ms": clicks, "click_ok": click_ok,
+                                                       "errors": errors}
             print(f"  BrowserGym {cfg_name:8s} {tgt['name']:7s} reset {statistics.median(resets):7.0f} ms  "
                   f"click {statistics.median(clicks):7.0f} ms", file=sys.stderr, flush=True)
     return out
