@@ -9,7 +9,8 @@ Measures (medians, ms), each on both sides:
   * open page + load + first observation on page 87: a new webgauge context and page, ``goto``
     and ``capture()`` against BrowserGym ``reset()`` (which launches its browsers anew);
   * arena env reset on the shop task's start page: ``ArenaEnv.reset`` (database + context + page
-    + first capture) against BrowserGym ``reset()`` on the same app page;
+    + first capture, in-process control client as in local runs) against BrowserGym ``reset()``
+    on the same app page;
   * arena env step: ``ArenaEnv.step`` clicking the first product's "View" link (aria off and on)
     against BrowserGym clicking the same element.
 BrowserGym runs twice: its fastest settings (``slow_mo=0``, ``pre_observation_delay=0``) and its
@@ -35,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from webgauge.arena import Action, ArenaEnv, ArenaServer, ControlClient, build_tasks
+from webgauge.arena import Action, ArenaEnv, ArenaServer, build_tasks
 from webgauge.browser import Browser, RenderProfile, chromium_version, find_chromium
 from webgauge.pages import load_pages, require_real_pages, serve_pages
 
@@ -109,7 +110,7 @@ async def webgauge_static(browser: Browser, url: str, reps: int, clicks: int) ->
 async def webgauge_arena(browser: Browser, srv: ArenaServer, reps: int, with_aria: bool) -> tuple[dict, str]:
     """ArenaEnv reset on the shop start page, then one step clicking the first "View" link."""
     task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
-    env = ArenaEnv(browser, srv.app_url, ControlClient(srv.control_url), with_aria=with_aria)
+    env = ArenaEnv(browser, srv.app_url, srv.client(), with_aria=with_aria)  # in-process control, as in local runs
     resets, steps, target = [], [], None
     try:
         for _ in range(reps):
@@ -210,7 +211,7 @@ async def main(args) -> None:
                 wg[key], arena_xpath = await webgauge_arena(browser, srv, args.reps, aria)
                 print(f"  webgauge   arena (aria {'on' if aria else 'off'})  reset {med(wg[key]['reset_ms']):7.0f} ms  "
                       f"step {med(wg[key]['click_ms']):7.0f} ms", flush=True)
-        ep = ControlClient(srv.control_url).create(seed=0)  # BrowserGym's own episode of the same shop
+        ep = srv.client().create(seed=0)  # BrowserGym's own episode of the same shop
         task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
         targets = [{"name": "static", "url": urls[ref.id], "xpath": static_xpath},
                    {"name": "arena", "url": f"{srv.app_url}/e/{ep['id']}{task.start_url}", "xpath": arena_xpath,
