@@ -63,7 +63,12 @@ class Element:
 
 @dataclass
 class Snapshot:
-    """One capture: screenshot, element table, aria snapshot and geometry."""
+    """One capture: screenshot, element table, aria snapshot and geometry.
+
+    ``settled`` is False when the page did not settle before the capture, or its screenshot,
+    page size and element boxes kept disagreeing; ``warnings`` then start with ``unsettled:``
+    and say why. Event lists (``blocked_requests``, ``dialogs``) are sorted and deduplicated.
+    """
 
     url: str
     viewport: tuple[int, int]
@@ -81,6 +86,7 @@ class Snapshot:
     warnings: list[str] = field(default_factory=list)
     truncated: bool = False
     navigation_id: int = 0
+    settled: bool = True
 
     def element(self, eid: str) -> Element:
         """The element with this id (KeyError if absent)."""
@@ -121,6 +127,7 @@ class Snapshot:
             "warnings": self.warnings,
             "truncated": self.truncated,
             "navigation_id": self.navigation_id,
+            "settled": self.settled,
         }
 
     @classmethod
@@ -132,5 +139,5 @@ class Snapshot:
             title=d.get("title", ""), page_size=tuple(d.get("page_size", (0, 0))),
             blocked_requests=d.get("blocked_requests", []), dialogs=d.get("dialogs", []),
             warnings=d.get("warnings", []), truncated=d.get("truncated", False),
-            navigation_id=d.get("navigation_id", 0),
+            navigation_id=d.get("navigation_id", 0), settled=d.get("settled", True),
         )
