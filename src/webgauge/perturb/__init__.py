@@ -10,7 +10,7 @@ Each family is one module and a short coroutine that edits the page through
 >>> results = verify(rec, snapshot_before, snapshot_after) # all ok -> keep the pair
 """
 
-from .base import Change, Perturbation, PerturbationRecord, target_path
+from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, target_path
 from .checks import (CheckResult, check_box_fixed, check_boxes_unchanged, check_colors_only,
                      check_text_only, verify)
 from .color import MIN_BUTTON_AREA, STRONG_COLORS, ColorPerturbation, apply_color, contrast_ratio
@@ -21,8 +21,23 @@ from .text import TEXT_KINDS, TextPerturbation, apply_text, perturb_label
 FAMILIES: dict[str, Perturbation] = {p.name: p for p in (
     ColorPerturbation(), LowContrastPerturbation(), TextPerturbation(), LayoutPerturbation())}
 
+#: The parameter that names a family's kinds or levels, and its values (families not listed have one variant).
+VARIANT_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {"text": ("kind", tuple(TEXT_KINDS)),
+                                                          "layout": ("level", tuple(LAYOUT_LEVELS))}
+
+
+def variants() -> list[tuple[str, dict]]:
+    """Every ``(family, params)`` the registry exposes: one per text kind, one per layout level,
+    one for each other family (sorted, so tests and builds iterate them in one order)."""
+    out = []
+    for name in sorted(FAMILIES):
+        key, values = VARIANT_PARAMS.get(name, ("", ("",)))
+        out += [(name, {key: v} if key else {}) for v in values]
+    return out
+
 __all__ = [
-    "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES",
+    "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES", "VARIANT_PARAMS", "variants",
+    "apply_perturbation",
     "apply_color", "apply_low_contrast", "apply_text", "apply_layout", "perturb_label",
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",
