@@ -471,9 +471,10 @@ class LivePage:
             break
         for el in snap.elements:
             self._paths[el.id] = el.path
-        # Events arrive in whatever order the machine's load allows: record them sorted.
+        # Events arrive in whatever order the machine's load allows: record them sorted. Dialogs
+        # keep the page's own order: each one is modal and blocks the script that opened it.
         snap.blocked_requests = _sorted_unique(self.blocked_requests)
-        snap.dialogs = _sorted_unique(self.dialogs)
+        snap.dialogs = list(self.dialogs)
         snap.warnings = sorted(set(self.warnings)) + snap.warnings
         snap.navigation_id = self.navigation_id
         if not snap.settled and self.require_settled:

@@ -67,7 +67,8 @@ class Snapshot:
 
     ``settled`` is False when the page did not settle before the capture, or its screenshot,
     page size and element boxes kept disagreeing; ``warnings`` then start with ``unsettled:``
-    and say why. Event lists (``blocked_requests``, ``dialogs``) are sorted and deduplicated.
+    and say why. ``blocked_requests`` are sorted and deduplicated; ``dialogs`` keep the page's
+    order (each dialog is modal, so that order is the script's own).
     """
 
     url: str
