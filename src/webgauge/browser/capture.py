@@ -144,6 +144,7 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
             unsettled = report.reasons + problems
             break
         if not problems:
+            unsettled = []  # an earlier attempt's disagreement is resolved
             break
         unsettled = [f"inconsistent capture after {attempt} attempt(s): " + "; ".join(problems)]
         if deadline - loop.time() < 1.5:
