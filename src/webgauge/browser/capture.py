@@ -132,7 +132,7 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     unsettled: list[str] = []
     snap = None
     for attempt in range(1, max(1, attempts) + 1):
-        budget = max(0.5, min(settle_timeout, deadline - loop.time() - 1.0))
+        budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
         report = await settle(page, timeout=budget, pending=pending)
         if not report.settled:  # measure where it stands, to check the capture against that
             now = await probe_layout(page)

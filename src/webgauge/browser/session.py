@@ -126,12 +126,14 @@ class Browser:
 
     async def new_page(self, profile: RenderProfile = DEFAULT_PROFILE, *, allowed_origins: tuple[str, ...] = (),
                        max_tabs: int = 5, dialog_policy: str = "dismiss", require_settled: bool = False,
-                       settle_timeout: float = SETTLE_TIMEOUT) -> "LivePage":
+                       settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None) -> "LivePage":
         """A blank live page in a fresh context. Close it with ``await page.close()``.
 
         ``require_settled`` makes every capture (and :meth:`LivePage.settle`) of a page that does
         not settle within ``settle_timeout`` seconds raise ``PageError("unsettled")`` instead of
-        returning a snapshot marked unsettled: builds that promise byte-identical output use it."""
+        returning a snapshot marked unsettled: builds that promise byte-identical output use it.
+        ``timeout`` (seconds) replaces the default time limit of captures (20 s) and of reloads
+        (10 s): builds on a busy machine give pages more time rather than fail them."""
         if self._browser is None:
             await self.start()
         if profile.hide_scrollbars != self.hide_scrollbars:
@@ -152,7 +154,7 @@ class Browser:
         )
         page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
                         max_tabs=max_tabs, dialog_policy=dialog_policy, require_settled=require_settled,
-                        settle_timeout=settle_timeout)
+                        settle_timeout=settle_timeout, timeout=timeout)
         await page._setup()
         return page
 
@@ -204,7 +206,7 @@ class LivePage:
 
     def __init__(self, ctx, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
                  dialog_policy: str | Callable, require_settled: bool = False,
-                 settle_timeout: float = SETTLE_TIMEOUT) -> None:
+                 settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None) -> None:
         self._ctx = ctx
         self.profile = profile
         self._allowed = {origin_of(o) for o in allowed_origins}
@@ -224,6 +226,7 @@ class LivePage:
         self._closed = False
         self.require_settled = require_settled
         self.settle_timeout = settle_timeout
+        self.timeout = timeout  # None: each method's own default
         self._inflight: dict[Any, tuple[Any, str]] = {}  # request -> (tab, url), for settling
 
     # ---- setup and events -------------------------------------------------
@@ -390,7 +393,8 @@ class LivePage:
     async def forward(self, timeout: float = 10.0) -> None:
         await self._page.go_forward(timeout=timeout * 1000)
 
-    async def reload(self, timeout: float = 10.0) -> None:
+    async def reload(self, timeout: float | None = None) -> None:
+        timeout = timeout if timeout is not None else (self.timeout or 10.0)
         await self._page.reload(timeout=timeout * 1000)
 
     async def set_content(self, html: str, *, timeout: float = 30.0) -> None:
@@ -430,13 +434,14 @@ class LivePage:
         return report
 
     # ---- capture ----------------------------------------------------------
-    async def capture(self, *, full_page: bool = False, timeout: float = 20.0, max_elements: int = 20000,
+    async def capture(self, *, full_page: bool = False, timeout: float | None = None, max_elements: int = 20000,
                       with_aria: bool = True, with_screenshot: bool = True) -> Snapshot:
         """Capture the active tab: screenshot, elements and aria snapshot (read-only).
 
         A page that navigates during the capture (a form submitted by a timer, a redirect)
         is captured again once the new document has loaded, within the same ``timeout``.
         """
+        timeout = timeout if timeout is not None else (self.timeout or 20.0)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         attempt = 0

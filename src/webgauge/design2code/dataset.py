@@ -137,7 +137,8 @@ async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, s
     records = []
     with SiteBackend(files, route_objs) as backend:
         for name in pages:
-            async with browser.open(backend.url(name), profile, require_settled=True) as page:
+            async with browser.open(backend.url(name), profile, require_settled=True, timeout=30.0) as page:
+                page.timeout = 30.0  # captures get the load's time limit on a busy machine
                 png = await reference_screenshot(page)  # settles the page (or raises "unsettled")
                 rl = await extract_live(page, name)
             for r in rl.resources:

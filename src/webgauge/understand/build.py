@@ -60,6 +60,7 @@ async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, im
     # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
     # could differ next time
     async with browser.open(url, profile, timeout=timeout, require_settled=True) as live:
+        live.timeout = timeout  # captures and reloads get the build's time limit too
         clean = await live.capture(full_page=True, with_aria=False)
         if clean.page_size[1] > MAX_HEIGHT:
             drops["page_too_tall"] += 1
