@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("WEBGAUGE_SHARED", REPO.parent / "shared"))
-REAL_PAGES = SHARED / "data" / "design2code" / "pages"
 
 
 @pytest.fixture
 def real_pages_dir() -> Path:
-    if not REAL_PAGES.is_dir():
-        pytest.fail(f"the shared real pages are missing at {REAL_PAGES}; set WEBGAUGE_SHARED to the shared/ folder")
-    return REAL_PAGES
+    """The real-page corpus, found by the one locator; a missing corpus fails and names WEBGAUGE_SHARED."""
+    from webgauge.pages import CorpusMissing, require_real_pages
+
+    try:
+        return require_real_pages()
+    except CorpusMissing as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture

@@ -44,7 +44,15 @@ def clean_registry():
 
 
 def test_builtin_providers_are_listed_without_importing_sdks():
-    assert {"openai", "anthropic", "gemini", "scripted", "random"} <= set(list_providers())
+    import subprocess
+    import sys
+
+    code = ("import sys; from webgauge.models import list_providers; names = list_providers(); "
+            "sdks = sorted(m for m in ('openai', 'anthropic', 'google.genai', 'google.generativeai', 'transformers', "
+            "'torch') if m in sys.modules); print(','.join(names)); print(','.join(sdks))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert {"openai", "anthropic", "gemini", "scripted", "random"} <= set(out[0].split(","))
+    assert out[1] == "", f"listing providers imported SDKs: {out[1]}"
 
 
 async def test_register_provider_and_get_model(clean_registry):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["real_pages_dir", "SHARED_ENV"]
+__all__ = ["real_pages_dir", "require_real_pages", "CorpusMissing", "SHARED_ENV"]
 
 SHARED_ENV = "WEBGAUGE_SHARED"
 
@@ -23,3 +23,17 @@ def real_pages_dir() -> Path | None:
         if pages.is_dir():
             return pages
     return None
+
+
+class CorpusMissing(FileNotFoundError):
+    """The real-page corpus is not where webgauge looks for it."""
+
+
+def require_real_pages() -> Path:
+    """The real-page folder, or a :class:`CorpusMissing` error that names the fix."""
+    pages = real_pages_dir()
+    if pages is None:
+        raise CorpusMissing(
+            f"the real-page corpus (shared/data/design2code/pages) was not found: set {SHARED_ENV} to the "
+            "shared/ folder that holds it, or place shared/ beside the checkout")
+    return pages

@@ -19,6 +19,7 @@ from .items import ItemResult, WorkItem, payload_sha256
 from .local import WorkerStartupError
 from .options import executor_kwargs, executor_options
 from .runner import ItemsChanged, RunDirBusy, RunSummary, default_workers, run_items
+from .records import Record, RecordSchemaError, record_type, record_types
 from .spec import RunSpec, SpecMismatch, collect_environment, font_fingerprint
 from .store import ResultRow, RunStore
 
@@ -26,5 +27,5 @@ __all__ = [
     "WorkItem", "ItemResult", "WorkerContext", "RunSpec", "RunSummary", "RunStore", "ResultRow",
     "run_items", "resolve_handler", "executor_options", "executor_kwargs", "default_workers", "item_seed",
     "payload_sha256", "collect_environment", "font_fingerprint", "SpecMismatch", "ItemsChanged", "RunDirBusy",
-    "WorkerStartupError",
+    "WorkerStartupError", "Record", "RecordSchemaError", "record_type", "record_types",
 ]

@@ -16,7 +16,11 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator, Sequence, TypeVar
+
+from .records import Record
+
+R = TypeVar("R", bound=Record)
 
 __all__ = ["RunStore", "StoreWriter", "ResultRow", "RESULTS_DB", "SPEC_FILE", "BLOBS_DIR"]
 
@@ -134,6 +138,24 @@ class RunStore:
             args.append(status)
         sql += " ORDER BY finished, item_id"
         return [_row(r) for r in self._query(sql, args)]
+
+    def typed(self, cls: type[R], kind: str | None = None) -> list[R]:
+        """Every successful record of type ``cls`` (optionally only items of ``kind``), in finish order.
+
+        Only rows whose ``schema`` names ``cls`` are read; a row of the same kind written by another
+        version of the record type raises :class:`~webgauge.run.records.RecordSchemaError` naming both
+        versions, so a report never silently drops or misreads results.
+        """
+        out: list[R] = []
+        name = cls.SCHEMA
+        for row in self.records(kind=kind, status="ok"):
+            rec = row.record
+            if not isinstance(rec, dict):
+                continue
+            tag = str(rec.get("schema", ""))
+            if tag.rpartition("/")[0] == name or (kind is not None and tag != cls.schema_tag()):
+                out.append(cls.from_json(rec))
+        return out
 
     def __iter__(self) -> Iterator[ResultRow]:
         return iter(self.records())
