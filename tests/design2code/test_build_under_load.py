@@ -21,8 +21,8 @@ async def test_two_concurrent_reference_builds_beside_a_cpu_hog_are_byte_identic
                                                                                     cpu_hog):
     real = tmp_path / "real"
     real.mkdir()
-    for n in PAGES:
-        shutil.copy(real_pages_dir / f"{n}.html", real / f"{n}.html")
+    for name in [f"{n}.html" for n in PAGES] + ["rick.jpg"]:  # the pages and the image they show
+        shutil.copy(real_pages_dir / name, real / name)
     a, b = tmp_path / "a", tmp_path / "b"
     (ia, fa), (ib, fb) = await asyncio.gather(*(build_instances(out, synthetic=1, seed=3, pages_per_site=2,
                                                                 real=real, progress=False) for out in (a, b)))
