@@ -132,8 +132,8 @@ class Browser:
         ``require_settled`` makes every capture (and :meth:`LivePage.settle`) of a page that does
         not settle within ``settle_timeout`` seconds raise ``PageError("unsettled")`` instead of
         returning a snapshot marked unsettled: builds that promise byte-identical output use it.
-        ``timeout`` (seconds) replaces the default time limit of captures (20 s) and of reloads
-        (10 s): builds on a busy machine give pages more time rather than fail them."""
+        ``timeout`` (seconds) replaces the default time limit of captures and scripts (20 s) and
+        of reloads (10 s): builds on a busy machine give pages more time rather than fail them."""
         if self._browser is None:
             await self.start()
         if profile.hide_scrollbars != self.hide_scrollbars:
@@ -492,8 +492,9 @@ class LivePage:
         """PNG bytes of the active tab (``clip`` is ``(x, y, w, h)`` in CSS px of the page)."""
         return await screenshot_page(self._page, self.profile, full_page=full_page, clip=clip, timeout=timeout)
 
-    async def evaluate(self, js: str, arg: Any = None, *, timeout: float = 20.0) -> Any:
+    async def evaluate(self, js: str, arg: Any = None, *, timeout: float | None = None) -> Any:
         """Run a JavaScript function expression in the active tab and return its JSON value."""
+        timeout = timeout if timeout is not None else (self.timeout or 20.0)
         try:
             return await asyncio.wait_for(self._page.evaluate(js, arg), timeout)
         except asyncio.TimeoutError:
