@@ -94,6 +94,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
             box=tuple(float(v) for v in raw.pop("box")), **raw))
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
+    if data.get("ready_state") != "complete":
+        warnings.append("load event did not fire before the capture; captured after DOMContentLoaded")
     vw, vh = data["viewport"]
     snap = Snapshot(
         url=page.url, viewport=(int(vw), int(vh)), device_scale_factor=profile.device_scale_factor,
