@@ -11,7 +11,7 @@ Each family is one module and a short coroutine that edits the page through
 >>> check_visible_change(rec, snapshot_before, snapshot_after).ok   # and it visibly changed
 """
 
-from .base import Change, Perturbation, PerturbationRecord, target_path
+from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, target_path
 from .checks import (MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE, CheckResult, changed_fraction,
                      check_box_fixed, check_boxes_unchanged, check_colors_only, check_text_only,
                      check_visible_change, verify)
@@ -23,8 +23,23 @@ from .text import EXTRA_TEXT_KINDS, MARKER, PAPER_TEXT_KINDS, TEXT_KINDS, TextPe
 FAMILIES: dict[str, Perturbation] = {p.name: p for p in (
     ColorPerturbation(), LowContrastPerturbation(), TextPerturbation(), LayoutPerturbation())}
 
+#: The parameter that names a family's kinds or levels, and its values (families not listed have one variant).
+VARIANT_PARAMS: dict[str, tuple[str, tuple[str, ...]]] = {"text": ("kind", tuple(TEXT_KINDS)),
+                                                          "layout": ("level", tuple(LAYOUT_LEVELS))}
+
+
+def variants() -> list[tuple[str, dict]]:
+    """Every ``(family, params)`` the registry exposes: one per text kind, one per layout level,
+    one for each other family (sorted, so tests and builds iterate them in one order)."""
+    out = []
+    for name in sorted(FAMILIES):
+        key, values = VARIANT_PARAMS.get(name, ("", ("",)))
+        out += [(name, {key: v} if key else {}) for v in values]
+    return out
+
 __all__ = [
-    "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES",
+    "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES", "VARIANT_PARAMS", "variants",
+    "apply_perturbation",
     "apply_color", "apply_low_contrast", "apply_text", "apply_layout", "perturb_label",
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",

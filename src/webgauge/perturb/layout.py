@@ -87,7 +87,8 @@ for (const op of ops) {
     const path = H.pathOf(el), cs = getComputedStyle(el);
     const inline = cs.display.startsWith("inline");
     const r = document.createElement(inline ? "span" : "div");
-    for (const p of cs) r.style.setProperty(p, cs.getPropertyValue(p));
+    // sorted: the order of custom properties in a computed style is not stable from run to run
+    for (const p of Array.from(cs).sort()) r.style.setProperty(p, cs.getPropertyValue(p));
     for (const a of el.attributes) if (a.name !== "style") r.setAttribute(a.name, a.value);
     r.setAttribute("role", ROLE[el.tagName]);
     if (ROLE[el.tagName] === "heading") r.setAttribute("aria-level", el.tagName.slice(1));

@@ -4,7 +4,7 @@ For every page: serve it on loopback, open it in real Chromium, capture it once 
 pages taller than 5,500 px are dropped for every task and counted as ``page_too_tall``),
 then let each task builder ask its questions, perturbing the live page where the task needs it
 (and checking every perturbation). Pages that fail to load are recorded in the manifest and the
-build goes on. The same seed and sources give a byte-identical folder with the same manifest
+build goes on; so are pages that do not settle before a capture (reason ``unsettled``). The same seed and sources give a byte-identical folder with the same manifest
 sha256; a new seed gives a fresh private slice (new synthetic pages, new element choices).
 """
 
@@ -77,7 +77,11 @@ class _Source:
 
 async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
                       profile, timeout, noop, sizes, rejected, all_layout_levels=False):
-    async with browser.open(url, profile, timeout=timeout) as live:
+    # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
+    # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
+    # could differ next time
+    async with browser.open(url, profile, timeout=timeout, require_settled=True) as live:
+        live.timeout = timeout  # captures and reloads get the build's time limit too
         clean = await live.capture(full_page=True, with_aria=False)
         if clean.page_size[1] > MAX_HEIGHT:
             drops["page_too_tall"] += 1
@@ -156,7 +160,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                                                            noop=noop, sizes=sizes[i], rejected=rejected[i],
                                                            **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
-                        results[i] = {"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]}
+                        results[i] = {"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
+                                      "error": f"{type(exc).__name__}: {exc}"[:500]}
                     bar.update(1)
 
             await asyncio.gather(*(one(i, src) for i, src in enumerate(sources)))
