@@ -11,6 +11,9 @@ import pytest
 from webgauge.models import GenerateConfig, ModelConfigError, get_model, provider_info, user
 
 os.environ["HF_HUB_OFFLINE"] = "1"
+# a tiny model on a shared 2-core machine: more than one thread per process only contends (the
+# run's worker processes inherit this)
+os.environ["OMP_NUM_THREADS"] = "1"
 
 
 @pytest.fixture(scope="module")

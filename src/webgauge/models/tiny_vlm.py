@@ -100,3 +100,18 @@ def build_tiny_vlm(folder: str | Path, *, seed: int = 0, hidden_size: int = 32, 
     model.save_pretrained(out)
     processor.save_pretrained(out)
     return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m webgauge.models.tiny_vlm OUT [--seed N]``: write a tiny random VLM folder."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m webgauge.models.tiny_vlm", description=main.__doc__)
+    ap.add_argument("out", help="folder to write (hf-local:OUT loads it)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    print(f"tiny vision-language model written to {build_tiny_vlm(args.out, seed=args.seed)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -15,6 +15,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..report import Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
+from .finetune_table import FINETUNE_COLUMNS, PAPER_FINETUNE, finetune_rows
 from .scoring import score_run, summarize
 
 __all__ = ["write_report", "PAPER_REFERENCE", "T2_COLUMNS"]
@@ -110,6 +111,9 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     ref_rows = [{k: r.get(k, "–") for k in ["model", *T2_COLUMNS]} for r in PAPER_REFERENCE]
     subtitle = (f"benchmark {scores.bench.name} (sha256 {manifest['sha256'][:12]}, seed {manifest['seed']}); "
                 f"{sum(manifest['questions'].values())} questions; models: {', '.join(scores.models)}")
+    ft_cols = ["model", *FINETUNE_COLUMNS]
+    ft_rows = [{"model": r["model"], **{c: _txt(r[c]) for c in FINETUNE_COLUMNS}} for r in finetune_rows(scores)]
+    ft_rows += [{k: r[k] for k in ft_cols} for r in PAPER_FINETUNE]
     html_path = out_dir / "understand.html"
     sections = [
         Section("Table 2: reasoning and safety (×100, 95% bootstrap CI)", [
@@ -125,6 +129,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
         Section("Table 3: self-compare (share of unchanged outputs, ×100)", table(t3, ["model", "perturbation",
                                                                                     "unchanged outputs"])),
         Section("Reference: WebRSSBench paper, Table 2", table(ref_rows, ["model", *T2_COLUMNS])),
+        Section("Fine-tuning (WebRSSBench §5.2): this run beside the paper's before/after", table(ft_rows, ft_cols)),
         Section("Labels, drops and checks", [
             table(src_rows, ["task", "label source", "questions"], caption="Where the targets come from"),
             table(drop_rows, ["what", "count"], caption="Dropped at build time", empty="Nothing dropped."),
@@ -141,7 +146,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
           "\n## Table 2 (robustness)\n", markdown_table(_rob_rows(summary["robustness"], False), rob_cols),
           "\n## Table 3: self-compare\n", markdown_table(t3, ["model", "perturbation", "unchanged outputs"]),
           "\n## Reference (paper)\n", markdown_table(ref_rows, ["model", *T2_COLUMNS]),
-          "\nPer-item answers: items.html\n"]
+          "\n## Fine-tuning (WebRSSBench §5.2): this run beside the paper's before/after\n",
+          markdown_table(ft_rows, ft_cols), "\nPer-item answers: items.html\n"]
     (out_dir / "understand.md").write_text("\n".join(md))
     (out_dir / "scores.json").write_text(json.dumps(
         {"summary": summary, "items": [it.to_dict() for it in scores.items]}, default=str, indent=1))
