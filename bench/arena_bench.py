@@ -16,10 +16,11 @@ import statistics
 import time
 
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.control import ControlClient
-from webgauge.arena.env import ArenaEnv
-from webgauge.arena.families import build_tasks
-from webgauge.arena.server import ArenaServer
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import play
+from webgauge.arena.tasks import build_tasks
+from webgauge.arena.apps.server import ArenaServer
 from webgauge.browser import Browser
 
 
@@ -39,18 +40,10 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool):
         try:
             while queue:
                 t = queue.pop(0)
-                t0 = time.perf_counter()
-                obs = await env.reset(t)
-                env_reset_ms.append((time.perf_counter() - t0) * 1000)
-                agent = OracleAgent(t)
-                agent.start(t.public(), env.base)
-                while True:
-                    out = await env.step((await agent.act(obs)).action)
-                    obs = out.observation
-                    step_ms.append(out.info["latency_ms"])
-                    if out.terminated or out.truncated:
-                        break
-                solved += t.validate(env.state).success
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                env_reset_ms.append(rec.env_reset_ms)
+                step_ms.extend(s.latency_ms for s in rec.steps)
+                solved += rec.success
         finally:
             await env.close()
 

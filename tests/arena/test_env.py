@@ -8,28 +8,19 @@ import asyncio
 
 import pytest
 
-from webgauge.arena.actions import Action
+from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.control import ControlClient
-from webgauge.arena.effects import check_effects
-from webgauge.arena.env import ArenaEnv
-from webgauge.arena.families import build_tasks
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.effects import check_effects
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import play
+from webgauge.arena.tasks import build_tasks
 
 
 async def _solve(env: ArenaEnv, task) -> tuple[bool, list, list]:
-    obs = await env.reset(task)
-    agent = OracleAgent(task)
-    agent.start(task.public(), env.base)
-    rejected = []
-    while True:
-        out = await env.step((await agent.act(obs)).action)
-        obs = out.observation
-        if out.info["result"].get("rejected"):
-            rejected.append(out.info["result"])
-        if out.terminated or out.truncated:
-            break
-    r = task.validate(env.state)
-    return r.success, r.errors + rejected, check_effects(task.forbidden_effects, env.final_diff())
+    rec, _ = await play(env, OracleAgent(task), task, keep_dom=False)
+    rejected = [s.result for s in rec.steps if s.result.get("rejected")]
+    return rec.success, rec.validator_errors + rejected, rec.forbidden_violations
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.actions import Action, ActionError, parse_action
-from webgauge.arena.diff import diff_states
-from webgauge.arena.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from webgauge.arena.families import FAMILIES, build_tasks, seed_state
-from webgauge.arena.server import encode_state
-from webgauge.arena.task import PATTERNS
+from webgauge.arena.core.actions import Action, ActionError, parse_action
+from webgauge.arena.core.diff import diff_states
+from webgauge.arena.core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
+from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
+from webgauge.arena.apps.server import encode_state
+from webgauge.arena.core.task import PATTERNS
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +93,9 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
 
 
 def test_episode_metrics_count_duplicates_churn_and_transient_tables():
-    from webgauge.arena.episode import _metrics
-    from webgauge.arena.observation import Observation
+    from webgauge.arena.core.episode import _metrics
+    from webgauge.arena.core.observation import Observation
+    from webgauge.arena.core.records import StepRecord
 
     last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
     row = {"id": 1}
@@ -108,6 +109,7 @@ def test_episode_metrics_count_duplicates_churn_and_transient_tables():
          "observed": {"png": "c"}, "latency_ms": 1.0},
         {"result": {"ok": True}, "action": {"kind": "request_approval"}, "diff": {}, "observed": {"png": "c"}, "latency_ms": 1.0},
     ]
+    steps = [StepRecord(step=i + 1, agent_ms=0.0, **s) for i, s in enumerate(steps)]
     writes = [{"path": "/shop/checkout", "body": "address=1", "status": 303}] * 2 + [
         {"path": "/shop/cart/add", "body": "x", "status": 303}]
     m = _metrics(steps, writes, 1, 2.0, "screenshot", last, __import__("collections").Counter())

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webgauge.arena import families
-from webgauge.arena.heldout import make_slices
-from webgauge.arena.package import EnvironmentMismatch, build_package, compare_packages, verify_package
-from webgauge.arena.safety_report import safety_summary, slice_summary, write_safety_report
-from webgauge.arena.scoring import load_episodes
-from webgauge.arena.sweep import run_sweep
-from webgauge.arena.task import TaskResult
+from webgauge.arena import tasks as families
+from webgauge.arena.tasks.heldout import make_slices
+from webgauge.arena.outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from webgauge.arena.outputs.safety_report import safety_summary, slice_summary, write_safety_report
+from webgauge.arena.outputs.scoring import load_episodes
+from webgauge.arena.runner import run_arena
+from webgauge.arena.core.task import TaskResult
 
 SECRET = b"package-test-secret-0123456789abcdef"
 
@@ -26,7 +26,7 @@ SECRET = b"package-test-secret-0123456789abcdef"
 def sweep_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("sweep") / "run"
     sl = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["shop.cancel_order"])
-    summary = run_sweep(run_dir, sl.tasks, ["base", "trap.decoy"], [{"kind": "oracle"}, {"kind": "refuser"}],
+    summary = run_arena(run_dir, sl.tasks, [{"kind": "oracle"}, {"kind": "refuser"}], variants=["base", "trap.decoy"],
                         gate_destructive=True, approval_policy="scope", workers=1, progress=False, time_limit_s=90)
     assert summary.failed == 0 and summary.done == 8
     yield run_dir
@@ -36,10 +36,10 @@ def sweep_run(tmp_path_factory):
 def test_sweep_records_slices_approvals_refusals_and_attacks(sweep_run):
     eps = load_episodes(sweep_run)
     oracle = eps.of("oracle")
-    assert all(r["success"] and not r["forbidden"] and not r["attacked"] for r in oracle)
-    assert all(r["approvals"] == 1 and r["approvals_granted"] == 1 for r in oracle)
-    assert {r["slice"] for r in oracle} == {"public", "heldout"}
-    assert all(r["refused"] and not r["success"] for r in eps.of("refuser"))
+    assert all(r.success and not r.forbidden and not r.attacked for r in oracle)
+    assert all(r.approvals == 1 and r.approvals_granted == 1 for r in oracle)
+    assert {r.slice for r in oracle} == {"public", "heldout"}
+    assert all(r.refused and not r.success for r in eps.of("refuser"))
     rows = {r["agent"]: r for r in safety_summary(eps)}
     assert rows["oracle"]["utility"][0] == 1.0 and rows["oracle"]["attack_success"][0] == 0.0
     assert rows["refuser"]["utility"][0] == 0.0 and rows["refuser"]["refusal"][0] == 1.0  # safe and useless
@@ -130,7 +130,7 @@ def test_package_refuses_a_used_directory_and_an_empty_run(sweep_run, tmp_path):
 
 
 def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
-    from webgauge.arena.heldout import heldout_seeds
+    from webgauge.arena.tasks.heldout import heldout_seeds
 
     pkg = tmp_path / "pkg"
     build_package(sweep_run, pkg)
@@ -138,3 +138,29 @@ def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
     for f in pkg.rglob("*"):
         if f.is_file() and f.suffix in (".json", ".sha256"):
             assert seed not in f.read_text(), f"{f.name} reveals the held-out seed"
+
+
+def test_compare_packages_holding_a_model_agent(tmp_path):
+    """A model agent's name holds '|' (model|mode): packages, verify and compare read it as a field."""
+    from webgauge.arena.tasks import build_tasks
+
+    run_dir = tmp_path / "run"
+    task = build_tasks((0,), families=["dash.peak_month"])
+    model = {"kind": "model", "model": "scripted", "obs_mode": "dom",
+             "model_options": {"answers": [{"match": "", "answer": '{"kind": "done", "answer": "March"}'}]}}
+    summary = run_arena(run_dir, task, [model, {"kind": "oracle"}], workers=1, progress=False, time_limit_s=60)
+    assert summary.failed == 0 and summary.done == 2
+    eps = load_episodes(run_dir)
+    rec = next(r for r in eps.records if r.agent_kind == "model")
+    assert "|" in rec.agent and rec.model == "scripted" and rec.obs_mode == "dom" and rec.variant == "base"
+    a, b = tmp_path / "a", tmp_path / "b"
+    build_package(run_dir, a)
+    build_package(run_dir, b)
+    assert verify_package(a)["ok"]
+    rows = {r["agent"]: r for r in compare_packages(a, b)}
+    assert set(rows) == {rec.agent, "oracle"}
+    assert rows["oracle"]["a_success"] == rows["oracle"]["b_success"] == 1.0
+    assert rows[rec.agent]["a_success"] == rec.success
+    out = CliRunner().invoke(_cli(), ["compare", str(a), str(b)])
+    assert out.exit_code == 0, out.output
+    assert rec.agent in out.output

@@ -83,7 +83,7 @@ def serve_cmd(seed, port, control_port):
 @executor_options
 def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeats, time_limit, gate_destructive,
             report, **kw):
-    from webgauge.arena.report import write_arena_report
+    from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.runner import run_arena
 
     specs = []
@@ -109,7 +109,7 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 def report_cmd(run_dir, out, png):
     import asyncio
 
-    from webgauge.arena.report import write_arena_report
+    from webgauge.arena.outputs.report import write_arena_report
 
     path = write_arena_report(run_dir, out)
     click.echo(str(path))

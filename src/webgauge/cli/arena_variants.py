@@ -15,15 +15,13 @@ from webgauge.run.options import executor_kwargs, executor_options
 
 __all__ = ["register"]
 
-DEFAULT_SWEEP = ("base", "cohort.desktop@1x", "cohort.laptop@2x", "cohort.tablet@2x", "cohort.mobile@3x",
-                 "perturb.color", "perturb.text", "perturb.layout", "popup.cookie", "popup.newsletter",
-                 "popup.overlay", "slow.load", "late.content", "stale.shift")
-DEFAULT_TRAPS = ("base", "trap.decoy", "trap.ad", "trap.frame", "trap.download", "trap.hidden")
+from webgauge.arena.variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
+from webgauge.arena.variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
 
 
 def _tasks(seeds, families, secret, n_heldout):
     from webgauge.arena import build_tasks
-    from webgauge.arena.heldout import load_secret, make_slices
+    from webgauge.arena.tasks.heldout import load_secret, make_slices
 
     try:
         if secret or n_heldout:
@@ -58,12 +56,12 @@ def _common(f):
 
 
 def _run(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, gate, policy, kw):
-    from webgauge.arena.report import write_arena_report
-    from webgauge.arena.safety_report import write_safety_report
-    from webgauge.arena.sweep import run_sweep
+    from webgauge.arena.outputs.report import write_arena_report
+    from webgauge.arena.outputs.safety_report import write_safety_report
+    from webgauge.arena.runner import run_arena
 
     try:
-        summary = run_sweep(run_dir, _tasks(seeds, families, secret, n_heldout), list(variants), _agents(agents),
+        summary = run_arena(run_dir, _tasks(seeds, families, secret, n_heldout), _agents(agents), variants=list(variants),
                             gate_destructive=gate, approval_policy=policy, time_limit_s=time_limit,
                             **executor_kwargs(kw))
     except (KeyError, ValueError) as exc:
@@ -80,7 +78,7 @@ def register(group: click.Group) -> None:
     @group.command("variants", help="List the controlled variants and safety traps.")
     @click.option("--json", "as_json", is_flag=True, help="Print each variant's full definition as JSON lines.")
     def variants_cmd(as_json):
-        from webgauge.arena.variants import VARIANTS, variant_names
+        from webgauge.arena.variants.catalogue import VARIANTS, variant_names
 
         for name in variant_names():
             v = VARIANTS[name]
@@ -109,7 +107,7 @@ def register(group: click.Group) -> None:
                                                         "transform; redacted images get their own hash).")
     @click.option("--archive", is_flag=True, help="Also write OUT.tar.gz.")
     def package_cmd(run_dir, out, redact_emails, archive):
-        from webgauge.arena.package import build_package
+        from webgauge.arena.outputs.package import build_package
 
         try:
             click.echo(str(build_package(run_dir, out, redact_emails=redact_emails, archive=archive, progress=True)))
@@ -123,7 +121,7 @@ def register(group: click.Group) -> None:
     @click.option("--allow-environment-mismatch", is_flag=True,
                   help="Compare anyway; every row is labelled with both environment versions.")
     def compare_cmd(package_a, package_b, allow_environment_mismatch):
-        from webgauge.arena.package import EnvironmentMismatch, compare_packages
+        from webgauge.arena.outputs.package import EnvironmentMismatch, compare_packages
 
         try:
             rows = compare_packages(package_a, package_b, allow_environment_mismatch=allow_environment_mismatch)
@@ -138,7 +136,7 @@ def register(group: click.Group) -> None:
     @click.argument("package", type=click.Path(path_type=Path, exists=True))
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     def verify_cmd(package, as_json):
-        from webgauge.arena.package import verify_package
+        from webgauge.arena.outputs.package import verify_package
 
         res = verify_package(package, progress=True)
         if as_json:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..actions import Action
-from ..observation import Observation
+from ..core.actions import Action
+from ..core.observation import Observation
 
 __all__ = ["Agent", "AgentStep"]
 
@@ -23,9 +23,13 @@ class AgentStep:
 
 @runtime_checkable
 class Agent(Protocol):
-    """``name`` and ``obs_mode`` identify the system; ``start`` gets only the task's public view."""
+    """``name``, ``kind`` and ``obs_mode`` identify the system; ``start`` gets only the task's public view.
+
+    ``kind`` is ``oracle``, ``heuristic``, ``model`` or ``refuser``; a model agent also has ``model_id``.
+    """
 
     name: str
+    kind: str
     obs_mode: str
 
     def start(self, public_task: dict, base_url: str) -> None: ...

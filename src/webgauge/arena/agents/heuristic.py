@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ..actions import Action
-from ..observation import Observation
+from ..core.actions import Action
+from ..core.observation import Observation
 from .base import AgentStep
 
 __all__ = ["HeuristicAgent"]
@@ -29,6 +29,7 @@ def _words(s: str) -> set[str]:
 
 class HeuristicAgent:
     name = "heuristic"
+    kind = "heuristic"
     obs_mode = "dom"
 
     def __init__(self, max_actions: int = 8) -> None:

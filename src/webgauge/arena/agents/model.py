@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from ..actions import ACTION_SCHEMA, ActionError, Action, parse_action
-from ..observation import Observation
+from ..core.actions import ACTION_SCHEMA, ActionError, Action, parse_action
+from ..core.observation import Observation
 from .base import AgentStep
 
 __all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]
@@ -75,10 +75,13 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
 class ModelAgent:
     """A model choosing one action per turn through :mod:`webgauge.models`."""
 
+    kind = "model"
+
     def __init__(self, model, obs_mode: str = "screenshot+tree", max_tokens: int = 300, name: str | None = None) -> None:
         if obs_mode not in MODE_AGENTS:
             raise ValueError(f"obs_mode {obs_mode!r}: use one of {', '.join(MODE_AGENTS)}")
         self.model = model
+        self.model_id = getattr(model, "name", None) or str(model)
         self.obs_mode = obs_mode
         self.name = name or MODE_AGENTS[obs_mode]
         self.max_tokens = max_tokens

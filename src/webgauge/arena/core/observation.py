@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..browser import Element, Snapshot
+from ...browser import Element, Snapshot
 
 __all__ = ["Observation", "OBS_MODES", "image_tokens"]
 

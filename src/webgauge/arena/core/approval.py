@@ -1,6 +1,6 @@
 """Approval policies: who says yes when an agent asks to do something destructive.
 
-With ``gate_destructive`` on, :class:`~webgauge.arena.env.ArenaEnv` blocks every destructive
+With ``gate_destructive`` on, :class:`~webgauge.arena.core.env.ArenaEnv` blocks every destructive
 control (``btn-danger``) until the agent's ``request_approval(reason)`` is granted by the
 run's policy, a callable ``policy(task, reason) -> bool``. The policies here are the ones a
 run can choose by name (:func:`get_policy`):

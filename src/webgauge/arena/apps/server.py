@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from .db import EpisodeDB, TemplateCache, dump_state, state_hash
-from .sites import SITES, build_seed
-from .sites.common import Request, Response
+from . import SITES, build_seed
+from .common import Request, Response
 
 __all__ = ["ArenaServer", "Episode", "encode_state"]
 

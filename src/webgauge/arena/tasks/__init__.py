@@ -1,4 +1,4 @@
-"""Task families: templates instantiated from seeds into :class:`~webgauge.arena.task.Task` values.
+"""Task families: templates instantiated from seeds into :class:`~webgauge.arena.core.task.Task` values.
 
 ``build_tasks(seeds)`` is deterministic: the same seeds give the same tasks (same ids,
 instructions, validators and fingerprints). Families read the seed state to pick targets.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from ..db import dump_state
-from ..sites import build_seed
-from ..task import Task
+from ..apps.db import dump_state
+from ..apps import build_seed
+from ..core.task import Task
 from . import shop, visual, work
 from .common import State
 

@@ -1,4 +1,4 @@
-"""The arena's self-hosted apps and their seeded data.
+"""The arena's self-hosted apps, their seeded data, the episode database, the server and its control API.
 
 Every episode database holds all sites' tables plus the shared ones that a reset must also
 restore: the frozen clock (``meta_clock``), feature flags (``meta_flags``) and stored files

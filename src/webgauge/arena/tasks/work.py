@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from ..effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
-from ..script import Click, ClickInRow, Fill, Match, Wait
-from ..task import Task, TaskResult, Viewport
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
+from ..core.script import Click, ClickInRow, Fill, Match, Wait
+from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

@@ -1,7 +1,7 @@
 """The arena environment: reset a task's app world, act through the browser, observe.
 
 :class:`ArenaEnv` is the async core (``await env.reset(task)``, ``await env.step(action)``)
-used by the episode runner; :mod:`webgauge.arena.gym_env` wraps it in the Gymnasium API.
+used by the episode runner; :mod:`webgauge.arena.core.gym_env` wraps it in the Gymnasium API.
 
 The environment talks to the browser only through :mod:`webgauge.browser`'s live page API
 and to the apps only through the control API. It enforces:
@@ -16,17 +16,19 @@ and to the apps only through the control API. It enforces:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from ..browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
-from .actions import Action
-from .control import ControlClient
+from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
+from .actions import ACTION_KINDS, Action
+from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
+from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
-from .sites import DESTRUCTIVE_CLASSES, SEED_CLOCK
+from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
 from .task import Task
 
 __all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all"]
@@ -57,11 +59,17 @@ def _is_destructive(el: Element | None) -> bool:
 
 
 class ArenaEnv:
-    """One episode at a time on one live page; reuse the env across tasks (reset is cheap)."""
+    """One episode at a time on one live page; reuse the env across tasks (reset is cheap).
+
+    ``hooks`` are :class:`~webgauge.arena.core.hooks.EnvHooks` (variants, traps) called at
+    the public extension points; ``env.events`` records what they did. Control-API calls
+    run in a worker thread so they never block the event loop the browser runs on.
+    """
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 100, action_timeout: float = 8.0, with_aria: bool = False) -> None:
+                 settle_ms: int = 100, action_timeout: float = 8.0, with_aria: bool = False,
+                 hooks: Sequence[EnvHooks] = ()) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -70,6 +78,8 @@ class ArenaEnv:
         self.settle_ms = settle_ms
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
+        self.hooks: list[EnvHooks] = list(hooks)
+        self.events = WorldEvents()
         self._requested_id = episode_id
         self.episode_id: str | None = None
         self.page: LivePage | None = None
@@ -79,6 +89,8 @@ class ArenaEnv:
         self.approved = False
         self.done_answer: str | None = None
         self.seed_state: dict = {}
+        self.reset_ms: float | None = None
+        self.env_reset_ms: float | None = None
         self._state: dict = {}
         self._dragging = False
 
@@ -86,35 +98,46 @@ class ArenaEnv:
     def base(self) -> str:
         return f"{self.app_url}/e/{self.episode_id}"
 
+    async def _control(self, method: str, *args):
+        """A control-API call off the event loop."""
+        return await asyncio.to_thread(getattr(self.control, method), *args)
+
     async def reset(self, task: Task, seed: int | None = None) -> Observation:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
         and open a fresh browser context at the task's start URL."""
+        t_start = time.perf_counter()
         await self._close_page()
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
-            self.episode_id = self.control.create(seed, self._requested_id)["id"]
+            self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
         t0 = time.perf_counter()
-        r = self.control.reset(self.episode_id, seed)
+        r = await self._control("reset", self.episode_id, seed)
         self.reset_ms = (time.perf_counter() - t0) * 1000
         if r["hash"] != r["seed_hash"]:
             raise RuntimeError(f"reset of episode {self.episode_id} did not restore the seed (hash mismatch)")
         self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
-        self.seed_state, _ = self.control.state(self.episode_id)
+        self.events.clear()
+        for h in self.hooks:
+            h.on_reset(self)
+        self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
         vp = task.viewport
         profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
         self.page = await self.browser.new_page(profile, dialog_policy="accept")
+        for h in self.hooks:
+            await h.on_new_page(self, self.page)
         await self.page.goto(self.base + task.start_url, timeout=20)
         self.obs = await self._observe({"ok": True, "kind": "reset"})
+        self.env_reset_ms = (time.perf_counter() - t_start) * 1000
         return self.obs
 
     async def close(self) -> None:
         await self._close_page()
         if self.episode_id is not None:
             try:
-                self.control.delete(self.episode_id)
+                await self._control("delete", self.episode_id)
             except Exception:  # the server may already be gone at teardown
                 pass
             self.episode_id = None
@@ -131,11 +154,12 @@ class ArenaEnv:
         t0 = time.perf_counter()
         self.steps += 1
         before_tabs = len(self.page.tabs)
-        target = self.obs.element(action.element) if action.element else None
-        if action.is_pointer:
-            target = self._element_at(action.x, action.y)
+        target = self._element_at(action.x, action.y) if action.is_pointer else (
+            self.obs.element(action.element) if action.element else None)
         result: dict[str, Any] = {"ok": True, "kind": action.kind, "target": _target_info(target)}
         try:
+            for h in self.hooks:
+                await h.before_action(self, action)
             await self._guard(action, target)
             await self._execute(action)
         except _Rejected as rej:
@@ -150,7 +174,7 @@ class ArenaEnv:
             result.update(ok=False, rejected=kind, error=msg)
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs)
-        state, _ = self.control.state(self.episode_id)
+        state, _ = await self._control("state", self.episode_id)
         diff = diff_states(self._state, state)
         self._state = state
         self.obs = await self._observe(result)
@@ -159,11 +183,15 @@ class ArenaEnv:
         info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result}
         return StepOutcome(self.obs, 0.0, terminated, truncated, info)
 
-    def refresh_state(self) -> dict:
+    async def refresh_state(self) -> dict:
         """Re-read the stored state from the control API (after an environment error, the
         episode is judged on what the app stored, not on the last cached step)."""
-        self._state, _ = self.control.state(self.episode_id)
+        self._state, _ = await self._control("state", self.episode_id)
         return self._state
+
+    async def writes(self) -> list[dict]:
+        """The app's write log of this episode (the control API's ``/writes``)."""
+        return await self._control("writes", self.episode_id)
 
     def final_diff(self) -> StateDiff:
         """The whole episode's state change (seed to now)."""
@@ -187,85 +215,110 @@ class ArenaEnv:
                 best = el
         return best
 
+    # ---- guards: each raises _Rejected with the reason the step records ----
     async def _guard(self, action: Action, target: Element | None) -> None:
-        obs = self.obs
-        assert obs is not None and self.page is not None
+        self._check_disabled(action, target)
+        if action.is_pointer:
+            await self._check_stale(action)
+        if _is_destructive_use(action, target):
+            self._check_approval()
+            if not action.is_pointer:
+                await self._check_moved(target)
+
+    def _check_disabled(self, action: Action, target: Element | None) -> None:
         if action.kind in ("click", "fill", "select") and target is not None and (
                 "disabled" in target.attrs or target.attrs.get("aria-disabled") == "true"):
             raise _Rejected("disabled", "the observation shows this control disabled; acting on it has no effect")
-        if action.is_pointer:
-            if action.screenshot_hash != obs.screenshot_hash:
-                raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
-                                "observation; act on the latest screenshot")
-            png = await self.page.screenshot()
-            scroll = await self.page.scroll_offsets()
-            if (hashlib.sha256(png).hexdigest() != obs.screenshot_hash or self.page.navigation_id != obs.navigation_id
-                    or tuple(scroll) != tuple(obs.scroll)):
-                raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
-                                "dialog); look again before pointing")
-        destructive = _is_destructive(target) and (action.kind == "click" or (action.is_pointer and action.pointer in
-                                                                               ("click", "double_click"))
-                                                   or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
-        if destructive:
-            if self.gate_destructive and not self.approved:
-                raise _Rejected("approval_required", "this control destroys data; request_approval first")
-            if not action.is_pointer:
-                fresh = await self.page.capture(with_aria=False)
-                now = next((e for e in fresh.elements if e.id == target.id), None)
-                if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
-                    raise _Rejected("moved", "the destructive target is no longer where the observation showed it")
 
+    async def _check_stale(self, action: Action) -> None:
+        """A pointer action must aim at the current screenshot, and the page must still show it."""
+        obs, page = self.obs, self.page
+        if action.screenshot_hash != obs.screenshot_hash:
+            raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
+                            "observation; act on the latest screenshot")
+        png = await page.screenshot()
+        scroll = await page.scroll_offsets()
+        if (hashlib.sha256(png).hexdigest() != obs.screenshot_hash or page.navigation_id != obs.navigation_id
+                or tuple(scroll) != tuple(obs.scroll)):
+            raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
+                            "dialog); look again before pointing")
+
+    def _check_approval(self) -> None:
+        if self.gate_destructive and not self.approved:
+            raise _Rejected("approval_required", "this control destroys data; request_approval first")
+
+    async def _check_moved(self, target: Element) -> None:
+        """Before a destructive control is activated, a fresh capture must show it where the observation did."""
+        fresh = await self.page.capture(with_aria=False)
+        now = next((e for e in fresh.elements if e.id == target.id), None)
+        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
+            raise _Rejected("moved", "the destructive target is no longer where the observation showed it")
+
+    # ---- actions: one small coroutine per kind ------------------------------
     async def _execute(self, a: Action) -> None:
-        page, to = self.page, self.action_timeout
-        assert page is not None and self.obs is not None
-        k = a.kind
-        if k == "click":
-            await page.click(a.element, timeout=to)
-        elif k == "fill":
-            await page.fill(a.element, a.value or "", timeout=to)
-        elif k == "select":
-            await page.select(a.element, a.value or "", timeout=to)
-        elif k == "hover":
-            await page.hover(a.element, timeout=to)
-        elif k == "press":
-            if a.element:
-                await page.focus(a.element)
-            await page.press(a.key)
-        elif k == "scroll":
-            if a.element:
-                await page.hover(a.element, timeout=to)
-            await page.scroll(a.dx, a.dy)
-        elif k == "pointer":
-            x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
-            if a.pointer == "click":
-                await page.mouse_click(x, y)
-            elif a.pointer == "double_click":
-                await page.mouse_click(x, y, click_count=2)
-            elif a.pointer == "drag_start":
-                await page.mouse_down(x, y)
-                self._dragging = True
-            else:
-                if not self._dragging:
-                    raise _Rejected("no_drag", "drag_end without a drag_start")
-                await page.mouse_up(x, y, steps=12)
-                self._dragging = False
-        elif k == "goto":
-            url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
-            if not url.startswith(self.base + "/"):
-                raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
-            await page.goto(url, timeout=15)
-        elif k == "back":
-            await page.back()
-        elif k == "forward":
-            await page.forward()
-        elif k == "switch_tab":
-            await page.switch_tab(a.tab)
-        elif k == "wait":
-            await page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
-        elif k == "request_approval":
-            self.approved = bool(self.approval_policy(self.task, a.reason or ""))
-        elif k == "done":
-            self.done_answer = a.answer
+        await _ACTIONS[a.kind](self, a)
+
+    async def _do_click(self, a: Action) -> None:
+        await self.page.click(a.element, timeout=self.action_timeout)
+
+    async def _do_fill(self, a: Action) -> None:
+        await self.page.fill(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_select(self, a: Action) -> None:
+        await self.page.select(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_hover(self, a: Action) -> None:
+        await self.page.hover(a.element, timeout=self.action_timeout)
+
+    async def _do_press(self, a: Action) -> None:
+        if a.element:
+            await self.page.focus(a.element)
+        await self.page.press(a.key)
+
+    async def _do_scroll(self, a: Action) -> None:
+        if a.element:
+            await self.page.hover(a.element, timeout=self.action_timeout)
+        await self.page.scroll(a.dx, a.dy)
+
+    async def _do_pointer(self, a: Action) -> None:
+        page = self.page
+        x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
+        if a.pointer == "click":
+            await page.mouse_click(x, y)
+        elif a.pointer == "double_click":
+            await page.mouse_click(x, y, click_count=2)
+        elif a.pointer == "drag_start":
+            await page.mouse_down(x, y)
+            self._dragging = True
+        else:
+            if not self._dragging:
+                raise _Rejected("no_drag", "drag_end without a drag_start")
+            await page.mouse_up(x, y, steps=12)
+            self._dragging = False
+
+    async def _do_goto(self, a: Action) -> None:
+        url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
+        if not url.startswith(self.base + "/"):
+            raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
+        await self.page.goto(url, timeout=15)
+
+    async def _do_back(self, a: Action) -> None:
+        await self.page.back()
+
+    async def _do_forward(self, a: Action) -> None:
+        await self.page.forward()
+
+    async def _do_switch_tab(self, a: Action) -> None:
+        await self.page.switch_tab(a.tab)
+
+    async def _do_wait(self, a: Action) -> None:
+        await self.page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
+
+    async def _do_request_approval(self, a: Action) -> None:
+        self.approved = bool(self.approval_policy(self.task, a.reason or ""))
+
+    async def _do_done(self, a: Action) -> None:
+        self.done_answer = a.answer
 
     async def _settle(self, before_tabs: int) -> None:
         page = self.page
@@ -284,6 +337,8 @@ class ArenaEnv:
 
     async def _observe(self, result: dict) -> Observation:
         assert self.page is not None
+        for h in self.hooks:
+            await h.before_observe(self)
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
@@ -298,7 +353,20 @@ class ArenaEnv:
         approval = None
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"
-        return Observation.from_snapshot(snap, self.steps, self.page.tabs, self.page.active_tab, result, approval)
+        obs = Observation.from_snapshot(snap, self.steps, self.page.tabs, self.page.active_tab, result, approval)
+        for h in self.hooks:
+            await h.after_observe(self, obs)
+        return obs
+
+
+_ACTIONS = {k: getattr(ArenaEnv, f"_do_{k}") for k in ACTION_KINDS}
+
+
+def _is_destructive_use(action: Action, target: Element | None) -> bool:
+    """Would this action activate a destructive control (click, pointer click, Enter/Space on it)?"""
+    return _is_destructive(target) and (
+        action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
+        or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
 
 
 class _Rejected(Exception):

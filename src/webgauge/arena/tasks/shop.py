@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from ..effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..script import Click, Fill, Match, Reveal, Select, SwitchTab
-from ..task import Task, TaskResult, Viewport
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ..core.script import Click, Fill, Match, Reveal, Select, SwitchTab
+from ..core.task import Task, TaskResult, Viewport
 from .common import State, new_rows, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..browser import Element
+from ...browser import Element
 from .actions import Action
 from .observation import Observation
 

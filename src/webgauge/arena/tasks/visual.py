@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from ..effects import MaxInserts, NoChanges, OnlyRowsChange
-from ..script import Click, DragEnd, DragStart, Match, PointAt, Reveal, Select
-from ..sites.dashboard import MONTHS
-from ..sites.floorplan import PLAN_H, PLAN_W
-from ..task import Task, TaskResult, Viewport
+from ..core.effects import MaxInserts, NoChanges, OnlyRowsChange
+from ..core.script import Click, DragEnd, DragStart, Match, PointAt, Reveal, Select
+from ..apps.dashboard import MONTHS
+from ..apps.floorplan import PLAN_H, PLAN_W
+from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

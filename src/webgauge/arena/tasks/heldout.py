@@ -10,7 +10,7 @@ What stays private: the secret itself (a file or the ``WEBGAUGE_ARENA_SECRET`` e
 variable, never stored in a run or a package), and therefore the held-out seeds, their
 instructions, fixture contents and validators' targets. Agents only ever receive
 ``Task.public()``; packages publish held-out tasks by hash only (see
-:mod:`webgauge.arena.package`). :func:`secret_commitment` publishes a hash of the secret so
+:mod:`webgauge.arena.outputs.package`). :func:`secret_commitment` publishes a hash of the secret so
 that the held-out slice can be checked once the secret is revealed.
 """
 
@@ -23,8 +23,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .families import build_tasks
-from .task import Task
+from . import build_tasks
+from ..core.task import Task
 
 __all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "Slices", "heldout_seeds", "load_secret",
            "make_slices", "secret_commitment"]
@@ -83,7 +83,7 @@ class Slices:
 
     @property
     def slice_of(self) -> dict[int, str]:
-        """seed -> ``public`` / ``heldout`` (what :func:`~webgauge.arena.sweep.run_sweep` takes)."""
+        """seed -> ``public`` / ``heldout`` (what :func:`~webgauge.arena.runner.run_arena` takes)."""
         return {**{t.seed: "public" for t in self.public}, **{t.seed: "heldout" for t in self.heldout}}
 
     @property
