@@ -40,15 +40,17 @@ TINY_CHAT_TEMPLATE = (
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
 
 
-def _corpus() -> list[str]:
-    """Text the tokenizer learns from: every prompt and the answers the tasks expect."""
-    from webgauge.understand.labeller import UI_GROUPS
-    from webgauge.understand.prompts import TASK_FILES, load_prompt
-    from webgauge.understand.relations import RELATIONS
+_WORDS = ("contain overlap top-left top-right bottom-left bottom-right left right top bottom "
+          "top bar, left sidebar, right sidebar, bottom bar, main content, else, NONE, Sign up, Delete account, "
+          "Submit, Search, Buy now, Log in")
 
-    texts = [load_prompt(t) for t in TASK_FILES]
-    texts += [f"{i}-{j}: {r}" for i in range(1, 5) for j in range(1, 5) for r in RELATIONS]
-    texts += list(UI_GROUPS) + ["NONE", "Sign up", "Delete account", "Submit", "Search", "Buy now", "Log in"]
+
+def _corpus() -> list[str]:
+    """Text the tokenizer learns from: the understand prompts (read as files: importing the suite
+    would pull in the browser layer) and the words its answers use."""
+    prompts = Path(__file__).resolve().parents[1] / "understand" / "prompts"
+    texts = [p.read_text() for p in sorted(prompts.glob("*.txt"))] + [_WORDS]
+    texts += [f"{i}-{j}: " for i in range(1, 5) for j in range(1, 5)]
     return texts * 4
 
 
