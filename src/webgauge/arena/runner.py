@@ -24,7 +24,6 @@ from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
 from .agents.refuser import RefusingAgent
-from .apps.control import ControlClient
 from .apps.server import ArenaServer
 from .core.approval import get_policy
 from .core.env import ArenaEnv
@@ -154,7 +153,7 @@ async def episode_item(item, ctx):
     srv = _server()
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
     gated = bool(ctx.options.get("gate_destructive", False))
-    env = ArenaEnv(await ctx.browser(), srv.app_url, ControlClient(srv.control_url), hooks=[variant],
+    env = ArenaEnv(await ctx.browser(), srv.app_url, srv.client(), hooks=[variant],
                    gate_destructive=gated, approval_policy=policy)
     spec = p["agent"]
     agent = make_agent(spec, task, ctx, variant=variant, events=env.events)

@@ -12,6 +12,15 @@ and to the apps only through the control API. It enforces:
   must show the target where the observation had it (otherwise: ``moved``), and, when
   ``gate_destructive`` is on, an approval must have been granted;
 - navigation stays on the app origin; the control API is unreachable from the page.
+
+Variants and traps change the world only through the public hooks
+(:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
+not on a fixed wait: the load of a navigation the action started, no app request of the
+episode still being served (the server counts them), and a short DOM-mutation quiet period,
+capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) state reads
+are direct calls; an HTTP control client runs off the event loop. Each step's
+``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
+``bench/arena_bench.py`` prints their medians.
 """
 
 from __future__ import annotations
@@ -68,14 +77,15 @@ class ArenaEnv:
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 100, action_timeout: float = 8.0, with_aria: bool = False,
+                 settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = ()) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
         self.approval_policy = approval_policy
         self.gate_destructive = gate_destructive
-        self.settle_ms = settle_ms
+        self.settle_ms = settle_ms  # the cap of one step's settling
+        self.settle_quiet_ms = settle_quiet_ms  # DOM-mutation quiet period that ends settling
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
         self.hooks: list[EnvHooks] = list(hooks)
@@ -91,6 +101,7 @@ class ArenaEnv:
         self.seed_state: dict = {}
         self.reset_ms: float | None = None
         self.env_reset_ms: float | None = None
+        self.reset_timings_ms: dict[str, float] = {}  # close, database, context, load, observe
         self._state: dict = {}
         self._dragging = False
 
@@ -99,14 +110,18 @@ class ArenaEnv:
         return f"{self.app_url}/e/{self.episode_id}"
 
     async def _control(self, method: str, *args):
-        """A control-API call off the event loop."""
+        """A control-API call: direct for an in-process server (milliseconds), else off the event loop."""
+        if getattr(self.control, "in_process", False):
+            return getattr(self.control, method)(*args)
         return await asyncio.to_thread(getattr(self.control, method), *args)
 
     async def reset(self, task: Task, seed: int | None = None) -> Observation:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
         and open a fresh browser context at the task's start URL."""
         t_start = time.perf_counter()
+        clock = _Clock()
         await self._close_page()
+        clock.lap("close")
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
             self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
@@ -121,6 +136,7 @@ class ArenaEnv:
             h.on_reset(self)
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
+        clock.lap("database")
         vp = task.viewport
         profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
@@ -128,9 +144,13 @@ class ArenaEnv:
         self.page = await self.browser.new_page(profile, dialog_policy="accept")
         for h in self.hooks:
             await h.on_new_page(self, self.page)
+        clock.lap("context")
         await self.page.goto(self.base + task.start_url, timeout=20)
+        clock.lap("load")
         self.obs = await self._observe({"ok": True, "kind": "reset"})
+        clock.lap("observe")
         self.env_reset_ms = (time.perf_counter() - t_start) * 1000
+        self.reset_timings_ms = clock.laps
         return self.obs
 
     async def close(self) -> None:
@@ -149,9 +169,12 @@ class ArenaEnv:
 
     # ---- stepping ---------------------------------------------------------
     async def step(self, action: Action) -> StepOutcome:
+        """Act, settle, read the stored state and observe. ``info["timings_ms"]`` says where the time went
+        (``guard``, ``action``, ``settle``, ``state``, ``observe``)."""
         if self.page is None or self.obs is None or self.task is None:
             raise RuntimeError("call reset(task) before step()")
         t0 = time.perf_counter()
+        clock = _Clock()
         self.steps += 1
         before_tabs = len(self.page.tabs)
         target = self._element_at(action.x, action.y) if action.is_pointer else (
@@ -161,6 +184,7 @@ class ArenaEnv:
             for h in self.hooks:
                 await h.before_action(self, action)
             await self._guard(action, target)
+            clock.lap("guard")
             await self._execute(action)
         except _Rejected as rej:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
@@ -172,15 +196,20 @@ class ArenaEnv:
             msg = str(exc).splitlines()[0][:300]
             kind = "not_interactable" if "Timeout" in type(exc).__name__ or "Timeout" in msg else "browser_error"
             result.update(ok=False, rejected=kind, error=msg)
+        clock.lap("action")
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs)
+        clock.lap("settle")
         state, _ = await self._control("state", self.episode_id)
         diff = diff_states(self._state, state)
         self._state = state
+        clock.lap("state")
         self.obs = await self._observe(result)
+        clock.lap("observe")
         terminated = action.kind == "done"
         truncated = not terminated and self.steps >= self.task.max_steps
-        info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result}
+        info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result,
+                "timings_ms": clock.laps}
         return StepOutcome(self.obs, 0.0, terminated, truncated, info)
 
     async def refresh_state(self) -> dict:
@@ -321,19 +350,31 @@ class ArenaEnv:
         self.done_answer = a.answer
 
     async def _settle(self, before_tabs: int) -> None:
+        """Wait for the action's own consequences, not a fixed time: a navigation it started has
+        loaded, the app server handles no request of this episode, and the DOM has been quiet for
+        ``settle_quiet_ms`` (capped at ``settle_ms``)."""
         page = self.page
         assert page is not None
-        await page.wait_for_timeout(self.settle_ms)
-        try:
-            await page.wait_for_load("load", timeout=5)
-        except Exception:
-            pass
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settle_ms / 1000
+        while True:
+            try:
+                await page.evaluate(_QUIET_JS, [self.settle_quiet_ms, max(1.0, (deadline - loop.time()) * 1000)])
+            except Exception:  # a navigation replaced the document: wait for it below
+                pass
+            await self._wait_load()
+            if loop.time() >= deadline or not await self._control("inflight", self.episode_id):
+                break
+            await asyncio.sleep(0.005)  # a request is still being served: its response may change the page
         if len(page.tabs) > before_tabs:  # a pop-up or target=_blank link: follow it like a browser
             await page.switch_tab(len(page.tabs) - 1)
-            try:
-                await page.wait_for_load("load", timeout=5)
-            except Exception:
-                pass
+            await self._wait_load()
+
+    async def _wait_load(self) -> None:
+        try:
+            await self.page.wait_for_load("load", timeout=5)
+        except Exception:
+            pass
 
     async def _observe(self, result: dict) -> Observation:
         assert self.page is not None
@@ -367,6 +408,34 @@ def _is_destructive_use(action: Action, target: Element | None) -> bool:
     return _is_destructive(target) and (
         action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
         or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
+
+
+_QUIET_JS = """([quiet, cap]) => new Promise((resolve) => {
+  const t0 = performance.now();
+  let last = t0;
+  const mo = new MutationObserver(() => { last = performance.now(); });
+  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - t0 >= cap) { mo.disconnect(); resolve(now - t0); }
+    else setTimeout(tick, 5);
+  };
+  requestAnimationFrame(() => requestAnimationFrame(tick));
+})"""
+"""Resolves after two frames and a DOM-mutation quiet period (observer removed before it resolves)."""
+
+
+class _Clock:
+    """Milliseconds per named phase of a step (a phase not reached is absent)."""
+
+    def __init__(self) -> None:
+        self._t = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(self.laps.get(name, 0.0) + (now - self._t) * 1000, 2)
+        self._t = now
 
 
 class _Rejected(Exception):

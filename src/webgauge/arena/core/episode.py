@@ -105,7 +105,7 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
             action=choice.action.to_dict(), thought=choice.thought[:2000], raw=choice.raw[:4000],
             usage=dict(choice.usage or {}), result=res, diff=out.info["diff"].to_dict(),
             latency_ms=round(out.info["latency_ms"], 1), agent_ms=round(agent_ms, 1),
-            after={**obs.meta(), **cur_ref}))
+            after={**obs.meta(), **cur_ref}, timings_ms=dict(out.info.get("timings_ms", {}))))
         if out.terminated:
             break
         if out.truncated:

@@ -35,7 +35,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..apps.control import ControlClient
 from ..apps.server import ArenaServer
 from .actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
 from .effects import check_effects
@@ -117,8 +116,7 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
-            self._env = ArenaEnv(self._browser, self._server.app_url, ControlClient(self._server.control_url),
-                                 **self._env_kwargs)
+            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), **self._env_kwargs)
         return self._env
 
     @property
