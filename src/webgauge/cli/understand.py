@@ -65,15 +65,17 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, 
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")
 @click.option("--task", "tasks", multiple=True, type=click.Choice(TASK_NAMES), help="Only these tasks.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many questions per model.")
+@click.option("--split", type=click.Choice(["all", "train", "validation", "test"]), default="all", show_default=True,
+              help="Only the questions of this split's pages (e.g. test, to compare a model with its fine-tune).")
 @click.option("--force", is_flag=True, help="Discard the run directory's results and start over.")
 @executor_options
-def run(bench, models, base_url, out, seed, tasks, limit, force, **kwargs) -> None:
+def run(bench, models, base_url, out, seed, tasks, limit, split, force, **kwargs) -> None:
     from webgauge.understand import run_benchmark
 
     entries = [{"name": m, "options": {"base_url": base_url}} if base_url and m.startswith("openai:") else m
                for m in models]
-    summary = run_benchmark(bench, out, entries, seed=seed, tasks=tasks or None, limit=limit, force=force,
-                            **executor_kwargs(kwargs))
+    summary = run_benchmark(bench, out, entries, seed=seed, tasks=tasks or None, limit=limit, split=split,
+                            force=force, **executor_kwargs(kwargs))
     click.echo(f"{summary.ok} answered, {summary.failed} failed, {summary.skipped_resumed} resumed in {out}")
 
 
@@ -107,3 +109,53 @@ def review(bench, labels, port, annotator) -> None:
     from webgauge.understand.review import serve_review
 
     serve_review(bench, labels, port=port, annotator=annotator)
+
+
+@group.command(help="LoRA-fine-tune a local vision-language model on the benchmark's SFT splits (WebRSSBench §5.2). "
+                    "Defaults are the paper's (Appendix D). Re-run to resume; Ctrl-C saves a checkpoint.")
+@click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--base", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
+              help="Local model folder (what hf-local:PATH loads), e.g. a downloaded Qwen2.5-VL-7B-Instruct.")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Folder for the adapters: OUT/<task>/ (load with hf-local:BASE?adapter=OUT/<task>).")
+@click.option("--task", "tasks", multiple=True, type=click.Choice(TASK_NAMES),
+              help="Tasks to train on (repeatable) [default: position, ui_group, color, as in the paper].")
+@click.option("--combined", is_flag=True, help="One adapter on all the tasks (OUT/a+b+c) instead of one per task.")
+@click.option("--rank", type=click.IntRange(min=1), default=None, help="LoRA rank [paper: 16].")
+@click.option("--alpha", type=float, default=None, help="LoRA alpha [paper: 32].")
+@click.option("--dropout", type=click.FloatRange(0, 1), default=None, help="LoRA dropout [paper: 0.05].")
+@click.option("--target-module", "target_modules", multiple=True,
+              help="LoRA target module name (repeatable) [paper: all projection layers q/k/v/o/gate/up/down_proj...].")
+@click.option("--lr", type=float, default=None, help="Learning rate [paper: 2e-4].")
+@click.option("--epochs", type=click.IntRange(min=1), default=None, help="Epochs [paper: 2].")
+@click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Samples per micro-batch [paper: 1].")
+@click.option("--grad-accum", type=click.IntRange(min=1), default=None, help="Gradient accumulation [paper: 8].")
+@click.option("--warmup-ratio", type=click.FloatRange(0, 1), default=None, help="Warm-up ratio [paper: 0.03].")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Stop after this many optimizer steps.")
+@click.option("--gradient-checkpointing", is_flag=True, default=None, help="Trade compute for memory (as the paper).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many training samples per adapter.")
+@click.option("--device", default="auto", show_default=True, help="auto, cuda, cuda:N, mps or cpu.")
+@click.option("--dtype", type=click.Choice(["auto", "float32", "bfloat16", "float16"]), default="auto",
+              show_default=True, help="Weights dtype (auto: bfloat16 on CUDA, float16 on MPS, float32 on CPU).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed (LoRA init, data order, dropout).")
+@click.option("--save-every", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Write a resumable checkpoint every this many optimizer steps.")
+@click.option("--force", is_flag=True, help="Discard OUT/<task> and start over.")
+def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_modules, lr, epochs, batch_size,
+             grad_accum, warmup_ratio, max_steps, gradient_checkpointing, limit, device, dtype, seed, save_every,
+             force) -> None:
+    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted, finetune as run_finetune
+
+    hyper = dict(rank=rank, alpha=alpha, dropout=dropout, target_modules=list(target_modules) or None, lr=lr,
+                 epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, warmup_ratio=warmup_ratio,
+                 max_steps=max_steps, gradient_checkpointing=gradient_checkpointing)
+    try:
+        results = run_finetune(bench, base, out, tasks=tasks or PAPER_TASKS, combined=combined, limit=limit,
+                               device=device, dtype=dtype, seed=seed, save_every=save_every, force=force, **hyper)
+    except FinetuneInterrupted as e:
+        click.echo(str(e), err=True)
+        raise SystemExit(130) from None
+    for r in results:
+        s = r.spec
+        click.echo(f"{r.name}: {s['steps_done']} steps on {s['examples']} samples, loss {s['first_loss']:.4f} -> "
+                   f"{s['final_loss']:.4f}; adapter {r.out} (use --model 'hf-local:{base}?adapter={r.out}')")

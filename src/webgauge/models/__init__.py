@@ -11,7 +11,9 @@ timeouts, usage accounting and a response cache for deterministic calls::
     r.text, r.usage, r.truncated, r.cached
 
 Built-in providers: ``openai`` (any OpenAI-compatible endpoint), ``anthropic``, ``gemini``
-(optional extras), ``scripted`` (answers from a JSONL file) and ``random`` (uniform baseline).
+(optional extras), ``hf-local`` (a local vision-language model folder run in-process with
+``transformers``, optionally with a LoRA adapter: ``hf-local:PATH?adapter=DIR``; extra
+``webgauge[local]``), ``scripted`` (answers from a JSONL file) and ``random`` (uniform baseline).
 """
 
 from webgauge.models.cache import ResponseCache, cache_key, default_cache_path, is_deterministic

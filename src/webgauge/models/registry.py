@@ -43,6 +43,7 @@ _BUILTIN: dict[str, str] = {
     "gemini": "webgauge.models.providers.gemini_sdk:create",
     "scripted": "webgauge.models.providers.scripted:create",
     "random": "webgauge.models.providers.random_baseline:create",
+    "hf-local": "webgauge.models.providers.hf_local:create",
 }
 
 _lock = threading.Lock()
@@ -79,7 +80,8 @@ def list_providers() -> list[str]:
 
 
 # The optional package each built-in provider needs: (importable module, pip extra).
-_REQUIRES = {"anthropic": ("anthropic", "anthropic"), "gemini": ("google.genai", "gemini")}
+_REQUIRES = {"anthropic": ("anthropic", "anthropic"), "gemini": ("google.genai", "gemini"),
+             "hf-local": ("transformers", "local")}
 
 
 def _importable(module: str) -> bool:

@@ -3,6 +3,7 @@
 >>> manifest = build_benchmark("bench", seed=0, synthetic=8, pages=["../shared/data/design2code/pages"])
 >>> run_benchmark("bench", "runs/u", ["random-guess", "dom-oracle"])
 >>> write_report("runs/u")          # runs/u/report/understand.html
+>>> finetune("bench", "models/Qwen2.5-VL-7B-Instruct", "adapters")   # LoRA per task, WebRSSBench §5.2
 
 Eight tasks: position, UI group, form filling, hint text, color / text / layout robustness
 and safety-critical detection. See the modules for the exact definitions.
@@ -11,7 +12,10 @@ and safety-critical detection. See the modules for the exact definitions.
 from .baselines import BASELINES, Answerer, DomOracle, ModelAnswerer, RandomBaseline
 from .build import BUILD_PROFILE, build_benchmark, build_benchmark_async
 from .consensus import MIN_VOTERS, NO_SIGNAL, centroid_answer, consensus_target, majority_answer, voters
-from .export import answer_text, read_questions
+from .export import SPLITS, answer_text, page_splits, read_questions
+from .finetune import (PAPER_HYPER, PAPER_TASKS, FinetuneError, FinetuneInterrupted, FinetuneResult, TrainStep,
+                       finetune, load_examples)
+from .finetune_table import PAPER_FINETUNE, finetune_rows
 from .human import apply_human_labels, read_human_labels
 from .labeller import UI_GROUPS, irreversible_buttons, primary_button, ui_group
 from .parsers import parse_answer
@@ -19,7 +23,7 @@ from .prompts import all_prompts, load_prompt, prompt_id
 from .questions import TASKS, PageContext, Question, TaskBuilder
 from .relations import RELATIONS, difficulty, relation
 from .report import write_report
-from .runner import answer_item, run_benchmark
+from .runner import answer_item, run_benchmark, split_questions
 from .scorers import label_match, robustness_score, tfidf_cosine
 from .records import AnswerRecord, ScoreRecord
 from .scoring import RunScores, score_run, summarize
@@ -34,4 +38,6 @@ __all__ = [
     "read_human_labels", "apply_human_labels", "load_prompt", "prompt_id", "all_prompts",
     "consensus_target", "voters", "MIN_VOTERS", "NO_SIGNAL", "AnswerRecord", "ScoreRecord", "RunScores",
     "SAME_MEANING", "same_meaning",
+    "SPLITS", "page_splits", "split_questions", "finetune", "load_examples", "FinetuneResult", "FinetuneError",
+    "FinetuneInterrupted", "TrainStep", "PAPER_HYPER", "PAPER_TASKS", "PAPER_FINETUNE", "finetune_rows",
 ]

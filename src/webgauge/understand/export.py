@@ -22,7 +22,7 @@ import json
 import random
 from pathlib import Path
 
-__all__ = ["write_questions", "write_splits", "write_card", "write_manifest", "answer_text", "read_questions"]
+__all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text", "read_questions"]
 
 
 def answer_text(q) -> str | None:
@@ -84,14 +84,22 @@ def read_questions(root: Path, task: str | None = None) -> list:
     return out
 
 
-def write_splits(root: Path, questions: list, seed: int) -> dict[str, dict[str, int]]:
-    """Seeded by-page 8:1:1 train/validation/test splits in chat ``messages`` format."""
-    pages = sorted({q.page for q in questions})
+SPLITS = ("train", "validation", "test")
+
+
+def page_splits(pages, seed: int) -> dict[str, str]:
+    """``{page: "train" | "validation" | "test"}``: the seeded by-page 8:1:1 split of a benchmark."""
+    pages = sorted(set(pages))
     random.Random(f"split:{seed}").shuffle(pages)
     n = len(pages)
     n_train, n_val = round(0.8 * n), round(0.1 * n)
-    split_of = {p: "train" if i < n_train else "validation" if i < n_train + n_val else "test"
-                for i, p in enumerate(pages)}
+    return {p: "train" if i < n_train else "validation" if i < n_train + n_val else "test"
+            for i, p in enumerate(pages)}
+
+
+def write_splits(root: Path, questions: list, seed: int) -> dict[str, dict[str, int]]:
+    """Seeded by-page 8:1:1 train/validation/test splits in chat ``messages`` format."""
+    split_of = page_splits({q.page for q in questions}, seed)
     counts: dict[str, dict[str, int]] = {}
     for task in sorted({q.task for q in questions}):
         folder = root / "splits" / task

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from ..perturb import MIN_CHANGED_BOX, MIN_CHANGED_PAGE
 from ..report import Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
+from .finetune_table import FINETUNE_COLUMNS, PAPER_FINETUNE, finetune_rows
 from .relations import HEIGHT_THRESHOLDS
 from .scoring import LAYOUT_CORRECT, score_run, summarize
 from .semantic import SAME_MEANING
@@ -179,6 +180,9 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     noop_rows = [{"perturbation": k, "rejected": v} for k, v in manifest.get("noop_rejected", {}).items()]
     subtitle = (f"benchmark {scores.bench.name} (sha256 {manifest['sha256'][:12]}, seed {manifest['seed']}); "
                 f"{sum(manifest['questions'].values())} questions; models: {', '.join(scores.models)}")
+    ft_cols = ["model", *FINETUNE_COLUMNS]
+    ft_rows = [{"model": r["model"], **{c: _txt(r[c]) for c in FINETUNE_COLUMNS}} for r in finetune_rows(scores)]
+    ft_rows += [{k: r[k] for k in ft_cols} for r in PAPER_FINETUNE]
     html_path = out_dir / "understand.html"
     sections = [
         Section("Table 2: reasoning and safety (×100, 95% cluster-bootstrap CI by page)", [
@@ -190,6 +194,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
             table(_rob_rows(summary["robustness"], True), ROB_COLUMNS), ROB_NOTE]),
         Section("Table 3: self-contrast", [table(t3, T3_COLUMNS), _t3_note()]),
         Section("Reference: WebRSSBench paper, Table 2", table(ref_rows, ["model", *T2_COLUMNS])),
+        Section("Fine-tuning (WebRSSBench §5.2): this run beside the paper's before/after", table(ft_rows, ft_cols)),
         Section("Labels, consensus, drops and checks", [
             _quality_note(summary),
             table(src_rows, ["task", "label source", "questions"], caption="Where the targets come from"),
@@ -216,7 +221,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
           "\n## Table 3: self-contrast\n", markdown_table(t3, T3_COLUMNS),
           "\n## Perturbation size and no-op rejections\n", markdown_table(_size_rows(manifest), SIZE_COLUMNS),
           "\n## Reference (paper)\n", markdown_table(ref_rows, ["model", *T2_COLUMNS]),
-          "\nPer-item answers: items.html\n"]
+          "\n## Fine-tuning (WebRSSBench §5.2): this run beside the paper's before/after\n",
+          markdown_table(ft_rows, ft_cols), "\nPer-item answers: items.html\n"]
     (out_dir / "understand.md").write_text("\n".join(md))
     (out_dir / "scores.json").write_text(json.dumps({"summary": summary}, default=str, indent=1))
     (out_dir / "scores.jsonl").write_text("".join(json.dumps(it.to_json(), default=str) + "\n"

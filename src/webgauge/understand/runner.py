@@ -14,12 +14,12 @@ from pathlib import Path
 
 from ..run import ItemResult, RunSpec, RunSummary, WorkItem, run_items
 from .baselines import BASELINES, ModelAnswerer
-from .export import read_questions
+from .export import SPLITS, page_splits, read_questions
 from .parsers import parse_answer
 from .prompts import all_prompts
 from .records import AnswerRecord
 
-__all__ = ["run_benchmark", "answer_item", "model_items", "HANDLER"]
+__all__ = ["run_benchmark", "answer_item", "model_items", "split_questions", "HANDLER"]
 
 HANDLER = "webgauge.understand.runner:answer_item"
 
@@ -63,9 +63,23 @@ def _model_entry(m) -> tuple[str, dict]:
     return m["name"], dict(m.get("options") or {})
 
 
-def model_items(bench: Path, models: list, tasks=None, limit: int | None = None) -> list[WorkItem]:
-    """The work items of a run: every question of ``tasks`` for every model."""
+def split_questions(bench: Path, questions: list, split: str | None) -> list:
+    """The questions of one split (``train``/``validation``/``test``, the pages ``build`` exported
+    to ``splits/``); ``None`` or ``"all"`` keeps every question."""
+    if split in (None, "all"):
+        return list(questions)
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS} or 'all', got {split!r}")
+    seed = json.loads((Path(bench) / "manifest.json").read_text())["seed"]
+    split_of = page_splits({q.page for q in questions}, seed)
+    return [q for q in questions if split_of[q.page] == split]
+
+
+def model_items(bench: Path, models: list, tasks=None, limit: int | None = None,
+                split: str | None = None) -> list[WorkItem]:
+    """The work items of a run: every question of ``tasks`` (in ``split``) for every model."""
     qs = sorted(_questions(str(bench)).values(), key=lambda q: q.id)
+    qs = split_questions(bench, qs, split)
     if tasks:
         qs = [q for q in qs if q.task in tasks]
     if limit is not None:
@@ -81,9 +95,12 @@ def model_items(bench: Path, models: list, tasks=None, limit: int | None = None)
 
 
 def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed: int = 0, tasks=None,
-                  limit: int | None = None, progress: bool = True, **executor) -> RunSummary:
+                  limit: int | None = None, split: str | None = None, progress: bool = True,
+                  **executor) -> RunSummary:
     """Run ``models`` (names, or ``{"name", "options"}`` dicts) on the benchmark at ``bench``.
 
+    ``split`` (``train``/``validation``/``test``) runs only the questions of that split's pages,
+    e.g. ``test`` to compare a base model with its fine-tuned adapter on unseen pages.
     ``executor`` takes :func:`webgauge.run.run_items` keywords (``executor``, ``workers``,
     ``retry_failed``, ``force``...). Re-running the same command resumes.
     """
@@ -97,6 +114,6 @@ def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed:
     sha = json.loads(manifest.read_text())["sha256"]
     spec = RunSpec(suite="understand", models=list(models), seeds=[seed], prompts=all_prompts(),
                    options={"bench": str(bench), "bench_sha256": sha, "tasks": sorted(tasks) if tasks else None,
-                            "limit": limit})
-    items = model_items(bench, models, tasks, limit)
+                            "limit": limit, **({"split": split} if split not in (None, "all") else {})})
+    items = model_items(bench, models, tasks, limit, split)
     return run_items(run_dir, spec, items, handler=HANDLER, progress=progress, **executor)
