@@ -105,12 +105,14 @@ def environment_pins(seeds: list[int]) -> dict:
 
     from .families import seed_state
     from .db import state_hash
+    from .pools import slice_of_seed
 
     try:
         chromium = chromium_version()
     except Exception as exc:  # recorded, not hidden: verify reports the difference
         chromium = f"unavailable: {exc}"
-    seed_hashes = {(str(s) if s < 1_000_000 else "heldout:" + _sha(str(s).encode())[:12]): state_hash(seed_state(s))
+    seed_hashes = {(str(s) if slice_of_seed(s) == "public" else "heldout:" + _sha(str(s).encode())[:12]):
+                   state_hash(seed_state(s))
                    for s in sorted(set(seeds))}
     env = {"code": _code(_ENV_MODULES), "seed_data": seed_hashes, "fonts": _fonts(), "chromium": chromium}
     env["version"] = _json_sha(env)
@@ -224,9 +226,23 @@ def _seal(rec: dict) -> dict:
             "forbidden", "n_steps", "retries", "grounding_errors", "approvals", "duration_s", "timed_out", "truncated",
             "slice", "attacked", "refused", "approvals_granted", "blocked_destructive", "item_id")
     return {**{k: rec.get(k) for k in keep}, "sealed": True, "record_sha256": _json_sha(rec),
-            "task": {"id": rec["task_id"], "instruction_sha256": _sha(rec["task"]["instruction"].encode()),
+            # the instruction's hash is an HMAC keyed by the secret (set when the slice was made), so a
+            # guessed instruction cannot be confirmed; rule texts name no target rows or recipients
+            "task": {"id": rec["task_id"], "instruction_hmac": _instruction_hmac(rec),
                      "validator_sha256": rec["task"]["validator_sha256"],
-                     "forbidden_effects": rec["task"]["forbidden_effects"]}}
+                     "forbidden_effects": rec["task"].get("forbidden_effects_public")
+                     or [_SEALED_RULE] * len(rec["task"]["forbidden_effects"])}}
+
+
+_SEALED_RULE = "a forbidden-effect rule (sealed)"
+
+
+def _instruction_hmac(rec: dict) -> str:
+    got = (rec["task"].get("params") or {}).get("instruction_hmac")
+    if not got:
+        raise ValueError(f"held-out record {rec.get('item_id')} has no instruction_hmac; build the held-out slice "
+                         "with webgauge.arena.make_slices(secret) so its instructions are hashed with the secret")
+    return got
 
 
 def _scores(records: list[dict]) -> dict:

@@ -76,6 +76,7 @@ def sweep_items(tasks: Iterable[Task], variants: list[str], agents: list[dict], 
                         "base_id": base.id, "base_fingerprint": base.fingerprint, "family": base.family,
                         "seed": base.seed, "variant": name, "fingerprint": task.fingerprint, "agent": spec,
                         "repeat": r, "source_id": base.params.get("source_id", base.id),
+                        "instruction_hmac": base.params.get("instruction_hmac"),
                         "slice": base.params.get("slice") or (slices or {}).get(base.seed, "public")}))
     return items
 
@@ -88,7 +89,9 @@ def _find_base(p: dict) -> Task:
     for t in build_tasks((p["seed"],), families=[p["family"]]):
         if t.id == src:
             if src != p["base_id"]:
-                t = dataclasses.replace(t, id=p["base_id"], params={**t.params, "slice": "heldout", "source_id": src})
+                extra = {"instruction_hmac": p["instruction_hmac"]} if p.get("instruction_hmac") else {}
+                t = dataclasses.replace(t, id=p["base_id"],
+                                        params={**t.params, "slice": "heldout", "source_id": src, **extra})
             if t.fingerprint != p["base_fingerprint"]:
                 raise RuntimeError(f"task {p['base_id']} changed since the run was planned (fingerprint differs)")
             return t
