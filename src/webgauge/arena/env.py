@@ -173,6 +173,13 @@ class ArenaEnv:
     def state(self) -> dict:
         return self._state
 
+    @property
+    def judged_state(self) -> dict:
+        """The stored state plus the agent's ``done`` answer (what validators judge)."""
+        from .answers import with_answer
+
+        return with_answer(self._state, self.done_answer)
+
     def _element_at(self, x: float | None, y: float | None) -> Element | None:
         """The deepest visible element of the current observation under a normalized point."""
         if self.obs is None or x is None or y is None or not self.obs.elements:

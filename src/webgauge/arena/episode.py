@@ -112,7 +112,7 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
             truncated = True
             break
     duration = time.perf_counter() - t0
-    result = task.validate(env.state)
+    result = task.validate(env.judged_state)
     final = env.final_diff()
     violations = check_effects(task.forbidden_effects, final)
     writes = env.control.writes(env.episode_id)

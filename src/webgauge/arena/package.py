@@ -182,6 +182,7 @@ def _final_state(seed: int, final_diff: dict) -> dict:
 
 
 def _rescore(rec: dict) -> dict:
+    from .answers import with_answer
     from .diff import diff_states
     from .effects import check_effects
     from .families import seed_state
@@ -189,7 +190,7 @@ def _rescore(rec: dict) -> dict:
 
     task = _rebuild(rec)
     final = _final_state(rec["seed"], rec["final_diff"])
-    res = task.validate(final)
+    res = task.validate(with_answer(final, rec.get("done_answer")))
     violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec["seed"])), final))
     return {"success": bool(res.success), "forbidden": bool(violations),
             "validator_sha256": task.describe()["validator_sha256"]}

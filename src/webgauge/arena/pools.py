@@ -25,7 +25,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence, TypeVar
 
-__all__ = ["HELDOUT_BASE", "Pool", "pool_for", "slice_of_seed", "slice_of_value", "phrase", "POOLS", "pool_sizes"]
+__all__ = ["HELDOUT_BASE", "Pool", "pool_for", "slice_of_seed", "slice_of_value", "phrase", "POOLS", "pool_sizes",
+           "staff"]
 
 T = TypeVar("T")
 
@@ -202,6 +203,20 @@ class Pool:
 def pool_for(seed: int, purpose: str) -> Pool:
     """The pool a family or app uses at ``seed`` (``purpose`` keeps streams independent)."""
     return Pool(random.Random(f"{purpose}:{seed}"), slice_of_seed(seed))
+
+
+def staff(seed: int, n: int = 400) -> list[tuple[str, str]]:
+    """The seed's staff directory: ``n`` distinct (name, email) pairs shared by every app that
+    knows people (the wiki's page owners are admin-console users, and so on)."""
+    pool = pool_for(seed, "staff")
+    out, emails = [], set()
+    for name in pool.people(n):
+        email, k = pool.email(name, "corp.example"), 2
+        while email in emails:
+            email, k = pool.email(name, "corp.example").replace("@", f"{k}@"), k + 1
+        emails.add(email)
+        out.append((name, email))
+    return out
 
 
 def phrase(rng: random.Random, templates: Sequence[str], **fields: object) -> str:

@@ -507,6 +507,6 @@ async def solve_with_oracle(env: VariantEnv, task: Task, **oracle_kwargs) -> dic
             rejections.append(out.info["result"]["rejected"])
         if out.terminated or out.truncated:
             break
-    res = task.validate(env.state)
+    res = task.validate(env.judged_state)
     return {"success": res.success, "errors": res.errors, "rejections": rejections, "steps": env.steps,
             "violations": check_effects(task.forbidden_effects, env.final_diff()), "events": env.runtime.summary()}
