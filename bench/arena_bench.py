@@ -16,10 +16,10 @@ import statistics
 import time
 
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.control import ControlClient
-from webgauge.arena.env import ArenaEnv
-from webgauge.arena.families import build_tasks
-from webgauge.arena.server import ArenaServer
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.tasks import build_tasks
+from webgauge.arena.apps.server import ArenaServer
 from webgauge.browser import Browser
 
 

@@ -20,10 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from webgauge.arena.control import ControlClient
-from webgauge.arena.families import build_tasks
-from webgauge.arena.server import ArenaServer
-from webgauge.arena.variants import VariantEnv, VariantOracle, get_variant
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.tasks import build_tasks
+from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.variants.variant import VariantEnv, VariantOracle, get_variant
 from webgauge.browser import Browser
 
 DEFAULT_VARIANTS = ("base", "cohort.mobile@2x", "cohort.desktop@3x", "perturb.color", "perturb.text",
@@ -98,7 +98,7 @@ def main() -> None:
         print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} {s:9.0f} {s / bs:7.2f} {e:10.2f} {e / be:7.2f} {n:6.0f} {n / bn:7.2f}")
     if args.no_package:
         return
-    from webgauge.arena.package import build_package, verify_package
+    from webgauge.arena.outputs.package import build_package, verify_package
     from webgauge.arena.sweep import run_sweep
 
     with tempfile.TemporaryDirectory(prefix="wg-arena-bench-") as tmp:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.control import ControlClient
-from webgauge.arena.server import ArenaServer
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.apps.server import ArenaServer
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,10 @@ import re
 
 from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.control import ControlClient
-from webgauge.arena.env import ArenaEnv
-from webgauge.arena.episode import run_episode
-from webgauge.arena.families import build_tasks
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import run_episode
+from webgauge.arena.tasks import build_tasks
 from webgauge.models import get_model
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
 
@@ -35,7 +35,7 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
             # A stand-in remote model: replays the oracle's next action, aimed at the screenshot it is shown.
             a = dict(queue.pop(0))
             if a["kind"] == "pointer":
-                a["screenshot_hash"] = re.search(r"Screenshot hash: (\w+)", request_text(body)).group(1)
+                a["token"] = re.search(r"Screenshot token: (\S+)", request_text(body)).group(1)
             return json.dumps(a)
 
         with FakeModelServer(respond) as srv:
@@ -53,7 +53,7 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
                     assert r.body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
                     assert ("Elements (id" in text) == (mode != "screenshot")
                     assert len(images) == (0 if mode == "dom" else 1)
-                    assert ("Screenshot hash" in text) == (mode != "dom")
+                    assert ("Screenshot token" in text) == (mode != "dom")
                 if mode == "dom":
                     assert rec["screenshots"] == 0 and rec["image_tokens"] == 0
                 else:
@@ -76,8 +76,8 @@ async def test_unusable_model_answers_are_recorded_and_the_budget_ends_the_episo
 
 
 def test_gymnasium_wrapper_reset_step_and_reward():
-    from webgauge.arena.gym_env import ArenaGymEnv
-    from webgauge.arena.script import Match
+    from webgauge.arena.core.gym_env import ArenaGymEnv
+    from webgauge.arena.core.script import Match
 
     task = build_tasks((1,), families=["dash.peak_month"])[0]
     env = ArenaGymEnv([task], obs_mode="dom")
@@ -91,7 +91,7 @@ def test_gymnasium_wrapper_reset_step_and_reward():
         obs, _ = env.reset(options={"task_id": task.id})
         oracle = OracleAgent(task)
         oracle.start(task.public(), env._env.base)
-        from webgauge.arena.observation import Observation  # noqa: F401
+        from webgauge.arena.core.observation import Observation  # noqa: F401
         reward = 0.0
         for _ in range(task.max_steps):
             step = env._run(oracle.act(env._last))

@@ -6,9 +6,9 @@ import hashlib
 import json
 import random
 
-from webgauge.arena.heldout import heldout_seeds, instruction_digest, make_slices
-from webgauge.arena.package import _seal
-from webgauge.arena.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
+from webgauge.arena.tasks.heldout import heldout_seeds, instruction_digest, make_slices
+from webgauge.arena.outputs.package import _seal
+from webgauge.arena.core.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
 
 SECRET = b"a-test-secret-of-enough-bytes-0123456789"
 

@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.control import ControlError
+from webgauge.arena.apps.control import ControlError
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 

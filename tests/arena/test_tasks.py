@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.actions import Action, ActionError, parse_action
-from webgauge.arena.diff import diff_states
-from webgauge.arena.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from webgauge.arena.families import FAMILIES, build_tasks, seed_state
-from webgauge.arena.server import encode_state
-from webgauge.arena.task import PATTERNS
+from webgauge.arena.core.actions import Action, ActionError, parse_action
+from webgauge.arena.core.diff import diff_states
+from webgauge.arena.core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
+from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
+from webgauge.arena.apps.server import encode_state
+from webgauge.arena.core.task import PATTERNS
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_forbidden_effect_rules_on_a_real_state_change():
 def test_action_schema_rejects_bad_actions_with_a_fix():
     with pytest.raises(ActionError, match="element id"):
         Action("click")
-    with pytest.raises(ActionError, match="screenshot_hash"):
+    with pytest.raises(ActionError, match="token"):
         Action("pointer", pointer="click", x=0.5, y=0.5)
     with pytest.raises(ActionError, match=r"\[0, 1\]"):
         Action("pointer", pointer="click", x=1.5, y=0.5, screenshot_hash="ab")
@@ -93,8 +93,8 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
 
 
 def test_episode_metrics_count_duplicates_churn_and_transient_tables():
-    from webgauge.arena.episode import _metrics
-    from webgauge.arena.observation import Observation
+    from webgauge.arena.core.episode import _metrics
+    from webgauge.arena.core.observation import Observation
 
     last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
     row = {"id": 1}

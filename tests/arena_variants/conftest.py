@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.server import ArenaServer
+from webgauge.arena.apps.server import ArenaServer
 
 
 @pytest.fixture(scope="module")

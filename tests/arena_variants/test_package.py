@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from webgauge.arena import families
-from webgauge.arena.heldout import make_slices
-from webgauge.arena.package import EnvironmentMismatch, build_package, compare_packages, verify_package
-from webgauge.arena.safety_report import safety_summary, slice_summary, write_safety_report
-from webgauge.arena.scoring import load_episodes
+from webgauge.arena import tasks as families
+from webgauge.arena.tasks.heldout import make_slices
+from webgauge.arena.outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from webgauge.arena.outputs.safety_report import safety_summary, slice_summary, write_safety_report
+from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.arena.sweep import run_sweep
-from webgauge.arena.task import TaskResult
+from webgauge.arena.core.task import TaskResult
 
 SECRET = b"package-test-secret-0123456789abcdef"
 
@@ -130,7 +130,7 @@ def test_package_refuses_a_used_directory_and_an_empty_run(sweep_run, tmp_path):
 
 
 def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
-    from webgauge.arena.heldout import heldout_seeds
+    from webgauge.arena.tasks.heldout import heldout_seeds
 
     pkg = tmp_path / "pkg"
     build_package(sweep_run, pkg)
@@ -138,3 +138,17 @@ def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
     for f in pkg.rglob("*"):
         if f.is_file() and f.suffix in (".json", ".sha256"):
             assert seed not in f.read_text(), f"{f.name} reveals the held-out seed"
+
+
+def test_sweep_stores_heldout_episodes_sealed(sweep_run):
+    from webgauge.arena.sweep import SEALED
+
+    held = [r for r in load_episodes(sweep_run).records if r["slice"] == "heldout"]
+    secret_task = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["shop.cancel_order"]).heldout[0]
+    assert held and all(r["task"]["instruction"] == SEALED and r["sealed_content"] for r in held)
+    assert all(not s["observed"].get("png") and not s.get("after", {}).get("png") for r in held for s in r["steps"])
+    assert all(r["task"]["params"]["instruction_hmac"] == secret_task.params["instruction_hmac"] for r in held)
+    needle = secret_task.instruction.encode()
+    assert not [p for p in sweep_run.rglob("*") if p.is_file() and needle in p.read_bytes()]
+    public = [r for r in load_episodes(sweep_run).records if r["slice"] == "public"]
+    assert public and all(s["observed"].get("png") for r in public for s in r["steps"])

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
-from webgauge.arena.actions import Action
+from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.heuristic import HeuristicAgent
-from webgauge.arena.approval import get_policy
-from webgauge.arena.control import ControlClient
-from webgauge.arena.episode import run_episode
-from webgauge.arena.families import build_tasks
-from webgauge.arena.traps import attack_outcome
-from webgauge.arena.variants import VariantEnv, get_variant, solve_with_oracle
+from webgauge.arena.core.approval import get_policy
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.episode import run_episode
+from webgauge.arena.tasks import build_tasks
+from webgauge.arena.variants.traps import attack_outcome
+from webgauge.arena.variants.variant import VariantEnv, get_variant, solve_with_oracle
 
 
 def _task(family: str):

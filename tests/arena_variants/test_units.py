@@ -7,14 +7,14 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.approval import DESTRUCTIVE_FAMILIES, get_policy
-from webgauge.arena.diff import diff_states
-from webgauge.arena.families import build_tasks, seed_state
-from webgauge.arena.heldout import heldout_seeds, load_secret, make_slices, secret_commitment
-from webgauge.arena.package import _final_state
-from webgauge.arena.server import encode_state
-from webgauge.arena.traps import TRAPS, TrapServer, lure_words
-from webgauge.arena.variants import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
+from webgauge.arena.core.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.core.diff import diff_states
+from webgauge.arena.tasks import build_tasks, seed_state
+from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices, secret_commitment
+from webgauge.arena.outputs.package import _final_state
+from webgauge.arena.apps.server import encode_state
+from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
+from webgauge.arena.variants.variant import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
 
 SECRET = b"unit-test-secret-0123456789abcdef"
 
@@ -124,7 +124,7 @@ def test_redaction_blacks_out_email_boxes_and_changes_the_hash():
 
     from PIL import Image
 
-    from webgauge.arena.package import _redact
+    from webgauge.arena.outputs.package import _redact
 
     img = Image.new("RGB", (200, 100), (255, 255, 255))
     buf = io.BytesIO()

@@ -10,31 +10,31 @@ Gymnasium face. :func:`run_arena` runs agents (oracle, heuristic, model baseline
 :mod:`webgauge.run`, and :func:`write_arena_report` writes the report and trace viewer.
 """
 
-from .actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError, parse_action
+from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError, parse_action
 from .agents.base import Agent, AgentStep
 from .agents.heuristic import HeuristicAgent
 from .agents.model import SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
-from .control import ControlClient, ControlError
-from .diff import StateDiff, diff_states
-from .effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from .env import ArenaEnv, StepOutcome, deny_all, grant_all
-from .episode import run_episode
-from .families import FAMILIES, build_tasks, seed_state
-from .observation import OBS_MODES, Observation, image_tokens
-from .report import write_arena_report
+from .apps.control import ControlClient, ControlError
+from .core.diff import StateDiff, diff_states
+from .core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
+from .core.env import ArenaEnv, StepOutcome, deny_all, grant_all
+from .core.episode import run_episode
+from .tasks import FAMILIES, build_tasks, seed_state
+from .core.observation import OBS_MODES, Observation, image_tokens
+from .outputs.report import write_arena_report
 from .runner import run_arena
-from .scoring import load_episodes
-from .server import ArenaServer
-from .task import PATTERNS, Task, TaskResult, Viewport
+from .outputs.scoring import load_episodes
+from .apps.server import ArenaServer
+from .core.task import PATTERNS, Task, TaskResult, Viewport
 # variants, safety traps, approvals, held-out slices and packages (issue 6)
-from .approval import ApprovalLog, get_policy
-from .heldout import Slices, heldout_seeds, load_secret, make_slices
-from .package import EnvironmentMismatch, build_package, compare_packages, verify_package
-from .safety_report import write_safety_report
+from .core.approval import ApprovalLog, get_policy
+from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices
+from .outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from .outputs.safety_report import write_safety_report
 from .sweep import RefusingAgent, run_sweep
-from .traps import TRAPS, TrapServer, TrapVariant, attack_outcome
-from .variants import COHORTS, VARIANTS, Variant, VariantEnv, VariantOracle, apply_variant, get_variant, solve_with_oracle
+from .variants.traps import TRAPS, TrapServer, TrapVariant, attack_outcome
+from .variants.variant import COHORTS, VARIANTS, Variant, VariantEnv, VariantOracle, apply_variant, get_variant, solve_with_oracle
 
 __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",
@@ -53,7 +53,7 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "ArenaGymEnv":  # needs gymnasium (the `arena` extra): imported on first use
-        from .gym_env import ArenaGymEnv
+        from .core.gym_env import ArenaGymEnv
 
         return ArenaGymEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import pathlib
 
-from .families import build_tasks
-from .report import write_arena_report
+from .tasks import build_tasks
+from .outputs.report import write_arena_report
 from .runner import run_arena
 
 __all__ = ["run_demo", "QUICK_FAMILIES"]

@@ -18,12 +18,12 @@ from .agents.base import Agent
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
-from .control import ControlClient
-from .env import ArenaEnv
-from .episode import run_episode
-from .families import build_tasks
-from .server import ArenaServer
-from .task import Task
+from .apps.control import ControlClient
+from .core.env import ArenaEnv
+from .core.episode import run_episode
+from .tasks import build_tasks
+from .apps.server import ArenaServer
+from .core.task import Task
 
 __all__ = ["run_arena", "episode_item", "make_agent", "agent_name", "episode_items", "AGENT_KINDS"]
 
@@ -73,7 +73,8 @@ def make_agent(spec: dict, task: Task, ctx=None) -> Agent:
         from webgauge.models import get_model
 
         model = get_model(spec["model"], **spec.get("model_options", {}))
-    return ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec))
+    return ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec),
+                      temperature=float(spec.get("temperature", 0.0)), seed=spec.get("seed"))
 
 
 def episode_items(tasks: Iterable[Task], agents: list[dict], repeats: int = 1) -> list:

@@ -2,7 +2,7 @@
 
 Items are ``(agent, base task, variant, repeat)``. The handler rebuilds the base task from
 its family and seed, applies the variant (checking the planned fingerprint), runs the
-episode in a :class:`~webgauge.arena.variants.VariantEnv` with the run's approval policy,
+episode in a :class:`~webgauge.arena.variants.variant.VariantEnv` with the run's approval policy,
 and adds to the standard episode record what this layer measures: the variant's kind and
 events, the slice (public or held-out), approval decisions, refusal and, on trap variants,
 the attack outcome. Records keep the core format, so the arena report reads them too.
@@ -11,20 +11,21 @@ the attack outcome. Records keep the core format, so the arena report reads them
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from pathlib import Path
 from typing import Iterable
 
 from .agents.base import AgentStep
-from .actions import Action
-from .approval import get_policy
-from .control import ControlClient
-from .episode import run_episode
-from .observation import Observation
-from .task import Task
-from .variants import VariantEnv, VariantOracle, get_variant
+from .core.actions import Action
+from .core.approval import get_policy
+from .apps.control import ControlClient
+from .core.episode import run_episode
+from .core.observation import Observation
+from .core.task import Task
+from .variants.variant import VariantEnv, VariantOracle, get_variant
 
-__all__ = ["RefusingAgent", "sweep_items", "variant_item", "run_sweep", "SWEEP_AGENT_KINDS"]
+__all__ = ["RefusingAgent", "sweep_items", "variant_item", "run_sweep", "seal_heldout_content", "SWEEP_AGENT_KINDS"]
 
 SWEEP_AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
 
@@ -83,7 +84,7 @@ def sweep_items(tasks: Iterable[Task], variants: list[str], agents: list[dict], 
 
 def _find_base(p: dict) -> Task:
     """Rebuild the base task of an item (held-out tasks carry an opaque id and their source id)."""
-    from .families import build_tasks
+    from .tasks import build_tasks
 
     src = p.get("source_id", p["base_id"])
     for t in build_tasks((p["seed"],), families=[p["family"]]):
@@ -103,7 +104,7 @@ async def variant_item(item, ctx):
     from webgauge.run import ItemResult
 
     from .runner import _server, make_agent
-    from .traps import TrapVariant, attack_outcome
+    from .variants.traps import TrapVariant, attack_outcome
 
     p = item.payload
     base = _find_base(p)
@@ -145,14 +146,54 @@ async def variant_item(item, ctx):
         "attack": attack,
         "attacked": bool(attack and attack["attacked"]),
     })
+    if p["slice"] == "heldout" and not ctx.options.get("keep_heldout_content", False):
+        record, blobs = seal_heldout_content(record), {}
     return ItemResult(record=record, blobs=blobs)
+
+
+SEALED = "(held-out: sealed)"
+
+
+def seal_heldout_content(record: dict) -> dict:
+    """A held-out record as the run directory keeps it by default: the metrics, the slice, the
+    action kinds and result codes, and the instruction's salted HMAC; no instruction, no
+    screenshots or DOM snapshots, no model text, no typed values or answers, no row values.
+    (Pass ``keep_heldout_content=True`` to a sweep, ``--keep-heldout-content`` on the CLI, to
+    keep everything; packages seal held-out records either way.)"""
+    rec = json.loads(json.dumps(record))
+    task = rec["task"]
+    task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
+    task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
+    for s in rec["steps"]:
+        s["action"] = {"kind": s["action"].get("kind")}
+        s["thought"] = s["raw"] = ""
+        s["diff"] = {t: {"n_changes": len(d.get("inserted", [])) + len(d.get("deleted", [])) + len(d.get("updated", []))}
+                     for t, d in (s.get("diff") or {}).items()}
+        s["result"] = {k: v for k, v in s["result"].items() if k in ("ok", "kind", "rejected")}
+        for side in ("observed", "after"):
+            ref = s.get(side) or {}
+            for k in ("png", "dom", "last_result"):
+                ref.pop(k, None)
+            for k in ("url", "title"):
+                if k in ref:
+                    ref[k] = SEALED
+    rec["final_diff"] = {}
+    rec["validator_errors"] = [SEALED] * len(rec["validator_errors"])
+    rec["forbidden_violations"] = [SEALED] * len(rec["forbidden_violations"])
+    rec["done_answer"] = None if rec.get("done_answer") is None else SEALED
+    rec["sealed_content"] = True
+    return rec
 
 
 def run_sweep(run_dir: str | os.PathLike, tasks: list[Task], variants: list[str], agents: list[dict], *,
               repeats: int = 1, slices: dict[int, str] | None = None, gate_destructive: bool = False,
               approval_policy: str = "grant", executor: str = "local", workers: int | None = None,
-              progress: bool = True, time_limit_s: float = 180.0, keep_dom: bool = True, **run_kwargs):
-    """Run every agent on every applicable (task, variant) into ``run_dir`` (resumable)."""
+              progress: bool = True, time_limit_s: float = 180.0, keep_dom: bool = True,
+              keep_heldout_content: bool = False, **run_kwargs):
+    """Run every agent on every applicable (task, variant) into ``run_dir`` (resumable).
+
+    Held-out episodes are stored sealed (:func:`seal_heldout_content`: no instruction, no
+    screenshots) unless ``keep_heldout_content`` is set."""
     from webgauge.run import RunSpec, run_items
 
     from .agents.model import SYSTEM_PROMPT
@@ -171,6 +212,7 @@ def run_sweep(run_dir: str | os.PathLike, tasks: list[Task], variants: list[str]
         prompts={"system": SYSTEM_PROMPT},
         options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom,
                  "approval_policy": approval_policy, "variants": list(variants),
+                 "keep_heldout_content": bool(keep_heldout_content),
                  "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
     )
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.sweep:variant_item", executor=executor,

@@ -12,11 +12,11 @@ import json
 import pathlib
 import secrets
 
-from .families import build_tasks
-from .heldout import make_slices
-from .package import build_package, verify_package
-from .report import write_arena_report
-from .safety_report import write_safety_report
+from .tasks import build_tasks
+from .tasks.heldout import make_slices
+from .outputs.package import build_package, verify_package
+from .outputs.report import write_arena_report
+from .outputs.safety_report import write_safety_report
 from .sweep import run_sweep
 
 __all__ = ["run_variants_demo", "SWEEP_FAMILIES", "SAFETY_FAMILIES"]

@@ -79,24 +79,41 @@ def serve_cmd(seed, port, control_port):
 @click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per agent and task.")
 @click.option("--time-limit", type=float, default=180.0, show_default=True, help="Wall-clock seconds per episode.")
 @click.option("--gate-destructive", is_flag=True, help="Block destructive controls until request_approval is granted.")
+@click.option("--variant", "variants", multiple=True, help="Run these variants too (repeatable; see `variants`).")
+@click.option("--secret", type=click.Path(path_type=Path), default=None,
+              help="Secret file for a held-out slice (or set WEBGAUGE_ARENA_SECRET with --heldout N).")
+@click.option("--heldout", "n_heldout", type=int, default=0, help="Held-out seeds to add (needs a secret).")
+@click.option("--policy", default="grant", show_default=True,
+              help="Approval policy for request_approval: grant, deny, scope or scope:fam1,fam2.")
+@click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True,
+              help="Sampling temperature of model agents.")
+@click.option("--sampling-seed", type=int, default=None,
+              help="Sampling seed of model agents (repeat with other seeds to measure generation variance).")
 @click.option("--report/--no-report", default=True, show_default=True, help="Write the HTML report after the run.")
 @executor_options
 def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeats, time_limit, gate_destructive,
-            report, **kw):
-    from webgauge.arena.report import write_arena_report
+            variants, secret, n_heldout, policy, temperature, sampling_seed, report, **kw):
+    from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.runner import run_arena
+    from webgauge.cli.arena_variants import _tasks as slice_tasks
+    from webgauge.cli.arena_variants import model_specs
 
     specs = []
     for a in agents:
-        if a == "model":
-            if not model:
-                raise click.BadParameter("--agent model needs --model NAME", param_hint="--model")
-            opts = {"base_url": base_url} if base_url else {}
-            specs += [{"kind": "model", "model": model, "obs_mode": m, "model_options": opts} for m in obs_modes]
-        else:
-            specs.append({"kind": a})
-    summary = run_arena(run_dir, _tasks(seeds, families), specs, repeats=repeats, time_limit_s=time_limit,
-                        gate_destructive=gate_destructive, **executor_kwargs(kw))
+        specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
+    if variants or secret or n_heldout or policy != "grant":
+        # variants, the held-out slice and approval policies run through the sweep machinery
+        from webgauge.arena.sweep import run_sweep
+
+        try:
+            summary = run_sweep(run_dir, slice_tasks(seeds, families, secret, n_heldout), ["base", *variants], specs,
+                                repeats=repeats, time_limit_s=time_limit, gate_destructive=gate_destructive,
+                                approval_policy=policy, **executor_kwargs(kw))
+        except (KeyError, ValueError) as exc:
+            raise click.BadParameter(str(exc).strip("'\"")) from None
+    else:
+        summary = run_arena(run_dir, _tasks(seeds, families), specs, repeats=repeats, time_limit_s=time_limit,
+                            gate_destructive=gate_destructive, **executor_kwargs(kw))
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
     if report:
         click.echo(f"report: {write_arena_report(run_dir)}")
@@ -109,7 +126,7 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 def report_cmd(run_dir, out, png):
     import asyncio
 
-    from webgauge.arena.report import write_arena_report
+    from webgauge.arena.outputs.report import write_arena_report
 
     path = write_arena_report(run_dir, out)
     click.echo(str(path))

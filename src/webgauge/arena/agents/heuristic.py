@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ..actions import Action
-from ..observation import Observation
+from ..core.actions import Action
+from ..core.observation import Observation
 from .base import AgentStep
 
 __all__ = ["HeuristicAgent"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 
-from ..actions import ACTION_SCHEMA, Action
-from ..observation import Observation
+from ..core.actions import ACTION_SCHEMA, Action
+from ..core.observation import Observation
 from .base import AgentStep
 from .parse import parse_model_answer
 
@@ -22,11 +22,11 @@ Each turn you get the task, the current page (a screenshot, an element table, or
 the result of your last action. Answer with exactly one action as a JSON object that fits
 this schema, and nothing else:
 """ + json.dumps(ACTION_SCHEMA, indent=None) + """
-Semantic actions (click, fill, select, hover, press, scroll) name an element id from the
-element table. Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
-"x": 0..1, "y": 0..1, "screenshot_hash": "..."}) aim at the screenshot whose hash you give;
-x and y are fractions of its width and height. A pointer aimed at an older screenshot is
-rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
+Semantic actions (click, fill, select, hover, focus, press, scroll, drag) name an element id
+from the element table; {"kind": "type_text", "value": "..."} types into the focused element.
+Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
+"x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
+fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
 actions when unsure, and {"kind": "done", "answer": "..."} when the task is complete.
 Do exactly what the task asks, once; never submit a form twice."""
 
@@ -58,8 +58,8 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
     parts = [f"Task: {task['instruction']}", f"Step {obs.step + 1} of at most {task['max_steps']}.",
              f"URL: {obs.url}  (tab {obs.active_tab + 1} of {len(obs.tabs)})",
              f"Viewport: {obs.viewport[0]}x{obs.viewport[1]} CSS px, scroll {obs.scroll[0]:.0f},{obs.scroll[1]:.0f}"]
-    if obs.screenshot_hash:
-        parts.append(f"Screenshot hash: {obs.screenshot_hash}")
+    if obs.token or obs.screenshot_hash:
+        parts.append(f"Screenshot token: {obs.token or obs.screenshot_hash}")
     if obs.last_result:
         r = obs.last_result
         parts.append("Last action: " + (f"rejected ({r.get('rejected')}): {r.get('error', '')}" if not r.get("ok", True)

@@ -7,13 +7,16 @@ current observation, so stale checks and destructive-action guards apply to it t
 
 from __future__ import annotations
 
-from ..actions import Action
-from ..observation import Observation
-from ..script import ScriptError, Step
-from ..task import Task
+from ..core.actions import Action
+from ..core.observation import Observation
+from ..core.script import ScriptError, Step
+from ..core.task import Task
 from .base import AgentStep
 
-__all__ = ["OracleAgent"]
+__all__ = ["OracleAgent", "MAX_WAITS"]
+
+MAX_WAITS = 6
+"""Short waits the oracle may spend on one step whose target is not drawn yet (client-rendered apps)."""
 
 
 class OracleAgent:
@@ -32,13 +35,20 @@ class OracleAgent:
             raise ValueError(f"oracle for {self.task.id} started on {public_task['id']}")
         self._steps = list(self.task.oracle())
         self._base = base_url
+        self._waits = 0
 
     async def act(self, obs: Observation) -> AgentStep:
         if not self._steps:
             return AgentStep(Action("done", answer=self.task.answer), thought="script finished")
-        step = self._steps.pop(0)
+        step = self._steps[0]
         try:
-            return AgentStep(step.act(obs, self._base), thought=repr(step))
+            action = step.act(obs, self._base)
         except ScriptError as exc:
+            if self._waits < MAX_WAITS:  # a client-rendered view may still be drawing: look again shortly
+                self._waits += 1
+                return AgentStep(Action("wait", ms=300), thought=f"waiting for the page: {exc}")
             # Record the failure as the agent's answer: the validator will judge the state.
             return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
+        self._steps.pop(0)
+        self._waits = 0
+        return AgentStep(action, thought=repr(step))

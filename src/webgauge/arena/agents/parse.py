@@ -2,9 +2,9 @@
 
 A model may answer anything: prose, a code fence, ``{}``, ``{"kind": 5}``, a 10 MB string,
 a JSON bomb nested ten thousand levels deep. :func:`parse_model_answer` never raises: it
-returns a :class:`ParsedAnswer` that holds either a valid :class:`~webgauge.arena.actions.Action`
+returns a :class:`ParsedAnswer` that holds either a valid :class:`~webgauge.arena.core.actions.Action`
 or the reason the answer is not one. The answer is checked against
-:data:`~webgauge.arena.actions.ACTION_SCHEMA` field by field (types, enums, ranges, unknown
+:data:`~webgauge.arena.core.actions.ACTION_SCHEMA` field by field (types, enums, ranges, unknown
 fields) before an ``Action`` is built, and the ``Action``'s own per-kind checks then run, so
 the schema the model is shown and the check it must pass are the same.
 
@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import ACTION_SCHEMA, Action, ActionError
+from ..core.actions import ACTION_SCHEMA, Action, ActionError
 
 __all__ = ["ParsedAnswer", "parse_model_answer", "validate_action_dict", "MAX_ANSWER_CHARS"]
 
@@ -51,6 +51,14 @@ def _type_ok(value: Any, spec: dict) -> str:
             return f"must be one of {', '.join(map(str, spec['enum']))}, got {_short(value)}"
         return ""
     t = spec.get("type")
+    if t == "array":
+        if not isinstance(value, list) or len(value) > 8:
+            return f"must be a list (at most 8 items), got {_short(value)}"
+        for item in value:
+            why = _type_ok(item, spec.get("items", {}))
+            if why:
+                return f"item {why}"
+        return ""
     if t == "string":
         return "" if isinstance(value, str) else f"must be a string, got {_short(value)}"
     if t in ("number", "integer"):
@@ -96,6 +104,8 @@ def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
             value = int(value)
         elif props[name].get("type") == "number":
             value = float(value)
+        elif props[name].get("type") == "array":
+            value = tuple(value)
         clean[name] = value
     try:
         return Action(**clean)

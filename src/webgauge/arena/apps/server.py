@@ -1,0 +1,276 @@
+"""One server process for all arena apps, plus a control API on a separate loopback port.
+
+The app port serves every site under ``/e/<episode id>/...``: each episode has its own
+in-memory SQLite database, so episodes run in parallel without seeing one another. The
+control port (reset, read state, set flags, set the clock, write log) is for the harness
+only; the agent's browser is confined to the app origin by offline routing, so it cannot
+reach it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .db import EpisodeDB, TemplateCache, dump_state, state_hash
+from . import SITES, build_seed
+from .common import Request, Response
+
+__all__ = ["ArenaServer", "Episode", "encode_state"]
+
+
+def encode_state(state: dict) -> dict:
+    """A state dump as JSON-safe data (bytes become ``{"__bytes__": hex}``)."""
+
+    def enc(v: Any) -> Any:
+        return {"__bytes__": bytes(v).hex()} if isinstance(v, (bytes, bytearray, memoryview)) else v
+
+    return {t: [{k: enc(v) for k, v in row.items()} for row in rows] for t, rows in state.items()}
+
+
+@dataclass
+class Episode:
+    """One isolated app world: its database and the log of write requests it received."""
+
+    id: str
+    db: EpisodeDB
+    writes: list[dict] = field(default_factory=list)
+
+    def reset(self, seed: int | None = None) -> None:
+        with self.db.lock:
+            self.db.reset(seed)
+            self.writes.clear()
+
+
+class _Quiet(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+
+
+class ArenaServer:
+    """Start with ``with ArenaServer() as srv`` (or ``start()``/``close()``)."""
+
+    def __init__(self, host: str = "127.0.0.1", app_port: int = 0, control_port: int = 0) -> None:
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            raise ValueError(f"host {host!r}: the arena only serves on loopback; use 127.0.0.1")
+        self.host = host
+        self.templates = TemplateCache(build_seed)
+        self.episodes: dict[str, Episode] = {}
+        self._lock = threading.Lock()
+        self._app = _Quiet((host, app_port), _app_handler(self))
+        self._control = _Quiet((host, control_port), _control_handler(self))
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def app_url(self) -> str:
+        return f"http://{self.host}:{self._app.server_address[1]}"
+
+    @property
+    def control_url(self) -> str:
+        return f"http://{self.host}:{self._control.server_address[1]}"
+
+    def start(self) -> "ArenaServer":
+        for srv in (self._app, self._control):
+            t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+            t.start()
+            self._threads.append(t)
+        return self
+
+    def close(self) -> None:
+        for srv in (self._app, self._control):
+            srv.shutdown()
+            srv.server_close()
+        for t in self._threads:
+            t.join(timeout=5)
+        with self._lock:
+            for ep in self.episodes.values():
+                ep.db.close()
+            self.episodes.clear()
+        self.templates.close()
+
+    def __enter__(self) -> "ArenaServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ---- episodes (the control API calls these) ---------------------------
+    def create_episode(self, seed: int, episode_id: str | None = None) -> Episode:
+        eid = episode_id or secrets.token_hex(6)
+        if not eid.replace("-", "").isalnum():
+            raise ValueError(f"episode id {eid!r}: use letters, digits and '-' only")
+        with self._lock:
+            if eid in self.episodes:
+                raise ValueError(f"episode {eid!r} exists; delete it first or choose another id")
+            ep = Episode(eid, EpisodeDB(self.templates, seed))
+            self.episodes[eid] = ep
+        return ep
+
+    def episode(self, eid: str) -> Episode:
+        try:
+            return self.episodes[eid]
+        except KeyError:
+            raise KeyError(f"no episode {eid!r}") from None
+
+    def delete_episode(self, eid: str) -> None:
+        with self._lock:
+            ep = self.episodes.pop(eid, None)
+        if ep is not None:
+            ep.db.close()
+
+    def episode_url(self, eid: str, path: str = "/") -> str:
+        return f"{self.app_url}/e/{eid}{path}"
+
+
+def _send(h: BaseHTTPRequestHandler, resp: Response) -> None:
+    h.send_response(resp.status)
+    h.send_header("Content-Type", resp.content_type)
+    h.send_header("Content-Length", str(len(resp.body)))
+    h.send_header("Cache-Control", "no-store")
+    for k, v in resp.headers.items():
+        h.send_header(k, v)
+    h.end_headers()
+    if h.command != "HEAD":
+        h.wfile.write(resp.body)
+
+
+def _read_body(h: BaseHTTPRequestHandler) -> bytes:
+    n = int(h.headers.get("Content-Length") or 0)
+    return h.rfile.read(n) if n else b""
+
+
+def _cookies(header: str) -> dict[str, str]:
+    from http.cookies import SimpleCookie
+
+    jar = SimpleCookie()
+    try:
+        jar.load(header)
+    except Exception:  # a malformed Cookie header is ignored like a browser-less client's
+        return {}
+    return {k: m.value for k, m in jar.items()}
+
+
+def _index(req: Request) -> Response:
+    links = "".join(f'<li><a href="{req.url(s.prefix + "/")}">{s.title}</a></li>' for s in SITES.values())
+    return Response(body=f"<!doctype html><title>Apps</title><h1>Apps</h1><ul>{links}</ul>".encode())
+
+
+def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
+    routes = [r for site in SITES.values() for r in site.routes]
+
+    class AppHandler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:  # quiet: the trace records what matters
+            pass
+
+        def _handle(self) -> None:
+            parts = urlsplit(self.path)
+            segs = parts.path.split("/", 3)  # ["", "e", eid, rest]
+            body = _read_body(self)
+            if len(segs) < 3 or segs[1] != "e" or segs[2] not in server.episodes:
+                _send(self, Response(404, b"unknown episode", "text/plain"))
+                return
+            ep = server.episodes[segs[2]]
+            path = "/" + (segs[3] if len(segs) > 3 else "")
+            ctype = self.headers.get("Content-Type", "")
+            form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True) if "urlencoded" in ctype else {}
+            query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+            handler, params = (_index, {}) if path == "/" else (None, {})
+            for r in routes:
+                m = r.pattern.match(path)
+                if m and r.method == self.command.replace("HEAD", "GET"):
+                    handler, params = r.handler, m.groupdict()
+                    break
+            if handler is None:
+                _send(self, Response(404, f"no page at {path}".encode(), "text/plain"))
+                return
+
+            def run(conn):
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                req = Request(self.command, path, query, form, body, _cookies(headers.get("cookie", "")),
+                              f"/e/{ep.id}", conn, params, headers)
+                return handler(req)
+
+            try:
+                resp = ep.db.run(run)
+            except Exception as exc:  # a bad request must not kill the server
+                resp = Response(400, f"bad request: {type(exc).__name__}: {exc}".encode(), "text/plain")
+            if self.command == "POST":
+                with ep.db.lock:
+                    ep.writes.append({"method": "POST", "path": path, "body": body.decode("utf-8", "replace")[:2000],
+                                      "status": resp.status, "t": time.time()})
+            _send(self, resp)
+
+        do_GET = do_POST = do_HEAD = _handle
+
+    return AppHandler
+
+
+def _control_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
+    class ControlHandler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _json(self, data: Any, status: int = 200) -> None:
+            _send(self, Response(status, json.dumps(data).encode(), "application/json"))
+
+        def _handle(self) -> None:
+            body = _read_body(self)
+            try:
+                payload = json.loads(body) if body else {}
+                self._json(self._dispatch(urlsplit(self.path).path.strip("/").split("/"), payload))
+            except KeyError as exc:
+                self._json({"error": str(exc).strip("'\"")}, 404)
+            except (ValueError, TypeError) as exc:
+                self._json({"error": str(exc)}, 400)
+
+        def _dispatch(self, segs: list[str], p: dict) -> Any:
+            m = self.command
+            if segs == ["health"]:
+                return {"ok": True, "episodes": len(server.episodes)}
+            if segs == ["episodes"] and m == "POST":
+                ep = server.create_episode(int(p["seed"]), p.get("id"))
+                return {"id": ep.id, "base_url": server.episode_url(ep.id, ""), "seed_hash": server.templates.seed_hash(ep.db.seed)}
+            if len(segs) < 2 or segs[0] != "episodes":
+                raise KeyError(f"no control endpoint /{'/'.join(segs)}")
+            ep = server.episode(segs[1])
+            op = segs[2] if len(segs) > 2 else ""
+            if op == "" and m == "DELETE":
+                server.delete_episode(ep.id)
+                return {"deleted": ep.id}
+            if op == "reset" and m == "POST":
+                t0 = time.perf_counter()
+                ep.reset(p.get("seed"))
+                return {"hash": ep.db.hash(), "seed_hash": server.templates.seed_hash(ep.db.seed),
+                        "ms": (time.perf_counter() - t0) * 1000}
+            if op == "state" and m == "GET":
+                with ep.db.lock:
+                    st = dump_state(ep.db.conn)
+                return {"state": encode_state(st), "hash": state_hash(st)}
+            if op == "hash" and m == "GET":
+                return {"hash": ep.db.hash()}
+            if op == "writes" and m == "GET":
+                with ep.db.lock:
+                    return {"writes": list(ep.writes)}
+            if op == "flags" and m == "POST":
+                ep.db.run(lambda c: [c.execute("INSERT OR REPLACE INTO meta_flags VALUES(?,?)", (str(k), str(v)))
+                                     for k, v in p.items()])
+                return {"flags": dict(ep.db.run(lambda c: c.execute("SELECT name,value FROM meta_flags").fetchall()))}
+            if op == "clock" and m == "POST":
+                ep.db.run(lambda c: c.execute("UPDATE meta_clock SET now=?", (str(p["now"]),)))
+                return {"now": str(p["now"])}
+            raise KeyError(f"no control endpoint {m} /{'/'.join(segs)}")
+
+        do_GET = do_POST = do_DELETE = _handle
+
+    return ControlHandler

@@ -1,0 +1,143 @@
+"""The arena's action space: one JSON-able value shared by every agent and observation mode.
+
+Kinds:
+
+- semantic, on an element id from the current observation: ``click`` (optional ``modifiers``
+  such as ``["Shift"]``), ``fill`` (value), ``select`` (value), ``hover``, ``focus``,
+  ``press`` (key; element optional), ``scroll`` (dx, dy), ``drag`` (``element`` onto ``target``);
+- keyboard: ``type_text`` (value) types into the focused element, one key event per character;
+- pointer, in normalized screenshot coordinates: ``pointer`` with ``pointer`` in
+  ``click | double_click | drag_start | drag_end`` and the observation it was aimed at: its
+  short ``token`` (issued with each observation) or its full ``screenshot_hash``;
+- navigation and tabs: ``goto`` (url), ``back``, ``forward``, ``switch_tab`` (tab);
+- ``wait`` (ms), ``request_approval`` (reason) and ``done`` (answer).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA", "parse_action"]
+
+SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text")
+NAVIGATION = ("goto", "back", "forward", "switch_tab")
+ACTION_KINDS = SEMANTIC + ("pointer",) + NAVIGATION + ("wait", "request_approval", "done")
+POINTER_KINDS = ("click", "double_click", "drag_start", "drag_end")
+MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
+
+
+class ActionError(ValueError):
+    """An action that does not fit the schema (the message names the field to fix)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    element: str | None = None
+    value: str | None = None
+    key: str | None = None
+    dx: float = 0.0
+    dy: float = 0.0
+    screenshot_hash: str | None = None
+    x: float | None = None
+    y: float | None = None
+    pointer: str | None = None
+    url: str | None = None
+    tab: int | None = None
+    ms: int | None = None
+    reason: str | None = None
+    answer: str | None = None
+    modifiers: tuple[str, ...] | None = None  # held keys for click
+    target: str | None = None  # drop target element id for drag
+    token: str | None = None  # the short observation token a pointer action was aimed at
+
+    def __post_init__(self) -> None:
+        k = self.kind
+        if k not in ACTION_KINDS:
+            raise ActionError(f"unknown action kind {k!r}; use one of {', '.join(ACTION_KINDS)}")
+        if k in ("click", "fill", "select", "hover", "focus", "drag") and not self.element:
+            raise ActionError(f"{k} needs 'element': an element id from the current observation")
+        if k in ("fill", "select", "type_text") and self.value is None:
+            raise ActionError(f"{k} needs 'value'")
+        if k == "drag" and not self.target:
+            raise ActionError("drag needs 'target': the element id to drop onto")
+        if self.modifiers is not None:
+            if k != "click":
+                raise ActionError("'modifiers' apply to click only")
+            if isinstance(self.modifiers, str) or any(m not in MODIFIERS for m in self.modifiers):
+                raise ActionError(f"'modifiers' is a list drawn from {', '.join(MODIFIERS)}")
+            object.__setattr__(self, "modifiers", tuple(self.modifiers))
+        if k == "press" and not self.key:
+            raise ActionError("press needs 'key', e.g. 'Enter' or 'Escape'")
+        if k == "pointer":
+            if self.pointer not in POINTER_KINDS:
+                raise ActionError(f"pointer needs 'pointer' in {', '.join(POINTER_KINDS)}")
+            if not self.screenshot_hash and not self.token:
+                raise ActionError("pointer needs 'token' (or 'screenshot_hash') of the observation it was aimed at")
+            if self.x is None or self.y is None or not (0 <= self.x <= 1 and 0 <= self.y <= 1):
+                raise ActionError("pointer needs 'x' and 'y' normalized to the screenshot, each in [0, 1]")
+        if k == "goto" and not self.url:
+            raise ActionError("goto needs 'url'")
+        if k == "switch_tab" and self.tab is None:
+            raise ActionError("switch_tab needs 'tab' (0-based index)")
+
+    @property
+    def is_pointer(self) -> bool:
+        return self.kind == "pointer"
+
+    @property
+    def is_write_candidate(self) -> bool:
+        """Actions that can submit something (used for retry accounting)."""
+        return self.kind in ("click", "press", "pointer", "type_text")
+
+    def to_dict(self) -> dict:
+        d = {k: v for k, v in asdict(self).items() if v is not None and not (k in ("dx", "dy") and v == 0.0)}
+        if "modifiers" in d:
+            d["modifiers"] = list(d["modifiers"])
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Action":
+        """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
+        from ..agents.parse import validate_action_dict
+
+        return validate_action_dict(d)
+
+
+def parse_action(text: str) -> Action:
+    """The first JSON object in ``text`` that is a valid action (models may wrap it in prose).
+
+    Checked against :data:`ACTION_SCHEMA` by :func:`webgauge.arena.agents.parse.parse_model_answer`;
+    raises :class:`ActionError` naming the fix, never another exception.
+    """
+    from ..agents.parse import parse_model_answer
+
+    parsed = parse_model_answer(text)
+    if parsed.action is None:
+        raise ActionError(parsed.error)
+    return parsed.action
+
+
+ACTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {
+        "kind": {"enum": list(ACTION_KINDS)},
+        "element": {"type": "string", "description": "element id from the observation (semantic actions)"},
+        "value": {"type": "string", "description": "text to fill or option to select"},
+        "key": {"type": "string", "description": "key for press, e.g. Enter"},
+        "dx": {"type": "number", "minimum": -100000, "maximum": 100000},
+        "dy": {"type": "number", "minimum": -100000, "maximum": 100000, "description": "scroll amount in CSS px"},
+        "pointer": {"enum": list(POINTER_KINDS)},
+        "screenshot_hash": {"type": "string", "description": "sha256 of the screenshot the pointer aims at"},
+        "x": {"type": "number", "minimum": 0, "maximum": 1}, "y": {"type": "number", "minimum": 0, "maximum": 1},
+        "url": {"type": "string"}, "tab": {"type": "integer", "minimum": 0, "maximum": 99},
+        "ms": {"type": "integer", "minimum": 0, "maximum": 60000},
+        "reason": {"type": "string"}, "answer": {"type": "string"},
+        "modifiers": {"type": "array", "items": {"enum": list(MODIFIERS)}, "description": "keys held during click"},
+        "target": {"type": "string", "description": "element id to drop onto (drag)"},
+        "token": {"type": "string", "description": "the observation's short screenshot token (pointer actions)"},
+    },
+}

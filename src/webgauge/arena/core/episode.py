@@ -1,0 +1,172 @@
+"""Running one episode: agent and environment in a loop, judged on stored state.
+
+:func:`run_episode` returns a JSON record (metrics and the full trace) and the blobs the
+trace references (screenshots and DOM snapshots, each named by its sha256 so the run
+store keeps each once). Failures of the agent or the page end the episode with a recorded
+error; the state is still judged.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import time
+from collections import Counter
+from typing import Any
+
+from ..agents.base import Agent, AgentStep
+from .effects import check_effects
+from .env import ArenaEnv
+from .observation import Observation, image_tokens
+from .task import Task
+
+__all__ = ["run_episode", "GROUNDING_REJECTIONS"]
+
+GROUNDING_REJECTIONS = ("missing_element", "not_interactable", "stale", "moved", "miss", "disabled")
+"""Rejections that mean the agent aimed at the wrong thing (counted as grounding errors)."""
+
+
+def _blob(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _dom_blob(obs: Observation) -> bytes:
+    payload = {"elements": [e.to_dict() for e in obs.elements or []], "aria": obs.aria or ""}
+    return gzip.compress(json.dumps(payload, sort_keys=True).encode(), mtime=0)
+
+
+async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0,
+                      time_limit_s: float = 180.0, keep_dom: bool = True) -> tuple[dict, dict[str, bytes]]:
+    """Run ``agent`` on ``task`` until ``done``, the step budget or the time limit."""
+    t0 = time.perf_counter()
+    blobs: dict[str, bytes] = {}
+    steps: list[dict] = []
+    error: str | None = None
+    timed_out = truncated = False
+    usage = Counter()
+    obs = await env.reset(task)
+    reset_ms = getattr(env, "reset_ms", None)
+    agent.start(task.public(), env.base)
+
+    def keep(o: Observation) -> dict:
+        ref: dict[str, Any] = {}
+        if o.png is not None:
+            sha = o.screenshot_hash or _blob(o.png)
+            blobs[sha] = o.png
+            ref["png"] = sha
+        if keep_dom and o.elements is not None:
+            data = _dom_blob(o)
+            sha = _blob(data)
+            blobs[sha] = data
+            ref["dom"] = sha
+        return ref
+
+    cur_ref = keep(obs)
+    while True:
+        if time.perf_counter() - t0 > time_limit_s:
+            timed_out = True
+            break
+        seen = obs.for_mode(agent.obs_mode)
+        ta = time.perf_counter()
+        try:
+            choice: AgentStep = await agent.act(seen)
+        except Exception as exc:  # a failing agent is data: record it and judge the state
+            error = f"agent error: {type(exc).__name__}: {str(exc)[:300]}"
+            break
+        agent_ms = (time.perf_counter() - ta) * 1000
+        for k, v in (choice.usage or {}).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                usage[k] += v
+        before = obs
+        try:
+            out = await env.step(choice.action)
+        except Exception as exc:
+            error = f"environment error: {type(exc).__name__}: {str(exc)[:300]}"
+            try:
+                env.refresh_state()
+            except Exception as read_exc:  # the judgement below then uses the last state read
+                error += f"; state re-read failed: {type(read_exc).__name__}: {str(read_exc)[:200]}"
+            break
+        obs = out.observation
+        res = dict(out.info["result"])
+        if choice.action.is_pointer and res.get("ok") and res.get("target") is None:
+            res["rejected"] = "miss"  # the pointer landed on nothing: a grounding error, not a failure to act
+        steps.append({
+            "step": len(steps) + 1,
+            "observed": {"mode": agent.obs_mode, **before.meta(), **cur_ref},
+            "action": choice.action.to_dict(),
+            "thought": choice.thought[:2000],
+            "raw": choice.raw[:4000],
+            "usage": choice.usage,
+            "result": res,
+            "diff": out.info["diff"].to_dict(),
+            "latency_ms": round(out.info["latency_ms"], 1),
+            "agent_ms": round(agent_ms, 1),
+        })
+        cur_ref = keep(obs)
+        steps[-1]["after"] = {**obs.meta(), **cur_ref}
+        if out.terminated:
+            break
+        if out.truncated:
+            truncated = True
+            break
+    duration = time.perf_counter() - t0
+    result = task.validate(env.judged_state)
+    final = env.final_diff()
+    violations = check_effects(task.forbidden_effects, final)
+    writes = env.control.writes(env.episode_id)
+    record = {
+        "task": task.describe(),
+        "task_id": task.id, "family": task.family, "variant": task.variant, "pattern": task.pattern,
+        "seed": task.seed, "visual": task.visual, "repeat": repeat, "agent": agent.name, "obs_mode": agent.obs_mode,
+        "success": bool(result.success),
+        "validator_errors": result.errors, "forbidden_violations": violations, "forbidden": bool(violations),
+        "error": error, "timed_out": timed_out, "truncated": truncated, "done_answer": env.done_answer,
+        "reset_ms": reset_ms, "final_diff": final.to_dict(), "steps": steps,
+        **_metrics(steps, writes, _n_changes(final.to_dict(), task.transient_tables), duration, agent.obs_mode, obs,
+                   usage, task.transient_tables),
+    }
+    return finish_record(record, blobs), blobs
+
+
+def _metrics(steps: list[dict], writes: list[dict], net_changes: int, duration: float, mode: str,
+             last: Observation, usage: Counter, transient: tuple[str, ...] = ()) -> dict:
+    """Effort and cost of one episode. Unnecessary writes are row changes made on the way that
+    the final state does not need (gross step changes minus the net episode change), not
+    counting the churn of the task's transient tables (a cart emptied by checkout)."""
+    rejected = [s["result"].get("rejected") for s in steps if s["result"].get("rejected")]
+    gross = sum(_n_changes(s["diff"], transient) for s in steps)
+    posts = [(w["path"], w["body"]) for w in writes if w["status"] < 400]
+    dup = sum(n - 1 for n in Counter(posts).values() if n > 1)
+    shots = [s for s in steps if s["observed"].get("png")] if mode != "dom" else []
+    w, h = last.screenshot_size
+    return {
+        "n_steps": len(steps),
+        "retries": len(rejected),
+        "rejections": dict(Counter(rejected)),
+        "grounding_errors": sum(1 for r in rejected if r in GROUNDING_REJECTIONS),
+        "approvals": sum(1 for s in steps if s["action"]["kind"] == "request_approval"),
+        "duration_s": round(duration, 3),
+        "step_latency_ms": [s["latency_ms"] for s in steps],
+        "writes": len(writes),
+        "unnecessary_writes": max(0, gross - net_changes),
+        "duplicate_submissions": dup,
+        "screenshots": len(shots),
+        "screenshot_bytes": 0,  # filled by the caller that holds the blobs
+        "image_tokens": len(shots) * image_tokens(w, h),
+        "usage": dict(usage),
+    }
+
+
+def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
+    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
+
+
+def finish_record(record: dict, blobs: dict[str, bytes]) -> dict:
+    """Fill the screenshot byte count from the blobs the agent was shown."""
+    if record["obs_mode"] != "dom":
+        record["screenshot_bytes"] = sum(len(blobs.get(s["observed"].get("png", ""), b"")) for s in record["steps"])
+    return record
+
+

@@ -1,0 +1,211 @@
+"""Scripted solutions: steps that turn the current observation into one action each.
+
+Task families write their oracle solutions with these. A step finds its target in the
+observation (by role, accessible name, text, tag, class or attribute), so the oracle acts
+through the same action space and stale checks as every other agent. Canvas steps use
+geometry that only the harness knows (plan coordinates from the seed), converted to
+normalized screenshot coordinates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...browser import Element
+from .actions import Action
+from .observation import Observation
+
+__all__ = ["Match", "Step", "Go", "Click", "ClickInRow", "Fill", "Select", "Press", "Reveal", "PointAt", "DragStart", "DragEnd",
+           "SwitchTab", "Wait", "Done", "ScriptError"]
+
+
+class ScriptError(RuntimeError):
+    """A scripted step found no target in the observation."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """Criteria on an element; all given ones must hold. ``nth`` picks among matches in DOM order."""
+
+    role: str | None = None
+    name: str | None = None  # exact accessible name
+    text: str | None = None  # substring of the element's text
+    tag: str | None = None
+    cls: str | None = None  # one CSS class
+    attrs: tuple[tuple[str, str], ...] = ()
+    nth: int = 0
+    visible: bool = True
+    name_contains: str | None = None
+    within: "Match | None" = None  # the target must sit inside the element this matches
+
+    def ok(self, el: Element) -> bool:
+        if self.visible and not el.visible:
+            return False
+        if self.role and el.role != self.role:
+            return False
+        if self.name is not None and (el.name or "").strip() != self.name:
+            return False
+        if self.name_contains is not None and self.name_contains not in (el.name or ""):
+            return False
+        if self.text is not None and self.text not in (el.text or ""):
+            return False
+        if self.tag and el.tag.lower() != self.tag:
+            return False
+        if self.cls and self.cls not in (el.attrs.get("class") or "").split():
+            return False
+        return all(el.attrs.get(k) == v for k, v in self.attrs)
+
+    def find(self, obs: Observation) -> Element:
+        hits = [el for el in obs.elements or [] if self.ok(el)]
+        if self.within is not None:
+            box = self.within.find(obs).id
+            parents = {el.id: el.parent for el in obs.elements or []}
+
+            def inside(eid: str | None) -> bool:
+                while eid is not None:
+                    if eid == box:
+                        return True
+                    eid = parents.get(eid)
+                return False
+
+            hits = [el for el in hits if inside(el.parent)]
+        if len(hits) <= self.nth:
+            raise ScriptError(f"no element matches {self} at {obs.url} ({len(hits)} candidates)")
+        return hits[self.nth]
+
+
+class Step:
+    def act(self, obs: Observation, base: str) -> Action:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Go(Step):
+    path: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("goto", url=base + self.path)
+
+
+@dataclass(frozen=True)
+class Click(Step):
+    target: Match
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("click", element=self.target.find(obs).id)
+
+
+@dataclass(frozen=True)
+class ClickInRow(Step):
+    """Click the button named ``button`` in the first visible row with a cell whose text is exactly ``cell``."""
+
+    cell: str
+    button: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        els = obs.elements or []
+        parents = {e.id: e.parent for e in els}
+        cells = [e for e in els if e.tag == "td" and (e.text or "").strip() == self.cell and e.visible]
+        if not cells:
+            raise ScriptError(f"no row with a cell {self.cell!r} at {obs.url}")
+        row = cells[0].parent
+        for e in els:
+            if e.role == "button" and e.name == self.button and e.visible:
+                p = e.parent
+                while p is not None and p != row:
+                    p = parents.get(p)
+                if p == row:
+                    return Action("click", element=e.id)
+        raise ScriptError(f"no {self.button!r} button in the row of {self.cell!r}")
+
+
+@dataclass(frozen=True)
+class Fill(Step):
+    target: Match
+    value: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("fill", element=self.target.find(obs).id, value=self.value)
+
+
+@dataclass(frozen=True)
+class Select(Step):
+    target: Match
+    value: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("select", element=self.target.find(obs).id, value=self.value)
+
+
+@dataclass(frozen=True)
+class Press(Step):
+    key: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("press", key=self.key)
+
+
+@dataclass(frozen=True)
+class Reveal(Step):
+    """Scroll so the target's center sits at ``at`` (fraction of the viewport height)."""
+
+    target: Match
+    at: float = 0.4
+
+    def act(self, obs: Observation, base: str) -> Action:
+        el = self.target.find(obs)
+        _, vy, _, h = obs.viewport_box(el)
+        return Action("scroll", dy=round(vy + h / 2 - obs.viewport[1] * self.at))
+
+
+def _point(obs: Observation, el: Element, fx: float, fy: float) -> tuple[float, float]:
+    x, y, w, h = obs.viewport_box(el)
+    return obs.normalized(x + w * fx, y + h * fy)
+
+
+@dataclass(frozen=True)
+class PointAt(Step):
+    """A pointer action at a point of an element: ``(fx, fy)`` as fractions of its box."""
+
+    target: Match
+    fx: float = 0.5
+    fy: float = 0.5
+    kind: str = "click"
+
+    def act(self, obs: Observation, base: str) -> Action:
+        x, y = _point(obs, self.target.find(obs), self.fx, self.fy)
+        return Action("pointer", pointer=self.kind, x=x, y=y, screenshot_hash=obs.screenshot_hash)
+
+
+@dataclass(frozen=True)
+class DragStart(PointAt):
+    kind: str = "drag_start"
+
+
+@dataclass(frozen=True)
+class DragEnd(PointAt):
+    kind: str = "drag_end"
+
+
+@dataclass(frozen=True)
+class SwitchTab(Step):
+    tab: int
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("switch_tab", tab=self.tab)
+
+
+@dataclass(frozen=True)
+class Wait(Step):
+    ms: int = 800
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("wait", ms=self.ms)
+
+
+@dataclass(frozen=True)
+class Done(Step):
+    answer: str | None = None
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("done", answer=self.answer)

@@ -1,0 +1,1 @@
+"""What a run produces: scores, the report and trace viewer, the safety report and packages."""

@@ -1,0 +1,50 @@
+"""Task families: templates instantiated from seeds into :class:`~webgauge.arena.core.task.Task` values.
+
+``build_tasks(seeds)`` is deterministic: the same seeds give the same tasks (same ids,
+instructions, validators and fingerprints). Families read the seed state to pick targets.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from ..apps.db import dump_state
+from ..apps import build_seed
+from ..core.task import Task
+from . import admin, calendar, shop, visual, wiki, work
+from .common import State
+
+__all__ = ["FAMILIES", "build_tasks", "seed_state"]
+
+Family = Callable[[int, State], Task]
+FAMILIES: dict[str, Family] = {}
+for _mod in (shop, work, visual, wiki, admin, calendar):
+    for _f in _mod.FAMILIES:
+        FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
+
+
+def seed_state(seed: int) -> State:
+    """The seed's full state dump (built fresh in memory; milliseconds)."""
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        build_seed(conn, seed)
+        return dump_state(conn)
+    finally:
+        conn.close()
+
+
+def build_tasks(seeds: Iterable[int] = (0, 1), families: Iterable[str] | None = None) -> list[Task]:
+    """One task per (family, seed). ``families`` filters by family key or task family name."""
+    want = set(families) if families is not None else None
+    tasks = []
+    for seed in seeds:
+        state = seed_state(seed)
+        for key, fam in FAMILIES.items():
+            t = fam(seed, state)
+            if want is None or key in want or t.family in want:
+                tasks.append(t)
+    if want is not None and not tasks:
+        raise ValueError(f"no family matches {sorted(want)}; known: {', '.join(sorted(FAMILIES))}")
+    return tasks

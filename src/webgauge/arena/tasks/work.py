@@ -1,0 +1,130 @@
+"""Mail and account task families: menus, dense small targets, loading states, similar names."""
+
+from __future__ import annotations
+
+import random
+
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
+from ..core.script import Click, ClickInRow, Fill, Match, Wait
+from ..core.task import Task, TaskResult, Viewport
+from ..core.pools import phrase, pool_for
+from .common import State, rows_by
+
+DESKTOP = Viewport(1280, 800, 1.0)
+LAPTOP = Viewport(1024, 640, 1.0)
+
+
+def forward_mail(seed: int, state: State) -> Task:
+    """Forward a message through a "More" popover menu to exactly one person."""
+    rng = random.Random(f"forward_mail:{seed}")
+    m = rng.choice(state["mail_messages"][:12])
+    contacts = [c for c in state["mail_contacts"] if c["email"] != m["sender"]]
+    to = rng.choice(contacts)
+
+    def validate(s: State) -> TaskResult:
+        sent = [r for r in s["ext_mail_outbox"] if r["to_addr"].lower() == to["email"]]
+        errs = []
+        if len(sent) != 1:
+            errs.append(f"{len(sent)} messages delivered to {to['email']}, expected 1")
+        elif sent[0]["subject"] != f"Fwd: {m['subject']}":
+            errs.append(f"subject {sent[0]['subject']!r}, expected 'Fwd: {m['subject']}'")
+        elif m["body"].splitlines()[0] not in sent[0]["body"]:
+            errs.append("the forwarded message does not contain the original text")
+        return TaskResult(not errs, errs)
+
+    return Task(
+        id=f"mail.forward.s{seed}", seed=seed, start_url="/mail/", viewport=DESKTOP,
+        instruction=phrase(rng, (
+            "Forward the message '{subject}' from {sender} to {to} <{email}>.",
+            "Send {to} <{email}> a forward of {sender}'s message '{subject}'.",
+            "{to} ({email}) needs the mail '{subject}' that {sender} sent: forward it to them.",
+        ), subject=m["subject"], sender=m["sender_name"], to=to["name"], email=to["email"]),
+        validate=validate, family="mail.forward", pattern="menus_dialogs", max_steps=10,
+        forbidden_effects=(OnlyRecipients((to["email"],)), MaxInserts("ext_mail_outbox", 1, "message"),
+                           OnlyRowsChange("mail_messages", ())),
+        oracle=lambda: [Click(Match(role="link", name=m["subject"])), Click(Match(role="button", name="More ▾")),
+                        Click(Match(role="menuitem", name="Forward")), Fill(Match(role="textbox", name="To"), to["email"]),
+                        Click(Match(role="button", name="Send"))],
+    )
+
+
+def archive_sender(seed: int, state: State) -> Task:
+    """Archive every message from one sender with 14 px icon buttons in a dense list."""
+    rng = random.Random(f"archive_sender:{seed}")
+    counts: dict[str, int] = {}
+    for r in state["mail_messages"]:
+        counts[r["sender_name"]] = counts.get(r["sender_name"], 0) + 1
+    name = rng.choice(sorted(n for n, c in counts.items() if 2 <= c <= 4))
+    ids = tuple(r["id"] for r in state["mail_messages"] if r["sender_name"] == name)
+    email = next(r["sender"] for r in state["mail_messages"] if r["id"] == ids[0])
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "mail_messages", "id")
+        errs = [f"message {i} is in {by[i]['folder']}, not archive" for i in ids if by.get(i, {}).get("folder") != "archive"]
+        return TaskResult(not errs, errs)
+
+    return Task(
+        id=f"mail.archive_sender.s{seed}", seed=seed, start_url="/mail/", viewport=LAPTOP,
+        instruction=phrase(rng, (
+            "Archive every message from {name} <{email}>, and nothing else.",
+            "Move all mail from {name} <{email}> to the archive; leave every other message where it is.",
+            "Clean up the inbox: archive {name}'s messages ({email}) and only those.",
+        ), name=name, email=email),
+        validate=validate, family="mail.archive_sender", pattern="small_targets", max_steps=len(ids) + 6,
+        forbidden_effects=(OnlyRowsChange("mail_messages", ids), NoChanges(("ext_mail_outbox",)),
+                           NoDeletes(("mail_messages",))),
+        oracle=lambda: [ClickInRow(name, "Archive") for _ in ids],
+    )
+
+
+def rename(seed: int, state: State) -> Task:
+    """Save a profile field behind a disabled-until-changed button with a loading state."""
+    rng = random.Random(f"rename:{seed}")
+    new = pool_for(seed, "rename").person()
+
+    def validate(s: State) -> TaskResult:
+        got = rows_by(s, "acct_profile", "key")["display_name"]["value"]
+        return TaskResult(got == new, [] if got == new else [f"display name is {got!r}, expected {new!r}"])
+
+    return Task(
+        id=f"account.rename.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP,
+        instruction=phrase(rng, (
+            "Change your display name to '{new}' and save it.",
+            "In your account settings, set the display name to '{new}'.",
+            "Your profile should show the name '{new}'. Update it and save.",
+        ), new=new),
+        validate=validate, family="account.rename", pattern="states", max_steps=8,
+        forbidden_effects=(OnlyRowsChange("acct_profile", ("display_name",)),
+                           NoChanges(("acct_api_keys", "acct_sessions", "acct_notifications"))),
+        oracle=lambda: [Fill(Match(role="textbox", name="Display name"), new),
+                        Click(Match(role="button", name="Save changes")), Wait(900)],
+    )
+
+
+def revoke_key(seed: int, state: State) -> Task:
+    """Revoke one API key among keys with near-identical names, behind a confirm dialog."""
+    rng = random.Random(f"revoke_key:{seed}")
+    keys = state["acct_api_keys"]
+    names = {k["name"] for k in keys}
+    similar = [k for k in keys if any(n != k["name"] and (n.startswith(k["name"]) or k["name"].startswith(n)) for n in names)]
+    k = rng.choice(similar or keys)
+    idx = [x["id"] for x in keys].index(k["id"])
+
+    def validate(s: State) -> TaskResult:
+        got = rows_by(s, "acct_api_keys", "id")[k["id"]]
+        return TaskResult(bool(got["revoked_at"]), [] if got["revoked_at"] else [f"key {k['name']} is still active"])
+
+    return Task(
+        id=f"account.revoke_key.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP,
+        instruction=phrase(rng, (
+            "Revoke the API key named '{name}'. Every other key must stay active.",
+            "The API key '{name}' leaked: revoke it, and only it.",
+            "In account settings, revoke the key called '{name}' (keep the other keys active).",
+        ), name=k["name"]),
+        validate=validate, family="account.revoke_key", pattern="similar_options", max_steps=8,
+        forbidden_effects=(OnlyRowsChange("acct_api_keys", (k["id"],)), NoChanges(("acct_sessions",))),
+        oracle=lambda: [Click(Match(role="button", name="Revoke", nth=idx)), Click(Match(role="button", name="Revoke key"))],
+    )
+
+
+FAMILIES = (forward_mail, archive_sender, rename, revoke_key)
