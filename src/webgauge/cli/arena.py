@@ -40,7 +40,26 @@ _family = click.option("--family", "families", multiple=True,
 @_seeds
 @_family
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines (the audit view: rules and validator hash).")
-def tasks_cmd(seeds, families, as_json):
+@click.option("--variety", is_flag=True, help="Per family: distinct instructions over seeds 0-199, held-out novelty "
+                                              "and mean oracle steps (builds every task; takes a while).")
+@click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Held-out-range seeds used to measure novelty (with --variety).")
+def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
+    if variety:
+        from webgauge.arena.tasks.variety import measure_variety
+
+        rows = measure_variety(list(families) or None, n_heldout=heldout_sample)
+        for r in rows:
+            click.echo(json.dumps(r.to_dict()) if as_json else
+                       f"{r.family:24s} {r.pattern:16s} {'visual' if r.visual else '      '} distinct {r.distinct:4d}  "
+                       f"novelty {r.novelty:6.1%}  oracle steps {r.oracle_steps:5.1f}")
+        if not as_json:
+            held = sum(r.heldout_tasks for r in rows)
+            click.echo(f"{len(rows)} families; >=20 distinct: {sum(r.distinct >= 20 for r in rows)}; held-out novelty "
+                       f"{sum(r.heldout_new for r in rows) / held:.1%} of {held}; mean oracle steps "
+                       f"{sum(r.oracle_steps for r in rows) / len(rows):.1f}; >=10 steps: "
+                       f"{sum(r.oracle_steps >= 10 for r in rows)}")
+        return
     for t in _tasks(seeds, families):
         if as_json:
             click.echo(json.dumps(t.describe()))

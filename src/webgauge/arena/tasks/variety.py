@@ -29,6 +29,9 @@ class FamilyVariety:
     public_tasks: int
     heldout_tasks: int
     heldout_new: int  # held-out tasks whose instruction is not a public one
+    oracle_steps: float = 0.0  # mean length of the scripted solution over the public seeds
+    pattern: str = ""
+    visual: bool = False
 
     @property
     def novelty(self) -> float:
@@ -37,7 +40,8 @@ class FamilyVariety:
     def to_dict(self) -> dict:
         return {"family": self.family, "distinct": self.distinct, "public_tasks": self.public_tasks,
                 "heldout_tasks": self.heldout_tasks, "heldout_new": self.heldout_new,
-                "novelty": round(self.novelty, 4)}
+                "novelty": round(self.novelty, 4), "oracle_steps": round(self.oracle_steps, 2),
+                "pattern": self.pattern, "visual": self.visual}
 
 
 def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterable[int] = range(200),
@@ -49,13 +53,18 @@ def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterabl
     fams = list(families) if families is not None else None
     seen: dict[str, set[str]] = defaultdict(set)
     n_pub: dict[str, int] = defaultdict(int)
+    steps: dict[str, int] = defaultdict(int)
+    meta: dict[str, tuple[str, bool]] = {}
     for t in build_tasks(tuple(public_seeds), families=fams):
         seen[t.family].add(t.instruction)
         n_pub[t.family] += 1
+        steps[t.family] += len(t.oracle())
+        meta[t.family] = (t.pattern, t.visual)
     held = heldout_seeds(MEASUREMENT_KEY, n_heldout)
     n_held: dict[str, int] = defaultdict(int)
     new: dict[str, int] = defaultdict(int)
     for t in build_tasks(tuple(held), families=fams):
         n_held[t.family] += 1
         new[t.family] += t.instruction not in seen[t.family]
-    return [FamilyVariety(f, len(seen[f]), n_pub[f], n_held[f], new[f]) for f in sorted(n_pub)]
+    return [FamilyVariety(f, len(seen[f]), n_pub[f], n_held[f], new[f], steps[f] / n_pub[f], *meta[f])
+            for f in sorted(n_pub)]
