@@ -19,6 +19,22 @@ __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "
 _MODULES = (shop, inbox, account, dashboard, floorplan, kanban)
 ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP)
 """Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
+
+
+def _plugin_apps() -> tuple[AsgiApp, ...]:
+    """Apps from other packages (entry-point group ``webgauge.arena.apps``)."""
+    from ..core.plugins import APPS_GROUP, PluginError, load_plugins
+
+    apps = []
+    for name, obj in load_plugins(APPS_GROUP):
+        if not isinstance(obj, AsgiApp):
+            raise PluginError(f"arena plug-in app {name!r} must be a webgauge.arena.apps.asgi.AsgiApp, "
+                              f"got {type(obj).__name__}")
+        apps.append(obj)
+    return tuple(apps)
+
+
+ASGI_APPS = ASGI_APPS + _plugin_apps()
 SITES: dict[str, Site] = {m.SITE.name: m.SITE for m in _MODULES}
 SITES.update({a.name: asgi_site(a) for a in ASGI_APPS})
 

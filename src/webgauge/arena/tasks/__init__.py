@@ -23,6 +23,23 @@ for _mod in (shop, work, visual, wiki, admin, calendar):
         FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
 
 
+def _add_plugin_families() -> None:
+    """Families from other packages (entry-point group ``webgauge.arena.families``)."""
+    from ..core.plugins import FAMILIES_GROUP, PluginError, load_plugins
+
+    for name, obj in load_plugins(FAMILIES_GROUP):
+        fams = [(f"{name}.{f.__name__}", f) for f in obj.FAMILIES] if hasattr(obj, "FAMILIES") else [(name, obj)]
+        for key, fam in fams:
+            if not callable(fam):
+                raise PluginError(f"arena plug-in family {key!r} is not a function (seed, state) -> Task")
+            if key in FAMILIES:
+                raise PluginError(f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
+            FAMILIES[key] = fam
+
+
+_add_plugin_families()
+
+
 def seed_state(seed: int) -> State:
     """The seed's full state dump (built fresh in memory; milliseconds)."""
     import sqlite3
