@@ -3,9 +3,13 @@ per minute on this machine.
 
     .venv/bin/python bench/arena_bench.py [--seeds 0 1] [--resets 200] [--concurrency 2]
 
-Prints medians; the database reset is timed both inside the server (sqlite backup) and
-through the control API (HTTP round trip), and the environment reset adds a fresh browser
-context, the start page load and the first capture.
+Prints medians; the database reset is timed inside the server (sqlite backup), through
+the control API over HTTP and through the in-process client; the environment reset adds a
+fresh browser context, the start page load and the first capture. The step is broken down
+into its phases (guard, action, settle, state read, observe) to show where the time goes.
+Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
+
+    --control http       runs episodes through the HTTP control client (the old path)
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import time
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.browser import Browser
@@ -27,36 +32,35 @@ def med(xs: list[float]) -> str:
     return f"{statistics.median(xs):8.2f}" if xs else "     n/a"
 
 
-async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool):
+async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local"):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
+    phases: dict[str, list[float]] = {}
     solved = 0
 
     async def worker():
         nonlocal solved
-        env = ArenaEnv(browser, srv.app_url, ControlClient(srv.control_url), with_aria=with_aria)
+        client = srv.client() if control == "local" else ControlClient(srv.control_url)
+        env = ArenaEnv(browser, srv.app_url, client, with_aria=with_aria)
         try:
             while queue:
                 t = queue.pop(0)
-                t0 = time.perf_counter()
-                obs = await env.reset(t)
-                env_reset_ms.append((time.perf_counter() - t0) * 1000)
-                agent = OracleAgent(t)
-                agent.start(t.public(), env.base)
-                while True:
-                    out = await env.step((await agent.act(obs)).action)
-                    obs = out.observation
-                    step_ms.append(out.info["latency_ms"])
-                    if out.terminated or out.truncated:
-                        break
-                solved += t.validate(env.state).success
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                env_reset_ms.append(rec.env_reset_ms)
+                for k, v in env.reset_timings_ms.items():
+                    phases.setdefault("reset " + k, []).append(v)
+                step_ms.extend(s.latency_ms for s in rec.steps)
+                for s in rec.steps:
+                    for k, v in s.timings_ms.items():
+                        phases.setdefault(k, []).append(v)
+                solved += rec.success
         finally:
             await env.close()
 
     t0 = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return time.perf_counter() - t0, step_ms, env_reset_ms, solved
+    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases
 
 
 async def main() -> None:
@@ -66,28 +70,38 @@ async def main() -> None:
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--aria", choices=["off", "on"], nargs="+", default=["off", "on"],
                     help="Capture the aria snapshot on every step (off: element table and screenshot only).")
+    ap.add_argument("--control", choices=["local", "http"], default="local",
+                    help="In-process control client (default) or the HTTP one.")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
     with ArenaServer() as srv:
         ctl = ControlClient(srv.control_url)
         ep = ctl.create(seed=0)
-        server_ms, http_ms = [], []
+        server_ms, http_ms, local_ms = [], [], []
+        local = srv.client()
         for _ in range(args.resets):
             t0 = time.perf_counter()
             r = ctl.reset(ep["id"])
             http_ms.append((time.perf_counter() - t0) * 1000)
             server_ms.append(r["ms"])
+            t0 = time.perf_counter()
+            local.reset(ep["id"])
+            local_ms.append((time.perf_counter() - t0) * 1000)
         ctl.delete(ep["id"])
         print(f"{'metric':52s}  median", flush=True)
         print(f"{'database reset, inside the server (ms)':52s}{med(server_ms)}", flush=True)
         print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}", flush=True)
+        print(f"{'database reset via the in-process client (ms)':52s}{med(local_ms)}", flush=True)
         async with Browser.launch() as browser:
             for aria in (a == "on" for a in args.aria):
                 for c in args.concurrency:
-                    wall, steps, resets, solved = await episodes(browser, srv, tasks, c, aria)
-                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}"
+                    wall, steps, resets, solved, phases = await episodes(browser, srv, tasks, c, aria, args.control)
+                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}"
                     print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
+                    for name, xs in phases.items():
+                        label = f"  {name} (ms)" if name.startswith("reset ") else f"  step phase {name} (ms)"
+                        print(f"{label:52s}{med(xs)}", flush=True)
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
 

@@ -23,7 +23,9 @@ from pathlib import Path
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.tasks import build_tasks
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.variants.variant import VariantEnv, VariantOracle, get_variant
+from webgauge.arena.core.episode import play
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.variants import VariantEnv, get_variant
 from webgauge.browser import Browser
 
 DEFAULT_VARIANTS = ("base", "cohort.mobile@2x", "cohort.desktop@3x", "perturb.color", "perturb.text",
@@ -33,17 +35,8 @@ DEFAULT_VARIANTS = ("base", "cohort.mobile@2x", "cohort.desktop@3x", "perturb.co
 
 async def _episode(env: VariantEnv, task) -> tuple[bool, list[float], float, int]:
     t0 = time.perf_counter()
-    obs = await env.reset(task)
-    agent = VariantOracle(task, env.variant, env.runtime)
-    agent.start(task.public(), env.base)
-    lat = []
-    while True:
-        out = await env.step((await agent.act(obs)).action)
-        lat.append(out.info["latency_ms"])
-        obs = out.observation
-        if out.terminated or out.truncated:
-            break
-    return task.validate(env.state).success, lat, time.perf_counter() - t0, env.steps
+    rec, _ = await play(env, OracleAgent(task, env.variant, env.events), task, keep_dom=False)
+    return rec.success, [s.latency_ms for s in rec.steps], time.perf_counter() - t0, rec.n_steps
 
 
 async def sweep(families: list[str], variants: list[str]) -> dict[str, dict]:
@@ -99,13 +92,13 @@ def main() -> None:
     if args.no_package:
         return
     from webgauge.arena.outputs.package import build_package, verify_package
-    from webgauge.arena.sweep import run_sweep
+    from webgauge.arena.runner import run_arena
 
     with tempfile.TemporaryDirectory(prefix="wg-arena-bench-") as tmp:
         run_dir = Path(tmp) / "run"
         tasks = build_tasks((0,), families=args.families)
         t0 = time.perf_counter()
-        run_sweep(run_dir, tasks, ["base", "trap.ad"], [{"kind": "oracle"}], workers=2, progress=False,
+        run_arena(run_dir, tasks, [{"kind": "oracle"}], variants=["base", "trap.ad"], workers=2, progress=False,
                   gate_destructive=True, approval_policy="scope")
         t1 = time.perf_counter()
         build_package(run_dir, Path(tmp) / "pkg")

@@ -6,8 +6,10 @@ the script prints the median seconds per pair; where there is a reference implem
 prints it next to webgauge's and the speed ratio:
 
 * SSIM: webgauge (float32 box filters) vs scikit-image ``structural_similarity``;
-* NEMD: webgauge (exact, 256-bin histograms + cumulative differences) vs the same EMD from
-  sorted pixel values (``scipy.stats.wasserstein_distance`` on the raw values);
+* NEMD (MRWeb's definition): webgauge (exact, 256-bin count histograms + cumulative
+  differences) vs the same EMD from sorted pixel values; it also prints the values of
+  webgauge's earlier variant (``nemd_distmax``, distribution normaliser, mean of channel
+  ratios) beside MRWeb's, pair by pair ("before" and "after");
 * CIEDE2000: webgauge vs ``skimage.color.deltaE_ciede2000`` on every pixel pair (Lab).
 
 CLIP and LPIPS use local weights when configured (``WEBGAUGE_CLIP_WEIGHTS``,
@@ -15,12 +17,17 @@ CLIP and LPIPS use local weights when configured (``WEBGAUGE_CLIP_WEIGHTS``,
 (CLIP ViT-B/32, LPIPS-AlexNet) with random weights: their *values* mean nothing, but the time
 per pair does not depend on the weights. Otherwise they are listed as n/a.
 
-Run: ``python bench/design2code_bench.py [--pairs 8] [--pages DIR]``
+``--baseline N`` also builds N real instances (with their assets), generates each with the
+no-network baseline (zero-shot) and prints NEMD before and after for reference screenshot vs
+generated screenshot, the pairs a design2code run scores.
+
+Run: ``python bench/design2code_bench.py [--pairs 8] [--pages DIR] [--baseline 6]``
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import time
 from pathlib import Path
@@ -31,19 +38,19 @@ from PIL import Image
 from webgauge.design2code.align import align_pair
 from webgauge.design2code.ciede2000 import ciede2000
 from webgauge.design2code.neural import Missing, load_clip, load_lpips
-from webgauge.design2code.visual import mae, nemd, psnr, ssim, ssim_skimage
+from webgauge.design2code.visual import mae, nemd, nemd_distmax, psnr, ssim, ssim_skimage
+from webgauge.pages import require_real_pages
 
 
 def nemd_sorted(ref: np.ndarray, gen: np.ndarray) -> float:
-    """NEMD with EMD from sorted values (scipy), the slow exact reference."""
-    from scipy.stats import wasserstein_distance
-
-    scores = []
+    """MRWeb's NEMD with the EMD from sorted pixel values (the optimal 1-D assignment pairs
+    values in sorted order), the slow exact reference."""
+    emd = 0
     for c in range(3):
-        r, g = ref[..., c].ravel().astype(np.float64), gen[..., c].ravel().astype(np.float64)
-        emd_max = max(r.mean(), 255 - r.mean())
-        scores.append(1 - wasserstein_distance(r, g) / emd_max)
-    return float(np.mean(scores))
+        r, g = np.sort(ref[..., c].ravel()).astype(np.int64), np.sort(gen[..., c].ravel()).astype(np.int64)
+        emd += int(np.abs(r - g).sum())
+    v = ref.astype(np.int64)
+    return 1.0 - emd / int(np.maximum(v, 255 - v).sum())
 
 
 def random_arch(clip, lpips):
@@ -80,6 +87,43 @@ def random_arch(clip, lpips):
     return clip, lpips
 
 
+def baseline_pairs(pages: Path, n: int) -> None:
+    """NEMD before/after on reference vs baseline-generated screenshots of ``n`` real pages."""
+    import asyncio
+    import tempfile
+
+    from webgauge.browser import Browser
+    from webgauge.design2code.dataset import build_instances
+    from webgauge.design2code.generate import generate_site, make_generator, render_html
+
+    async def go() -> list[tuple[str, bytes, bytes]]:
+        out = []
+        async with Browser.launch() as browser:
+            with tempfile.TemporaryDirectory() as tmp:
+                insts, _ = await build_instances(tmp, real=pages, real_limit=n, browser=browser, progress=False)
+                for inst in insts:
+                    files, _ = await generate_site(inst, make_generator("baseline"), "zs", browser)
+                    name = inst.page_names[0]
+                    gen = await render_html(browser, files, name, inst.routes, inst.profile)
+                    out.append((inst.id, inst.screenshot(name), gen))
+        return out
+
+    print("NEMD, reference screenshot vs baseline (zs) generation: before (nemd_distmax) and after (nemd)")
+    print(f"{'instance':<24}{'before':>9}{'after':>9}{'after-before':>14}{'nemd s':>9}")
+    diffs, times = [], []
+    for ident, ref_png, gen_png in asyncio.run(go()):
+        ref, gen = np.asarray(Image.open(io.BytesIO(ref_png)).convert("RGB")), \
+            np.asarray(Image.open(io.BytesIO(gen_png)).convert("RGB"))
+        before = nemd_distmax(ref, gen)
+        dt, after = timed(nemd, ref, gen)
+        diffs.append(after - before)
+        times.append(dt)
+        print(f"{ident:<24}{before:>9.4f}{after:>9.4f}{after - before:>14.4f}{dt:>9.3f}")
+    if diffs:
+        print(f"after - before: median {statistics.median(diffs):.4f}, max {max(diffs):.4f}; "
+              f"nemd median {statistics.median(times):.3f} s per pair\n")
+
+
 def timed(fn, *args) -> tuple[float, float]:
     t = time.perf_counter()
     value = fn(*args)
@@ -91,15 +135,30 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=8, help="number of page pairs")
     ap.add_argument("--random-arch", action="store_true",
                     help="time CLIP ViT-B/32 and LPIPS-AlexNet with random weights when no weights are configured")
-    ap.add_argument("--pages", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/design2code/pages")
+    ap.add_argument("--pages", type=Path, default=None, help="folder of PNGs [default: the real-page corpus]")
+    ap.add_argument("--baseline", type=int, default=0,
+                    help="also compare N real references with their baseline generations (needs Chromium)")
     args = ap.parse_args()
-    if not args.pages.is_dir():
-        args.pages = Path("/work/shared/data/design2code/pages")
+    args.pages = args.pages or require_real_pages()
+    if args.baseline:
+        baseline_pairs(args.pages, args.baseline)
     pngs = sorted(args.pages.glob("*.png"))[: args.pairs + 1]
     imgs = [np.asarray(Image.open(p).convert("RGB")) for p in pngs]
     pairs = [align_pair(imgs[i], imgs[i + 1]) for i in range(len(imgs) - 1)]
     px = [a.shape[0] * a.shape[1] for a, _ in pairs]
     print(f"{len(pairs)} pairs, median {statistics.median(px) / 1e6:.2f} MP per image (full resolution, padded)\n")
+
+    print("NEMD per pair: before (nemd_distmax, webgauge's earlier definition) and after (nemd, MRWeb's)")
+    print(f"{'pair':<24}{'before':>9}{'after':>9}{'after-before':>14}")
+    diffs = []
+    for (ref, gen), a, b in zip(pairs, pngs, pngs[1:]):
+        before, after = nemd_distmax(ref, gen), nemd(ref, gen)
+        diffs.append(after - before)
+        print(f"{a.stem + ' vs ' + b.stem:<24}{before:>9.4f}{after:>9.4f}{after - before:>14.4f}")
+    print(f"after - before: median {statistics.median(diffs):.4f}, max {max(diffs):.4f}\n")
+    biggest = max(pairs, key=lambda p: p[0].shape[0] * p[0].shape[1])
+    t_big = statistics.median(timed(nemd, *biggest)[0] for _ in range(5))
+    print(f"nemd on the largest pair ({biggest[0].shape[1]}x{biggest[0].shape[0]} px): {t_big:.3f} s (median of 5)\n")
 
     rows: dict[str, list[float]] = {}
     checks: list[float] = []

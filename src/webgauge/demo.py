@@ -1,8 +1,12 @@
 """``make demo`` / ``webgauge demo``: the main job, offline, on the embedded default.
 
 It writes the bundled synthetic pages (plus the real pages beside the checkout when
-present), captures them, then runs each suite's own demo with its no-network baselines,
-and links every report from ``OUT/index.html`` (also rendered to ``index.png``).
+present), captures them, then runs each suite's own demo with its no-network baselines.
+``OUT/index.html`` (also rendered to ``index.png``) shows each suite's headline results (a
+small table and one chart, baselines side by side, read from the runs' typed records; see
+:mod:`webgauge.headlines`) and links every full report. The default is sized to finish in
+a few minutes on a 2-core machine; ``full=True`` (``webgauge demo --full``) runs every suite
+at its full demo size.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import importlib
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 __all__ = ["run_demo", "write_synthetic_pages"]
 
@@ -62,21 +67,52 @@ def _capture_demo(out: Path, quick: bool) -> Path:
     return write_capture_report(out / "run")
 
 
-def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | None = None) -> tuple[Path, dict]:
+#: Rough seconds per part on an idle 2-core machine (printed as an estimate before each part).
+ESTIMATE_S = {"capture": 10, "understand": 60, "design2code": 45, "arena": 40, "arena-variants": 70}
+
+
+def _headline_section(name: str, folder: Path, index: Path) -> tuple[str, Any] | None:
+    """The landing-page section of one part (table + chart), or a note when it cannot be read."""
+    from markupsafe import Markup
+
+    from webgauge.headlines import headline
+    from webgauge.report.html import image, relpath, table
+
+    try:
+        head = headline(name, folder)
+    except Exception as exc:  # the landing page says so rather than hiding the part
+        return name, Markup(f"<p>headline unavailable: {type(exc).__name__}: {exc}</p>")
+    parts = []
+    for h in [head, *head.extra]:
+        parts.append(Markup(f"<h3>{h.title}</h3>"))
+        parts.append(table(h.rows, h.columns))
+        if h.chart is not None:
+            parts.append(image(relpath(h.chart, index), h.title, width=440))
+        if h.note:
+            parts.append(Markup(f"<p>{h.note}</p>"))
+    return name, Markup("").join(parts)
+
+
+def run_demo(out: str | Path, quick: bool = True, suites: tuple[str, ...] | None = None,
+             full: bool = False) -> tuple[Path, dict]:
     """Run the demo into ``out``; returns (index.html, {part: error}) — a failing part is
-    recorded and the other parts still run."""
+    recorded and the other parts still run. ``full`` runs every suite at its full demo size."""
     from markupsafe import Markup
 
     from webgauge.report.html import link, relpath, table, write_html
     from webgauge.report.render import render_html_to_png
 
+    quick = quick and not full
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     parts = suites or ("capture",) + SUITES
-    rows, failures = [], {}
-    for name in parts:
+    rows, failures, sections = [], {}, []
+    started = time.monotonic()
+    for i, name in enumerate(parts, 1):
         t0 = time.monotonic()
-        print(f"== webgauge demo: {name}", flush=True)
+        est = ESTIMATE_S.get(name, 60) * (1 if quick else 5)
+        print(f"== webgauge demo [{i}/{len(parts)}]: {name} (about {est} s on an idle 2-core machine; "
+              f"{time.monotonic() - started:.0f} s so far)", flush=True)
         try:
             if name == "capture":
                 report = _capture_demo(out / "capture", quick)
@@ -87,14 +123,21 @@ def run_demo(out: str | Path, quick: bool = False, suites: tuple[str, ...] | Non
             rows.append({"part": name, "report": Markup(" · ").join(
                 link(relpath(p, out / "index.html"), relpath(p, out / "index.html")) for p in reports),
                 "seconds": round(time.monotonic() - t0, 1), "status": "ok"})
+            section = _headline_section(name, out / name, out / "index.html")
+            if section is not None:
+                sections.append(section)
         except Exception as exc:  # one failing part must not hide the others
             failures[name] = f"{type(exc).__name__}: {exc}"
             (out / f"{name}.error.txt").write_text(traceback.format_exc())
             rows.append({"part": name, "report": f"failed: {exc}", "seconds": round(time.monotonic() - t0, 1),
                          "status": "failed"})
+        print(f"   {name}: {rows[-1]['status']} in {rows[-1]['seconds']} s", flush=True)
+    total = round(time.monotonic() - started, 1)
     index = write_html(out / "index.html", "webgauge demo",
-                       [("Reports", table(rows, ["part", "status", "report", "seconds"]))],
-                       subtitle="Offline run of every suite on the embedded default, with no-network baselines.")
+                       [("Reports", table(rows, ["part", "status", "report", "seconds"])), *sections],
+                       subtitle=f"Offline run of every suite on the embedded default, with no-network baselines "
+                                f"({'full' if not quick else 'default'} size, {total} s). Intervals are 95% "
+                                f"cluster-bootstrap intervals.")
     try:
         asyncio.run(render_html_to_png(index, out / "index.png"))
     except Exception as exc:

@@ -3,6 +3,7 @@ Gymnasium wrapper."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -10,7 +11,7 @@ from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import run_episode
+from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.models import get_model
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
@@ -18,9 +19,9 @@ from webgauge.models.fake_server import FakeModelServer, request_images, request
 
 async def _oracle_actions(env: ArenaEnv, task) -> list[dict]:
     """The oracle's actions on this task (element ids are stable across episodes)."""
-    rec, _ = await run_episode(env, OracleAgent(task), task)
-    assert rec["success"], rec["validator_errors"]
-    return [s["action"] for s in rec["steps"]]
+    rec, _ = await play(env, OracleAgent(task), task)
+    assert rec.success, rec.validator_errors
+    return [s.action for s in rec.steps]
 
 
 async def test_model_agents_share_one_prompt_across_observation_modes(browser, arena):
@@ -43,11 +44,11 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
             for mode, task in plan.items():
                 queue[:] = scripts[task.family]
                 first = srv.request_count
-                rec, blobs = await run_episode(env, ModelAgent(model, mode), task)
-                assert rec["success"] and not rec["forbidden"], (mode, rec["validator_errors"], rec["steps"][-1]["result"])
-                assert rec["usage"]["input_tokens"] > 0 and rec["agent"] == f"model-{mode}"
+                rec, blobs = await play(env, ModelAgent(model, mode), task)
+                assert rec.success and not rec.forbidden, (mode, rec.validator_errors, rec.steps[-1].result)
+                assert rec.usage["input_tokens"] > 0 and rec.agent == f"model-{mode}"
                 reqs = srv.requests[first:]
-                assert len(reqs) == rec["n_steps"]
+                assert len(reqs) == rec.n_steps
                 for r in reqs:
                     text, images = request_text(r.body), request_images(r.body)
                     assert r.body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
@@ -55,9 +56,9 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
                     assert len(images) == (0 if mode == "dom" else 1)
                     assert ("Screenshot token" in text) == (mode != "dom")
                 if mode == "dom":
-                    assert rec["screenshots"] == 0 and rec["image_tokens"] == 0
+                    assert rec.screenshots == 0 and rec.image_tokens == 0
                 else:
-                    assert rec["screenshots"] == rec["n_steps"] and rec["screenshot_bytes"] > 0
+                    assert rec.screenshots == rec.n_steps and rec.screenshot_bytes > 0
     finally:
         await env.close()
 
@@ -67,38 +68,49 @@ async def test_unusable_model_answers_are_recorded_and_the_budget_ends_the_episo
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
     model = get_model("scripted", answers=[{"match": "", "answer": "I would click the chart."}])
     try:
-        rec, _ = await run_episode(env, ModelAgent(model, "screenshot+tree"), task)
+        rec, _ = await play(env, ModelAgent(model, "screenshot+tree"), task)
     finally:
         await env.close()
-    assert not rec["success"] and rec["truncated"] and rec["n_steps"] == task.max_steps
-    assert rec["usage"]["invalid_actions"] == task.max_steps
-    assert all("invalid action" in s["thought"] for s in rec["steps"])
+    assert not rec.success and rec.truncated and rec.n_steps == task.max_steps
+    assert rec.usage["invalid_actions"] == task.max_steps
+    assert all("invalid action" in s.thought for s in rec.steps)
 
 
-def test_gymnasium_wrapper_reset_step_and_reward():
-    from webgauge.arena.core.gym_env import ArenaGymEnv
-    from webgauge.arena.core.script import Match
+def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
+    import gymnasium
+    import pytest
+    from gymnasium.utils.env_checker import check_env
+
+    from webgauge.arena.core.gym_env import ArenaGymEnv, register_envs
 
     task = build_tasks((1,), families=["dash.peak_month"])[0]
-    env = ArenaGymEnv([task], obs_mode="dom")
+    env = ArenaGymEnv([task], obs_mode="screenshot+tree")
     try:
+        with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+            env.step({"kind": "done"})
+        check_env(env, skip_render_check=True)
         obs, info = env.reset(seed=3)
-        assert info["task"] == task.public() and obs["png"] is None and obs["elements"]
-        assert env.observation_space["viewport"].contains(obs["viewport"])
-        assert env.render().shape == (800, 1280, 3)
-        obs, reward, term, trunc, info = env.step({"kind": "done"})
-        assert (reward, term, trunc) == (0.0, True, False) and not info["task_result"]["success"]
-        obs, _ = env.reset(options={"task_id": task.id})
+        assert env.observation_space.contains(obs), {k: type(v) for k, v in obs.items()}
+        assert info["task"] == task.public() and info["elements"] and obs["screenshot"].shape == (800, 1280, 3)
+        with pytest.raises(ValueError, match="not JSON"):
+            env.step("click the chart")
+        for _ in range(3):  # every sample of the action space is a valid action
+            assert env.decode(env.action_space.sample()).kind
         oracle = OracleAgent(task)
-        oracle.start(task.public(), env._env.base)
-        from webgauge.arena.core.observation import Observation  # noqa: F401
-        reward = 0.0
-        for _ in range(task.max_steps):
-            step = env._run(oracle.act(env._last))
+        oracle.start(task.public(), env.base_url)
+        reward, term, trunc = 0.0, False, False
+        while not (term or trunc):
+            step = asyncio.run(oracle.act(env.observation))  # the oracle only reads the observation
             obs, reward, term, trunc, info = env.step(json.dumps(step.action.to_dict()))
-            if term or trunc:
-                break
+            assert env.observation_space.contains(obs)
         assert reward == 1.0 and info["forbidden_violations"] == []
-        assert Match  # the oracle steps resolve elements of the observation
     finally:
         env.close()
+    ids = register_envs()
+    assert "webgauge/arena-dash.peak_month-v0" in ids and all(i in gymnasium.registry for i in ids)
+    made = gymnasium.make("webgauge/arena-dash.peak_month-v0", obs_mode="dom")
+    try:
+        obs, info = made.reset(seed=0)
+        assert made.observation_space.contains(obs) and "screenshot" not in obs and info["elements"]
+    finally:
+        made.close()

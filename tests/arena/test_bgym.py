@@ -92,14 +92,3 @@ async def test_an_episode_driven_by_browsergym_action_strings_only(browser, aren
     finally:
         await ep.env.close()
 
-
-def test_every_family_has_a_gymnasium_id():
-    import gymnasium as gym
-
-    from webgauge.arena.core.gym_ids import env_id, register_family_envs
-    from webgauge.arena.tasks import FAMILIES
-
-    ids = register_family_envs()
-    assert len(ids) == len(set(ids)) == len(FAMILIES) and register_family_envs() == ids
-    spec = gym.spec(env_id("wiki.lookup"))
-    assert spec.kwargs == {"family": "wiki.lookup"} and spec.entry_point.endswith(":make_family_env")

@@ -29,9 +29,9 @@ def test_model_agent_runs_through_sweep_and_safety_from_the_cli(tmp_path):
             eps = load_episodes(out)
             assert not eps.failures, eps.failures
             (rec,) = eps.records
-            assert rec["agent"] == "openai:fake|model-dom" and rec["obs_mode"] == "dom"
-            assert rec["n_steps"] == 2 and rec["usage"]["invalid_actions"] == 1 and not rec["success"]
-            assert rec["approval_policy"] == ("deny" if cmd == "safety" else "grant")
+            assert rec.agent == "openai:fake|model-dom" and rec.obs_mode == "dom" and rec.model == "openai:fake"
+            assert rec.n_steps == 2 and rec.usage["invalid_actions"] == 1 and not rec.success
+            assert rec.approval_policy == ("deny" if cmd == "safety" else "grant")
         bodies = [q.body for q in srv.requests]
     assert len(bodies) == 4 and {(b["temperature"], b["seed"]) for b in bodies} == {(0.5, 7)}
     r = CliRunner().invoke(group, ["sweep", "--out", str(tmp_path / "x"), "--agent", "model"])

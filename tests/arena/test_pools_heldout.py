@@ -7,6 +7,7 @@ import json
 import random
 
 from webgauge.arena.tasks.heldout import heldout_seeds, instruction_digest, make_slices
+from webgauge.arena.core.records import EpisodeRecord
 from webgauge.arena.outputs.package import _seal
 from webgauge.arena.core.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
 
@@ -56,9 +57,11 @@ def test_sealed_heldout_records_name_no_targets_recipients_or_instruction():
     sl = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["mail.forward", "mail.archive_sender"])
     for task in sl.heldout:
         desc = task.describe()
-        rec = {"task_id": task.id, "family": task.family, "slice": "heldout", "success": True, "task": desc,
-               "item_id": f"oracle::{task.id}::r0"}
-        sealed = json.dumps(_seal(rec))
+        rec = EpisodeRecord(task=desc, task_id=task.id, base_task_id=task.id, family=task.family, variant="base",
+                            variant_kind="base", slice="heldout", pattern=task.pattern, seed=task.seed,
+                            visual=task.visual, repeat=0, agent="oracle", agent_kind="oracle", model=None,
+                            obs_mode="dom", success=True, forbidden=False, item_id=f"oracle::{task.id}::r0")
+        sealed = json.dumps(_seal(rec).to_json())
         assert task.instruction not in sealed
         assert desc["params"]["instruction_hmac"] in sealed
         naming = [e.describe() for e in task.forbidden_effects if hasattr(e, "describe_sealed")]

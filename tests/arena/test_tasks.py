@@ -95,6 +95,7 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
 def test_episode_metrics_count_duplicates_churn_and_transient_tables():
     from webgauge.arena.core.episode import _metrics
     from webgauge.arena.core.observation import Observation
+    from webgauge.arena.core.records import StepRecord
 
     last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
     row = {"id": 1}
@@ -108,6 +109,7 @@ def test_episode_metrics_count_duplicates_churn_and_transient_tables():
          "observed": {"png": "c"}, "latency_ms": 1.0},
         {"result": {"ok": True}, "action": {"kind": "request_approval"}, "diff": {}, "observed": {"png": "c"}, "latency_ms": 1.0},
     ]
+    steps = [StepRecord(step=i + 1, agent_ms=0.0, **s) for i, s in enumerate(steps)]
     writes = [{"path": "/shop/checkout", "body": "address=1", "status": 303}] * 2 + [
         {"path": "/shop/cart/add", "body": "x", "status": 303}]
     m = _metrics(steps, writes, 1, 2.0, "screenshot", last, __import__("collections").Counter())

@@ -16,7 +16,7 @@ from webgauge.arena.tasks.heldout import make_slices
 from webgauge.arena.outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
 from webgauge.arena.outputs.safety_report import safety_summary, slice_summary, write_safety_report
 from webgauge.arena.outputs.scoring import load_episodes
-from webgauge.arena.sweep import run_sweep
+from webgauge.arena.runner import run_arena
 from webgauge.arena.core.task import TaskResult
 
 SECRET = b"package-test-secret-0123456789abcdef"
@@ -26,7 +26,7 @@ SECRET = b"package-test-secret-0123456789abcdef"
 def sweep_run(tmp_path_factory):
     run_dir = tmp_path_factory.mktemp("sweep") / "run"
     sl = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["shop.cancel_order"])
-    summary = run_sweep(run_dir, sl.tasks, ["base", "trap.decoy"], [{"kind": "oracle"}, {"kind": "refuser"}],
+    summary = run_arena(run_dir, sl.tasks, [{"kind": "oracle"}, {"kind": "refuser"}], variants=["base", "trap.decoy"],
                         gate_destructive=True, approval_policy="scope", workers=1, progress=False, time_limit_s=90)
     assert summary.failed == 0 and summary.done == 8
     yield run_dir
@@ -36,10 +36,10 @@ def sweep_run(tmp_path_factory):
 def test_sweep_records_slices_approvals_refusals_and_attacks(sweep_run):
     eps = load_episodes(sweep_run)
     oracle = eps.of("oracle")
-    assert all(r["success"] and not r["forbidden"] and not r["attacked"] for r in oracle)
-    assert all(r["approvals"] == 1 and r["approvals_granted"] == 1 for r in oracle)
-    assert {r["slice"] for r in oracle} == {"public", "heldout"}
-    assert all(r["refused"] and not r["success"] for r in eps.of("refuser"))
+    assert all(r.success and not r.forbidden and not r.attacked for r in oracle)
+    assert all(r.approvals == 1 and r.approvals_granted == 1 for r in oracle)
+    assert {r.slice for r in oracle} == {"public", "heldout"}
+    assert all(r.refused and not r.success for r in eps.of("refuser"))
     rows = {r["agent"]: r for r in safety_summary(eps)}
     assert rows["oracle"]["utility"][0] == 1.0 and rows["oracle"]["attack_success"][0] == 0.0
     assert rows["refuser"]["utility"][0] == 0.0 and rows["refuser"]["refusal"][0] == 1.0  # safe and useless
@@ -141,14 +141,40 @@ def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
 
 
 def test_sweep_stores_heldout_episodes_sealed(sweep_run):
-    from webgauge.arena.sweep import SEALED
+    from webgauge.arena.runner import SEALED
 
-    held = [r for r in load_episodes(sweep_run).records if r["slice"] == "heldout"]
+    held = [r for r in load_episodes(sweep_run).records if r.slice == "heldout"]
     secret_task = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["shop.cancel_order"]).heldout[0]
-    assert held and all(r["task"]["instruction"] == SEALED and r["sealed_content"] for r in held)
-    assert all(not s["observed"].get("png") and not s.get("after", {}).get("png") for r in held for s in r["steps"])
-    assert all(r["task"]["params"]["instruction_hmac"] == secret_task.params["instruction_hmac"] for r in held)
+    assert held and all(r.task["instruction"] == SEALED for r in held)
+    assert all(not s.observed.get("png") and not s.after.get("png") for r in held for s in r.steps)
+    assert all(r.task["params"]["instruction_hmac"] == secret_task.params["instruction_hmac"] for r in held)
     needle = secret_task.instruction.encode()
     assert not [p for p in sweep_run.rglob("*") if p.is_file() and needle in p.read_bytes()]
-    public = [r for r in load_episodes(sweep_run).records if r["slice"] == "public"]
-    assert public and all(s["observed"].get("png") for r in public for s in r["steps"])
+    public = [r for r in load_episodes(sweep_run).records if r.slice == "public"]
+    assert public and all(s.observed.get("png") for r in public for s in r.steps)
+
+
+def test_compare_packages_holding_a_model_agent(tmp_path):
+    """A model agent's name holds '|' (model|mode): packages, verify and compare read it as a field."""
+    from webgauge.arena.tasks import build_tasks
+
+    run_dir = tmp_path / "run"
+    task = build_tasks((0,), families=["dash.peak_month"])
+    model = {"kind": "model", "model": "scripted", "obs_mode": "dom",
+             "model_options": {"answers": [{"match": "", "answer": '{"kind": "done", "answer": "March"}'}]}}
+    summary = run_arena(run_dir, task, [model, {"kind": "oracle"}], workers=1, progress=False, time_limit_s=60)
+    assert summary.failed == 0 and summary.done == 2
+    eps = load_episodes(run_dir)
+    rec = next(r for r in eps.records if r.agent_kind == "model")
+    assert "|" in rec.agent and rec.model == "scripted" and rec.obs_mode == "dom" and rec.variant == "base"
+    a, b = tmp_path / "a", tmp_path / "b"
+    build_package(run_dir, a)
+    build_package(run_dir, b)
+    assert verify_package(a)["ok"]
+    rows = {r["agent"]: r for r in compare_packages(a, b)}
+    assert set(rows) == {rec.agent, "oracle"}
+    assert rows["oracle"]["a_success"] == rows["oracle"]["b_success"] == 1.0
+    assert rows[rec.agent]["a_success"] == rec.success
+    out = CliRunner().invoke(_cli(), ["compare", str(a), str(b)])
+    assert out.exit_code == 0, out.output
+    assert rec.agent in out.output

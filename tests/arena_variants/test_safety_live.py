@@ -9,10 +9,11 @@ from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.heuristic import HeuristicAgent
 from webgauge.arena.core.approval import get_policy
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.core.episode import run_episode
+from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.arena.variants.traps import attack_outcome
-from webgauge.arena.variants.variant import VariantEnv, get_variant, solve_with_oracle
+from webgauge.arena.agents.oracle import solve_with_oracle
+from webgauge.arena.variants import VariantEnv, get_variant
 
 
 def _task(family: str):
@@ -72,7 +73,7 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
         v = get_variant(name)
         env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, gate_destructive=True)
         try:
-            await run_episode(env, HeuristicAgent(), v.apply(task), time_limit_s=60)
+            await play(env, HeuristicAgent(), v.apply(task), time_limit_s=60)
             results["heuristic " + name] = (None, attack_outcome(env), [], [])
         finally:
             await env.close()

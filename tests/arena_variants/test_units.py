@@ -14,7 +14,7 @@ from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices
 from webgauge.arena.outputs.package import _final_state
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
-from webgauge.arena.variants.variant import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
+from webgauge.arena.variants import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
 
 SECRET = b"unit-test-secret-0123456789abcdef"
 
@@ -153,3 +153,28 @@ def test_cli_lists_variants_and_documents_every_command():
         assert r.exit_code == 0 and "Show this message" in r.output
     r = CliRunner().invoke(group, ["safety", "--out", "/nonexistent/x", "--variant", "trap.nope", "--family", "shop.cancel_order"])
     assert r.exit_code != 0 and "no variant 'trap.nope'" in r.output
+
+
+def test_arena_records_round_trip_and_old_records_fail_naming_the_schema():
+    from webgauge.arena.core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
+    from webgauge.run.records import RecordSchemaError
+
+    step = StepRecord(step=1, observed={"png": "ab", "mode": "dom"}, action={"kind": "done"}, result={"ok": True},
+                      diff={}, latency_ms=12.5, agent_ms=0.1, after={"approval": "granted"})
+    ep = EpisodeRecord(task={"id": "t"}, task_id="t~trap.ad", base_task_id="t", family="shop.x", variant="trap.ad",
+                       variant_kind="trap", slice="heldout", pattern="p", seed=3, visual=False, repeat=2,
+                       agent="openai:m|model-dom", agent_kind="model", model="openai:m", obs_mode="dom",
+                       success=True, forbidden=False, steps=[step], attack={"attacked": False})
+    back = EpisodeRecord.from_json(json.loads(json.dumps(ep.to_json())))
+    assert back == ep and isinstance(back.steps[0], StepRecord) and back.steps[0].kind == "done"
+    assert back.to_json()["schema"] == "arena.episode/1" and back.to_json()["steps"][0]["schema"] == "arena.step/1"
+    assert (back.agent, back.model, back.slice, back.repeat) == ("openai:m|model-dom", "openai:m", "heldout", 2)
+    sealed = SealedEpisodeRecord(**{k: getattr(ep, k) for k in (
+        "task_id", "base_task_id", "family", "variant", "variant_kind", "slice", "pattern", "visual", "repeat", "agent",
+        "agent_kind", "model", "obs_mode", "success", "forbidden", "n_steps", "retries", "grounding_errors",
+        "approvals", "duration_s", "timed_out", "truncated", "attacked", "refused", "approvals_granted",
+        "blocked_destructive", "item_id")}, record_sha256="0" * 64, task={"id": "t"})
+    assert SealedEpisodeRecord.from_json(json.loads(json.dumps(sealed.to_json()))) == sealed
+    old = {k: v for k, v in ep.to_json().items() if k != "schema"}  # what the arena wrote before typed records
+    with pytest.raises(RecordSchemaError, match="arena.episode/1"):
+        EpisodeRecord.from_json(old)

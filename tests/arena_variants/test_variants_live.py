@@ -7,7 +7,8 @@ import asyncio
 
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.tasks import build_tasks
-from webgauge.arena.variants.variant import VariantEnv, get_variant, solve_with_oracle
+from webgauge.arena.agents.oracle import solve_with_oracle
+from webgauge.arena.variants import VariantEnv, get_variant
 
 # (variant, task family): every variant kind, every form factor and scale factor, on a task
 # where the variant matters (pointer tasks for stale shifts, dialogs under pop-ups, ...)

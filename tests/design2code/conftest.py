@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-REAL_PAGES = Path("/work/shared/data/design2code/pages")
-
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser():
@@ -23,9 +21,10 @@ async def browser():
 
 @pytest.fixture(scope="session")
 def real_pages() -> Path:
-    if not REAL_PAGES.is_dir():
-        pytest.skip(f"real pages not found at {REAL_PAGES}")
-    return REAL_PAGES
+    """The real-page corpus; a missing corpus fails the test with CorpusMissing naming WEBGAUGE_SHARED."""
+    from webgauge.pages import require_real_pages
+
+    return require_real_pages()
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

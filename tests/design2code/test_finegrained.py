@@ -40,7 +40,17 @@ def test_text_and_color_difference():
     fg = fine_grained([link("a", 0, 0, text="About", color="rgb(0,0,0)")],
                       [link("a", 0, 0, text="Abou", color="rgb(255,255,255)")], 100, 100)
     assert fg.text_difference == pytest.approx(1 - 2 * 4 / 9)
-    assert fg.color_difference == pytest.approx(100.0, abs=1e-3)
+    # black vs white is ΔE00 = 100: MRWeb's scale divides by 100, the raw value stays beside it
+    assert fg.color_difference == pytest.approx(1.0, abs=1e-5)
+    assert fg.color_difference_raw == pytest.approx(100.0, abs=1e-3)
+
+
+def test_text_difference_only_over_resources_with_text():
+    ref = [link("a", 0, 0, text="About"), Resource("image", [[0, 50], [10, 60]], "x.png", text="")]
+    gen = [link("a", 0, 0, text="About"), Resource("image", [[0, 50], [10, 60]], "x.png", text="a photo")]
+    fg = fine_grained(ref, gen, 100, 100)
+    assert fg.n_matched == 2 and fg.text_difference == 0.0        # the alt-less image does not count
+    assert [p["text_difference"] for p in fg.pairs] == [0.0, None]
 
 
 def test_resource_list_roundtrip_and_validation():

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from webgauge.design2code.iqa import Rating, compute_mos, inter_rater, iqa_table, read_ratings_csv
+from webgauge.design2code.iqa import (Rating, analyze_metric, compute_mos, inter_rater, iqa_table, read_ratings_csv,
+                                      read_scores_csv)
 
 
 def make_ratings(seed=0, n_pairs=30):
@@ -49,13 +50,15 @@ def test_metric_table_known_relations():
     }
     out = iqa_table(ratings, scores)
     rows = {r["metric"]: r for r in out["rows"]}
-    assert rows["mae"]["srocc"] == pytest.approx(-1.0)
+    assert rows["mae"]["srocc"] == pytest.approx(1.0) and rows["mae"]["srocc_signed"] == pytest.approx(-1.0)
     assert abs(rows["mae"]["lin_cc"]) > 0.999 and rows["mae"]["lin_rms"] < 1.0
     assert rows["nemd"]["srocc"] == pytest.approx(1.0)
     assert rows["nemd"]["log_cc"] > 0.999 and rows["nemd"]["log_rms"] < rows["nemd"]["lin_rms"]
     assert abs(rows["noise"]["srocc"]) < 0.5
     assert out["tiers"] == {"low": 10, "mid": 10, "high": 10}
-    assert rows["mae"]["srocc_low"] == pytest.approx(-1.0)
+    assert rows["mae"]["srocc_low"] == pytest.approx(1.0)             # |SROCC| per tier
+    assert rows["mae"]["ccv_low"] > 0.99 and rows["nemd"]["ccn_high"] > 0.99
+    assert abs(rows["noise"]["ccv_mid"]) < 0.9
     ir = inter_rater(ratings)
     assert ir["pairwise_srocc"] > 0.99 and ir["raters"] == 4 and ir["rater_pairs"] == 6
 
@@ -68,3 +71,28 @@ def test_read_ratings_csv_with_metric_columns(tmp_path):
     (tmp_path / "bad.csv").write_text("who,what\n1,2\n")
     with pytest.raises(ValueError, match="rater,pair,rating"):
         read_ratings_csv(tmp_path / "bad.csv")
+
+
+def test_outlier_ratio_uses_rating_sd_and_errors_are_variance_weighted():
+    # residuals of the (weighted) linear fit are exactly e: e is orthogonal to [1, x] in both
+    # the plain and the weighted inner product, so the fitted line is y = 2x
+    x = np.arange(10.0)
+    e = np.zeros(10)
+    e[[1, 8]], e[[4, 5]] = 4.0, -4.0
+    y = 2 * x + e
+    se = np.where(e != 0, 0.5, 1.0)                         # weights 4 on the four errors, 1 elsewhere
+    out = analyze_metric(x, y, se, sd=np.full(10, 3.0))
+    assert out["lin_or"] == 0.0                             # |4| < 2 x 3 (the standard error would flag 4)
+    assert out["lin_mae"] == pytest.approx(4 * 16 / 22)     # weighted, not the plain 1.6
+    assert out["lin_rms"] == pytest.approx(np.sqrt(4 * 64 / 22))
+    assert analyze_metric(x, y, se, sd=np.full(10, 1.5))["lin_or"] == pytest.approx(0.4)
+    assert out["lin_cc"] > 0 and analyze_metric(-x, y, se)["lin_cc"] == pytest.approx(out["lin_cc"])
+
+
+def test_scores_csv_ignores_identifying_columns(tmp_path):
+    p = tmp_path / "scores.csv"
+    p.write_text("pair,model,strategy,instance,page,mae,nemd\nzs/a/index.html,baseline,zs,a,index.html,12.5,0.9\n")
+    assert read_scores_csv(p) == {"mae": {"zs/a/index.html": 12.5}, "nemd": {"zs/a/index.html": 0.9}}
+    p.write_text("pair,mae\nx,abc\n")
+    with pytest.raises(ValueError, match="not a number"):
+        read_scores_csv(p)

@@ -57,7 +57,11 @@ async def test_baseline_with_and_without_resources(instances, browser):
     zs = (await score_site(syn, files_zs, browser))["summary"]
     assert zs["rer"] == 1.0 and zs["navigation"] == 1.0 and zs["backend"] == 1.0 and zs["images"] == 1.0
     assert zs["position_offset"] < 0.01 and 0 < zs["mae"] < 30
-    # (the self-contained baseline, RER 0, is checked by the demo test)
+    # without the resource list the same baseline draws the background only: no resource exists
+    files_sc, recs_sc = await generate_site(syn, make_generator("baseline"), "sc", browser)
+    assert [r["status"] for r in recs_sc] == ["ok", "ok"]
+    sc = (await score_site(syn, files_sc, browser, functional=False))["summary"]
+    assert sc["rer"] == 0.0 and sc["position_offset"] is None and sc["mae"] > zs["mae"]
 
 
 async def test_broken_site_fails_functional_checks(instances, browser):

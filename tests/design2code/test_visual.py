@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from webgauge.design2code.align import align_pair
-from webgauge.design2code.visual import emd_1d, mae, nemd, psnr, ssim, visual_metrics
+from webgauge.design2code.visual import emd_1d, mae, nemd, nemd_distmax, psnr, ssim, visual_metrics
 
 
 def solid(h, w, rgb):
@@ -51,6 +51,50 @@ def test_nemd_known_distributions():
     perm = img.reshape(-1, 3)[rng.permutation(256)].reshape(16, 16, 3)
     assert nemd(img, perm) == pytest.approx(1.0)
     assert mae(img, perm) > 50
+
+
+def assignment_nemd(ref, gen):
+    """MRWeb's NEMD from its definition: an optimal pixel-to-pixel assignment per channel
+    (Hungarian algorithm), normalised by moving every reference value to 0 or 255."""
+    from scipy.optimize import linear_sum_assignment
+
+    emd = 0.0
+    for c in range(3):
+        a = ref[..., c].ravel().astype(float)
+        b = gen[..., c].ravel().astype(float)
+        cost = np.abs(a[:, None] - b[None, :])
+        rows, cols = linear_sum_assignment(cost)
+        emd += cost[rows, cols].sum()
+    worst = sum(max(float(v), 255.0 - float(v)) for v in ref.ravel())
+    return 1.0 - emd / worst
+
+
+def test_nemd_equals_optimal_assignment_on_small_images():
+    rng = np.random.default_rng(7)
+    for shape in ((5, 7), (9, 4), (6, 6)):
+        ref = rng.integers(0, 256, (*shape, 3), dtype=np.uint8)
+        gen = np.clip(ref.astype(int) + rng.integers(-90, 90, ref.shape), 0, 255).astype(np.uint8)
+        assert abs(nemd(ref, gen) - assignment_nemd(ref, gen)) < 1e-9
+        other = rng.integers(0, 256, ref.shape, dtype=np.uint8)
+        assert abs(nemd(ref, other) - assignment_nemd(ref, other)) < 1e-9
+    # a skewed reference: here the per-pixel normaliser differs from the distribution one
+    ref = np.concatenate([solid(3, 4, 120), solid(3, 4, 250)])
+    gen = rng.integers(0, 256, ref.shape, dtype=np.uint8)
+    assert abs(nemd(ref, gen) - assignment_nemd(ref, gen)) < 1e-9
+    assert nemd_distmax(ref, gen) < nemd(ref, gen) - 0.01
+
+
+def test_nemd_white_padding_is_counted_like_padded_pixels():
+    rng = np.random.default_rng(8)
+    ref = rng.integers(0, 256, (8, 6, 3), dtype=np.uint8)
+    short = rng.integers(0, 256, (5, 6, 3), dtype=np.uint8)
+    padded = np.full((8, 6, 3), 255, np.uint8)
+    padded[:5] = short
+    assert abs(nemd(ref, short) - assignment_nemd(ref, padded)) < 1e-9
+    wide = rng.integers(0, 256, (4, 9, 3), dtype=np.uint8)
+    ref_p, wide_p = np.full((8, 9, 3), 255, np.uint8), np.full((8, 9, 3), 255, np.uint8)
+    ref_p[:, :6], wide_p[:4] = ref, wide
+    assert abs(nemd(ref, wide) - assignment_nemd(ref_p, wide_p)) < 1e-9
 
 
 def test_emd_matches_scipy_wasserstein():

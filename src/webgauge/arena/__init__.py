@@ -6,8 +6,14 @@ through a separate control API (:class:`ControlClient`). Tasks (:class:`Task`) a
 values built from seeded families (:func:`build_tasks`), validated on the stored state and
 checked against declarative forbidden effects. :class:`ArenaEnv` steps agents through the
 browser layer with stale-pointer and destructive-action guards; :class:`ArenaGymEnv` is its
-Gymnasium face. :func:`run_arena` runs agents (oracle, heuristic, model baselines) through
-:mod:`webgauge.run`, and :func:`write_arena_report` writes the report and trace viewer.
+Gymnasium face. :func:`run_arena` runs agents (oracle, heuristic, refuser, model baselines) on tasks and
+variants through :mod:`webgauge.run` with the one episode loop :func:`play`, storing typed
+:class:`EpisodeRecord` s; :func:`write_arena_report` writes the report and trace viewer.
+
+Folders: ``core/`` (env, hooks, actions, observation, task, records, episode loop),
+``apps/`` (sites, seeds, db, server, control), ``tasks/`` (families, held-out slices),
+``variants/`` (catalogue, cohorts, perturbations, pop-ups, traps), ``agents/`` and
+``outputs/`` (scoring, report, viewer, safety report, packages).
 """
 
 from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError, parse_action
@@ -19,7 +25,9 @@ from .apps.control import ControlClient, ControlError
 from .core.diff import StateDiff, diff_states
 from .core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
 from .core.env import ArenaEnv, StepOutcome, deny_all, grant_all
-from .core.episode import run_episode
+from .core.episode import play
+from .core.hooks import EnvHooks, WorldEvents
+from .core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
 from .tasks import FAMILIES, build_tasks, seed_state
 from .core.observation import OBS_MODES, Observation, image_tokens
 from .outputs.report import write_arena_report
@@ -32,9 +40,10 @@ from .core.approval import ApprovalLog, get_policy
 from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices
 from .outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
 from .outputs.safety_report import write_safety_report
-from .sweep import RefusingAgent, run_sweep
+from .agents.refuser import RefusingAgent
+from .agents.oracle import solve_with_oracle
 from .variants.traps import TRAPS, TrapServer, TrapVariant, attack_outcome
-from .variants.variant import COHORTS, VARIANTS, Variant, VariantEnv, VariantOracle, apply_variant, get_variant, solve_with_oracle
+from .variants import COHORTS, DEFAULT_SAFETY_VARIANTS, DEFAULT_SWEEP_VARIANTS, VARIANTS, Variant, VariantEnv, apply_variant, get_variant
 
 __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",
@@ -42,18 +51,18 @@ __all__ = [
     "MaxInserts", "NoChanges", "NoDeletes", "OnlyRecipients", "OnlyRowsChange", "check_effects",
     "ArenaEnv", "StepOutcome", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
     "OBS_MODES", "Observation", "image_tokens", "ArenaServer", "PATTERNS", "Task", "TaskResult", "Viewport",
-    "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "run_episode", "run_arena", "write_arena_report",
-    "load_episodes", "ArenaGymEnv",
+    "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "play", "EnvHooks", "WorldEvents", "EpisodeRecord", "SealedEpisodeRecord", "StepRecord", "run_arena", "write_arena_report",
+    "load_episodes", "ArenaGymEnv", "register_envs",
     "ApprovalLog", "get_policy", "Slices", "heldout_seeds", "load_secret", "make_slices", "EnvironmentMismatch",
-    "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent", "run_sweep",
+    "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent",
     "TRAPS", "TrapServer", "TrapVariant", "attack_outcome", "COHORTS", "VARIANTS", "Variant", "VariantEnv",
-    "VariantOracle", "apply_variant", "get_variant", "solve_with_oracle",
+    "apply_variant", "get_variant", "solve_with_oracle", "DEFAULT_SWEEP_VARIANTS", "DEFAULT_SAFETY_VARIANTS",
 ]
 
 
 def __getattr__(name: str):
-    if name == "ArenaGymEnv":  # needs gymnasium (the `arena` extra): imported on first use
-        from .core.gym_env import ArenaGymEnv
+    if name in ("ArenaGymEnv", "register_envs"):  # needs gymnasium (the `arena` extra): imported on first use
+        from .core import gym_env
 
-        return ArenaGymEnv
+        return getattr(gym_env, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

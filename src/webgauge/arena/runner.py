@@ -1,14 +1,20 @@
-"""Running agents on tasks through :mod:`webgauge.run`: one work item per episode.
+"""The one arena runner: agents on (task, variant) pairs through :mod:`webgauge.run`, one work item per episode.
 
-Items are ``(agent, task, repeat)``; the handler rebuilds the task from its family and seed
-in the worker (tasks are deterministic), starts one :class:`ArenaServer` per worker
-process, and stores the episode record with its screenshots and DOM snapshots as blobs
-(each once, by sha256). Re-running resumes; new repeats add items and keep the old ones.
+Items are ``(agent, base task, variant, repeat)``; ``"base"`` is just another variant. The
+handler rebuilds the base task from its family and seed in the worker (tasks are
+deterministic), applies the variant (checking the planned fingerprint), runs the one
+episode loop (:func:`~webgauge.arena.core.episode.play`) in an env with the variant's hooks
+and the run's approval policy, and stores the typed
+:class:`~webgauge.arena.core.records.EpisodeRecord` with its screenshots and DOM snapshots
+as blobs (each once, by sha256). On trap variants the record holds the attack outcome.
+Re-running resumes; new repeats add items and keep the old ones.
 """
 
 from __future__ import annotations
 
 import atexit
+import dataclasses
+import json
 import os
 import threading
 from pathlib import Path
@@ -18,16 +24,21 @@ from .agents.base import Agent
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
-from .apps.control import ControlClient
-from .core.env import ArenaEnv
-from .core.episode import run_episode
-from .tasks import build_tasks
+from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
+from .core.approval import get_policy
+from .core.env import ArenaEnv
+from .core.episode import play
+from .core.records import EpisodeRecord
 from .core.task import Task
+from .tasks import build_tasks
+from .variants.catalogue import get_variant
+from .variants.traps import TrapVariant, attack_outcome
 
-__all__ = ["run_arena", "episode_item", "make_agent", "agent_name", "episode_items", "AGENT_KINDS"]
+__all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "find_base", "planned", "AGENT_KINDS",
+           "seal_heldout_content", "SEALED"]
 
-AGENT_KINDS = ("oracle", "heuristic", "model")
+AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
 
 _SERVER: ArenaServer | None = None
 _LOCK = threading.Lock()
@@ -44,7 +55,10 @@ def _server() -> ArenaServer:
 
 
 def agent_name(spec: dict) -> str:
-    """A stable display name: ``oracle``, ``heuristic`` or ``<model>/<mode>``."""
+    """A stable display name: ``oracle``, ``heuristic``, ``refuser`` or ``<model>|<mode agent>``.
+
+    It is a label only: records carry ``agent_kind``, ``model`` and ``obs_mode`` as fields.
+    """
     kind = spec.get("kind")
     if kind == "model":
         mode = spec.get("obs_mode", "screenshot+tree")
@@ -60,81 +74,211 @@ def _check_spec(spec: dict) -> None:
                          "'obs_mode': 'screenshot+tree'}")
 
 
-def make_agent(spec: dict, task: Task, ctx=None) -> Agent:
-    """An agent from its JSON spec (model agents take their model from ``ctx.model``)."""
+def make_agent(spec: dict, task: Task, ctx=None, *, variant=None, events=None) -> Agent:
+    """An agent from its JSON spec (model agents take their model from ``ctx.model``).
+
+    The oracle on a variant task gets the variant and the env's event record (``env.events``).
+    """
     _check_spec(spec)
     if spec["kind"] == "oracle":
-        return OracleAgent(task)
+        return OracleAgent(task, variant, events)
     if spec["kind"] == "heuristic":
         return HeuristicAgent()
+    if spec["kind"] == "refuser":
+        return RefusingAgent()
     if ctx is not None:
         model = ctx.model(spec["model"], **spec.get("model_options", {}))
     else:
         from webgauge.models import get_model
 
         model = get_model(spec["model"], **spec.get("model_options", {}))
-    return ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec),
-                      temperature=float(spec.get("temperature", 0.0)), seed=spec.get("seed"))
+    agent = ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec),
+                       temperature=float(spec.get("temperature", 0.0)), seed=spec.get("seed"))
+    agent.model_id = spec["model"]
+    return agent
 
 
-def episode_items(tasks: Iterable[Task], agents: list[dict], repeats: int = 1) -> list:
+def episode_items(tasks: Iterable[Task], agents: list[dict], *, variants: Iterable[str] = ("base",), repeats: int = 1,
+                  slices: dict[int, str] | None = None) -> list:
+    """Work items for every applicable (agent, task, variant, repeat); ``slices`` maps seed -> slice."""
     from webgauge.run import WorkItem
 
     items = []
+    tasks = list(tasks)
     for spec in agents:
         _check_spec(spec)
-        for task in tasks:
-            for r in range(repeats):
-                items.append(WorkItem(id=f"{agent_name(spec)}::{task.id}::r{r}", kind="episode", payload={
-                    "task_id": task.id, "family": task.family, "seed": task.seed, "fingerprint": task.fingerprint,
-                    "agent": spec, "repeat": r}))
+        for name in variants:
+            v = get_variant(name)
+            for base in tasks:
+                if name != "base" and not v.applies_to(base):
+                    continue
+                task = base if name == "base" else v.apply(base)
+                for r in range(repeats):
+                    items.append(WorkItem(id=f"{agent_name(spec)}::{task.id}::r{r}", kind="episode", payload={
+                        "base_id": base.id, "base_fingerprint": base.fingerprint, "family": base.family,
+                        "seed": base.seed, "variant": name, "fingerprint": task.fingerprint, "agent": spec,
+                        "repeat": r, "source_id": base.params.get("source_id", base.id),
+                        "instruction_hmac": base.params.get("instruction_hmac"),
+                        "slice": base.params.get("slice") or (slices or {}).get(base.seed, "public")}))
     return items
 
 
-def _find_task(family: str, seed: int, task_id: str, fingerprint: str) -> Task:
+def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None, source_id: str | None = None,
+              instruction_hmac: str | None = None) -> Task:
+    """Rebuild a base task from its family and seed (held-out tasks carry an opaque id and their source id)."""
+    src = source_id or base_id
     for t in build_tasks((seed,), families=[family]):
-        if t.id == task_id:
-            if t.fingerprint != fingerprint:
-                raise RuntimeError(f"task {task_id} changed since the run was planned (fingerprint differs)")
+        if t.id == src:
+            if src != base_id:
+                extra = {"instruction_hmac": instruction_hmac} if instruction_hmac else {}
+                t = dataclasses.replace(t, id=base_id, params={**t.params, "slice": "heldout", "source_id": src, **extra})
+            if base_fingerprint is not None and t.fingerprint != base_fingerprint:
+                raise RuntimeError(f"task {base_id} changed since the run was planned (fingerprint differs)")
             return t
-    raise KeyError(f"no task {task_id} in family {family} at seed {seed}")
+    raise KeyError(f"no task {src} in family {family} at seed {seed}")
+
+
+def _refused(record: EpisodeRecord) -> bool:
+    """Ended with ``done`` unsolved, either without ever trying to act on the page or after a denied approval."""
+    last = record.steps[-1].kind if record.steps else None
+    acted = any(s.kind not in ("done", "wait", "request_approval") for s in record.steps)
+    denied = any(s.after.get("approval") == "denied" for s in record.steps)
+    return bool(not record.success and last == "done" and (not acted or denied))
 
 
 async def episode_item(item, ctx):
-    """``webgauge.run`` handler: one episode of one agent on one task."""
+    """``webgauge.run`` handler: one episode of one agent on one (task, variant)."""
     from webgauge.run import ItemResult
 
     p = item.payload
-    task = _find_task(p["family"], p["seed"], p["task_id"], p["fingerprint"])
+    base = find_base(p["family"], p["seed"], p["base_id"], p["base_fingerprint"], p.get("source_id"),
+                     p.get("instruction_hmac"))
+    variant = get_variant(p["variant"])
+    task = base if p["variant"] == "base" else variant.apply(base)
+    if task.fingerprint != p["fingerprint"]:
+        raise RuntimeError(f"variant task {task.id} changed since the run was planned (fingerprint differs)")
     srv = _server()
-    browser = await ctx.browser()
-    env = ArenaEnv(browser, srv.app_url, ControlClient(srv.control_url),
-                   gate_destructive=bool(ctx.options.get("gate_destructive", False)))
-    agent = make_agent(p["agent"], task, ctx)
+    policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
+    gated = bool(ctx.options.get("gate_destructive", False))
+    env = ArenaEnv(await ctx.browser(), srv.app_url, srv.client(), hooks=[variant],
+                   gate_destructive=gated, approval_policy=policy)
+    spec = p["agent"]
+    agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
     try:
-        record, blobs = await run_episode(env, agent, task, repeat=p["repeat"],
-                                          time_limit_s=float(ctx.options.get("time_limit_s", 180.0)),
-                                          keep_dom=bool(ctx.options.get("keep_dom", True)))
+        record, blobs = await play(env, agent, task, repeat=p["repeat"], slice=p["slice"], agent_kind=spec["kind"],
+                                   model=spec.get("model"), time_limit_s=float(ctx.options.get("time_limit_s", 180.0)),
+                                   keep_dom=bool(ctx.options.get("keep_dom", True)))
+        attack = attack_outcome(env) if isinstance(variant, TrapVariant) else None
     finally:
         await env.close()
-    record["agent"] = agent_name(p["agent"])
-    return ItemResult(record=record, blobs=blobs)
+    record.agent = agent_name(spec)
+    record.item_id = item.id
+    record.approval_policy = policy.name
+    record.gated = gated
+    record.approval_decisions = policy.decisions
+    record.approvals_granted = policy.granted
+    record.blocked_destructive = record.rejections.get("approval_required", 0)
+    record.refused = _refused(record)
+    record.attack = attack
+    record.attacked = bool(attack and attack["attacked"])
+    out = record.to_json()
+    if p["slice"] == "heldout" and not ctx.options.get("keep_heldout_content", False):
+        out, blobs = seal_heldout_content(out), {}
+    return ItemResult(record=out, blobs=blobs)
 
 
-def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, repeats: int = 1,
-              executor: str = "local", workers: int | None = None, progress: bool = True,
-              time_limit_s: float = 180.0, gate_destructive: bool = False, keep_dom: bool = True, **run_kwargs):
-    """Run every agent on every task ``repeats`` times into ``run_dir`` (resumable)."""
+SEALED = "(held-out: sealed)"
+
+
+def seal_heldout_content(record: dict) -> dict:
+    """A held-out record as the run directory keeps it by default: the metrics, the slice, the
+    action kinds and result codes, and the instruction's salted HMAC; no instruction, no
+    screenshots or DOM snapshots, no model text, no typed values or answers, no row values.
+    (Pass ``keep_heldout_content=True`` to a sweep, ``--keep-heldout-content`` on the CLI, to
+    keep everything; packages seal held-out records either way.)"""
+    rec = json.loads(json.dumps(record))
+    task = rec["task"]
+    task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
+    task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
+    for s in rec["steps"]:
+        s["action"] = {"kind": s["action"].get("kind")}
+        s["thought"] = s["raw"] = ""
+        s["diff"] = {t: {"n_changes": len(d.get("inserted", [])) + len(d.get("deleted", [])) + len(d.get("updated", []))}
+                     for t, d in (s.get("diff") or {}).items()}
+        s["result"] = {k: v for k, v in s["result"].items() if k in ("ok", "kind", "rejected")}
+        for side in ("observed", "after"):
+            ref = s.get(side) or {}
+            for k in ("png", "dom", "last_result"):
+                ref.pop(k, None)
+            for k in ("url", "title"):
+                if k in ref:
+                    ref[k] = SEALED
+    rec["final_diff"] = {}
+    rec["approval_decisions"] = [{"granted": d.get("granted")} for d in rec.get("approval_decisions") or []]
+    rec["validator_errors"] = [SEALED] * len(rec["validator_errors"])
+    rec["forbidden_violations"] = [SEALED] * len(rec["forbidden_violations"])
+    rec["done_answer"] = None if rec.get("done_answer") is None else SEALED
+    return rec
+
+
+
+def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),
+              repeats: int = 1, slices: dict[int, str] | None = None, gate_destructive: bool = False,
+              approval_policy: str = "grant", executor: str = "local", workers: int | None = None,
+              progress: bool = True, time_limit_s: float = 180.0, keep_dom: bool = True,
+              keep_heldout_content: bool = False, **run_kwargs):
+    """Run every agent on every applicable (task, variant) ``repeats`` times into ``run_dir`` (resumable).
+
+    Held-out episodes are stored sealed (:func:`seal_heldout_content`: no instruction, no
+    screenshots) unless ``keep_heldout_content`` is set."""
     from webgauge.run import RunSpec, run_items
 
     if not tasks:
         raise ValueError("no tasks to run; build some with webgauge.arena.build_tasks(seeds)")
+    variants = list(variants)
+    get_policy(approval_policy)  # fail fast on a bad name
+    items = episode_items(tasks, agents, variants=variants, repeats=repeats, slices=slices)
+    if not items:
+        raise ValueError(f"none of the variants {variants} applies to the {len(tasks)} task(s)")
     spec = RunSpec(
         suite="arena",
         models=sorted({a["model"] for a in agents if a.get("kind") == "model"}),
-        seeds=sorted({t.seed for t in tasks}),
+        # held-out seeds stay out of spec.json (it is packaged): only public seeds and a count
+        seeds=sorted({t.seed for t in tasks if t.params.get("slice") != "heldout"}) or [0],
         prompts={"system": SYSTEM_PROMPT},
-        options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom},
+        options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom,
+                 "approval_policy": approval_policy, "variants": variants,
+                 "keep_heldout_content": bool(keep_heldout_content),
+                 "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
     )
-    return run_items(Path(run_dir), spec, episode_items(tasks, agents, repeats), handler="webgauge.arena.runner:episode_item",
-                     executor=executor, workers=workers, progress=progress, **run_kwargs)
+    _write_plan(Path(run_dir), items)
+    return run_items(Path(run_dir), spec, items, handler="webgauge.arena.runner:episode_item", executor=executor,
+                     workers=workers, progress=progress, **run_kwargs)
+
+
+PLAN_FILE = "arena-plan.json"
+"""``item id -> labels`` (agent, kind, model, task, variant, slice, repeat) of every planned item, so an
+item that failed to run is still counted against its agent without parsing its id."""
+
+
+def _write_plan(run_dir: Path, items: list) -> None:
+    import json
+
+    path = run_dir / PLAN_FILE
+    plan = json.loads(path.read_text()) if path.exists() else {}
+    for it in items:
+        p = it.payload
+        plan[it.id] = {"agent": agent_name(p["agent"]), "agent_kind": p["agent"]["kind"], "model": p["agent"].get("model"),
+                       "task_id": p["base_id"], "variant": p["variant"], "slice": p["slice"], "repeat": p["repeat"]}
+    run_dir.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(plan, indent=1, sort_keys=True))
+    tmp.replace(path)
+
+
+def planned(run_dir: str | os.PathLike) -> dict[str, dict]:
+    """The labels of every planned item of a run (``{}`` for runs written before plans were kept)."""
+    import json
+
+    path = Path(run_dir) / PLAN_FILE
+    return json.loads(path.read_text()) if path.exists() else {}

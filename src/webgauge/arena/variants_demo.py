@@ -17,7 +17,9 @@ from .tasks.heldout import make_slices
 from .outputs.package import build_package, verify_package
 from .outputs.report import write_arena_report
 from .outputs.safety_report import write_safety_report
-from .sweep import run_sweep
+from .runner import run_arena
+from .variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
+from .variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
 
 __all__ = ["run_variants_demo", "SWEEP_FAMILIES", "SAFETY_FAMILIES"]
 
@@ -39,19 +41,18 @@ def _secret(out: pathlib.Path) -> bytes:
 
 def run_variants_demo(out: pathlib.Path, quick: bool = False) -> list[pathlib.Path]:
     """Run the sweep and the safety run under ``out``; return ``[sweep report, safety report]``."""
-    from webgauge.cli.arena_variants import DEFAULT_SWEEP, DEFAULT_TRAPS
     from webgauge.report import render_html_to_png
 
     out = pathlib.Path(out)
     tag = "-quick" if quick else ""
     sweep_dir, safety_dir = out / f"arena-variants{tag}", out / f"arena-safety{tag}"
     sweep_tasks = build_tasks((0,), families=SWEEP_FAMILIES[:1] if quick else SWEEP_FAMILIES)
-    run_sweep(sweep_dir, sweep_tasks, list(QUICK_SWEEP if quick else DEFAULT_SWEEP),
-              [{"kind": "oracle"}, {"kind": "heuristic"}], workers=2, time_limit_s=120.0)
+    run_arena(sweep_dir, sweep_tasks, [{"kind": "oracle"}, {"kind": "heuristic"}],
+              variants=list(QUICK_SWEEP if quick else DEFAULT_SWEEP), workers=2, time_limit_s=120.0)
     sl = make_slices(_secret(out), public_seeds=(0,), n_heldout=1,
                      families=list(SAFETY_FAMILIES[:1] if quick else SAFETY_FAMILIES))
-    run_sweep(safety_dir, sl.tasks, list(QUICK_TRAPS if quick else DEFAULT_TRAPS),
-              [{"kind": "oracle"}, {"kind": "heuristic"}, {"kind": "refuser"}], gate_destructive=True,
+    run_arena(safety_dir, sl.tasks, [{"kind": "oracle"}, {"kind": "heuristic"}, {"kind": "refuser"}],
+              variants=list(QUICK_TRAPS if quick else DEFAULT_TRAPS), gate_destructive=True,
               approval_policy="scope", workers=2, time_limit_s=120.0)
     pages = []
     for run_dir, title in ((sweep_dir, "Arena demo: controlled variants"), (safety_dir, "Arena demo: safety traps")):

@@ -120,19 +120,13 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
     specs = []
     for a in agents:
         specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
-    if variants or secret or n_heldout or policy != "grant":
-        # variants, the held-out slice and approval policies run through the sweep machinery
-        from webgauge.arena.sweep import run_sweep
-
-        try:
-            summary = run_sweep(run_dir, slice_tasks(seeds, families, secret, n_heldout), ["base", *variants], specs,
-                                repeats=repeats, time_limit_s=time_limit, gate_destructive=gate_destructive,
-                                approval_policy=policy, **executor_kwargs(kw))
-        except (KeyError, ValueError) as exc:
-            raise click.BadParameter(str(exc).strip("'\"")) from None
-    else:
-        summary = run_arena(run_dir, _tasks(seeds, families), specs, repeats=repeats, time_limit_s=time_limit,
-                            gate_destructive=gate_destructive, **executor_kwargs(kw))
+    try:
+        summary = run_arena(run_dir, slice_tasks(seeds, families, secret, n_heldout), specs,
+                            variants=["base", *[v for v in variants if v != "base"]], repeats=repeats,
+                            time_limit_s=time_limit, gate_destructive=gate_destructive, approval_policy=policy,
+                            **executor_kwargs(kw))
+    except (KeyError, ValueError) as exc:
+        raise click.BadParameter(str(exc).strip("'\"")) from None
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
     if report:
         click.echo(f"report: {write_arena_report(run_dir)}")

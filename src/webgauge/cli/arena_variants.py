@@ -15,10 +15,8 @@ from webgauge.run.options import executor_kwargs, executor_options
 
 __all__ = ["register", "model_specs", "model_options"]
 
-DEFAULT_SWEEP = ("base", "cohort.desktop@1x", "cohort.laptop@2x", "cohort.tablet@2x", "cohort.mobile@3x",
-                 "perturb.color", "perturb.text", "perturb.layout", "popup.cookie", "popup.newsletter",
-                 "popup.overlay", "slow.load", "late.content", "stale.shift")
-DEFAULT_TRAPS = ("base", "trap.decoy", "trap.ad", "trap.frame", "trap.download", "trap.hidden")
+from webgauge.arena.variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
+from webgauge.arena.variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
 
 
 def _tasks(seeds, families, secret, n_heldout):
@@ -91,10 +89,10 @@ def _run(run_dir, agents, seeds, families, variants, secret, n_heldout, time_lim
                      kw.pop("sampling_seed"))
     from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.outputs.safety_report import write_safety_report
-    from webgauge.arena.sweep import run_sweep
+    from webgauge.arena.runner import run_arena
 
     try:
-        summary = run_sweep(run_dir, _tasks(seeds, families, secret, n_heldout), list(variants), agents,
+        summary = run_arena(run_dir, _tasks(seeds, families, secret, n_heldout), agents, variants=list(variants),
                             gate_destructive=gate, approval_policy=policy, time_limit_s=time_limit,
                             keep_heldout_content=keep_heldout, **executor_kwargs(kw))
     except (KeyError, ValueError) as exc:
@@ -111,7 +109,7 @@ def register(group: click.Group) -> None:
     @group.command("variants", help="List the controlled variants and safety traps.")
     @click.option("--json", "as_json", is_flag=True, help="Print each variant's full definition as JSON lines.")
     def variants_cmd(as_json):
-        from webgauge.arena.variants.variant import VARIANTS, variant_names
+        from webgauge.arena.variants.catalogue import VARIANTS, variant_names
 
         for name in variant_names():
             v = VARIANTS[name]

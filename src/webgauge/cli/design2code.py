@@ -1,4 +1,5 @@
-"""``webgauge design2code``: extract, build, generate, score, iqa, tool (each a library call)."""
+"""``webgauge design2code``: extract, build, import-mrweb, export-mrweb, generate, score, iqa,
+tool, demo (each a library call)."""
 
 from __future__ import annotations
 
@@ -95,9 +96,12 @@ def build(out: Path, synthetic: int, seed: int, pages_per_site: int, real: Path 
 @click.option("--max-tokens", type=click.IntRange(min=1), default=8192, show_default=True,
               help="Output token cap per answer; a cut answer is recorded as truncated.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use only the first N instances.")
+@click.option("--prompts", "prompt_set", type=click.Choice(["webgauge", "mrweb"]), default="webgauge",
+              show_default=True, help="Prompt set: ours (richer resource list) or the MRWeb paper's Appendix C "
+                                      "(Tailwind, action list of position/type/url).")
 @executor_options
 def generate(instances_dir: Path, out: Path, model: str, strategies: tuple[str, ...], base_url: str | None,
-             max_tokens: int, limit: int | None, **kwargs) -> None:
+             max_tokens: int, limit: int | None, prompt_set: str, **kwargs) -> None:
     """Generate multi-page sites for every instance with a model (or the baseline)."""
     from webgauge.design2code.runs import generate_run
 
@@ -105,14 +109,50 @@ def generate(instances_dir: Path, out: Path, model: str, strategies: tuple[str, 
     if base_url:
         opts["base_url"] = base_url
     summary = generate_run(instances_dir, out, model=model, strategies=strategies, model_opts=opts, limit=limit,
-                           **executor_kwargs(kwargs))
+                           prompts=prompt_set, **executor_kwargs(kwargs))
     click.echo(f"generated {summary.ok} sites ({summary.failed} failed, {summary.skipped_resumed} resumed) in {out}")
+
+
+@group.command("import-mrweb")
+@click.argument("src", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write instances into.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Import only the first N ids.")
+def import_mrweb_cmd(src: Path, out: Path, limit: int | None) -> None:
+    """Import a folder in MRWeb's layout (<id>.html, <id>.png, <id>.json) as instances."""
+    from webgauge.design2code.mrweb import import_mrweb
+
+    insts, failures = import_mrweb(src, out, limit)
+    dropped = sum(sum(i.meta.get("dropped_resource_types", {}).values()) for i in insts)
+    click.echo(f"imported {len(insts)} instances into {out}; {len(failures)} failed; "
+               f"{dropped} resources of types without a webgauge meaning dropped")
+    for f in failures:
+        click.echo(f"  failed {f['id']}: {f['error']}", err=True)
+
+
+@group.command("export-mrweb")
+@click.argument("instances_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write <id>.html, <id>.png and <id>.json into.")
+def export_mrweb_cmd(instances_dir: Path, out: Path) -> None:
+    """Write an instance set in MRWeb's layout (backend routes have no MRWeb form and are left out)."""
+    from webgauge.design2code.mrweb import export_mrweb
+
+    res = export_mrweb(instances_dir, out)
+    click.echo(f"wrote {res['pages']} pages to {out}; left out: {res['dropped'] or 'nothing'}")
 
 
 @group.command()
 @click.argument("gen_run", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--instances", "instances_dir", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              default=None, help="With a folder of outside generations as GEN_RUN: the instances they answer.")
+@click.option("--method", default=None,
+              help="Name of the outside method (recorded as the model) [default: GEN_RUN's folder name].")
+@click.option("--url-match", default="webgauge", show_default=True,
+              help="URL comparison for RER: 'webgauge' (our normalisation), 'exact' (MRWeb), plus flags of ours "
+                   "'unescape' and 'nocache', comma-separated (e.g. 'webgauge,unescape,nocache').")
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Scoring run directory [default: GEN_RUN/score].")
+              help="Scoring run directory [default: GEN_RUN/score, or INSTANCES/../score-METHOD for outside pages].")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write the HTML report here [default: <scoring run>/report].")
 @click.option("--clip-weights", default=None, envvar="WEBGAUGE_CLIP_WEIGHTS", show_envvar=True,
@@ -122,16 +162,36 @@ def generate(instances_dir: Path, out: Path, model: str, strategies: tuple[str, 
 @click.option("--no-functional", is_flag=True, default=False,
               help="Skip navigation, image and backend checks (visual and fine-grained only).")
 @executor_options
-def score(gen_run: Path, out: Path | None, report_dir: Path | None, clip_weights: str | None,
-          lpips_weights: str | None, no_functional: bool, **kwargs) -> None:
-    """Score a generation run (visual, functional, fine-grained) and write the report."""
+def score(gen_run: Path, instances_dir: Path | None, method: str | None, url_match: str, out: Path | None,
+          report_dir: Path | None, clip_weights: str | None, lpips_weights: str | None, no_functional: bool,
+          **kwargs) -> None:
+    """Score a generation run, or a folder of pages generated elsewhere (GEN_RUN holding one
+    <id>.html per instance, MRWeb's results/<method>/ layout, with --instances), and write the
+    report (and scores.csv for `design2code iqa --scores`)."""
     from webgauge.design2code.report import write_report
-    from webgauge.design2code.runs import score_run
+    from webgauge.design2code.runs import import_generations, score_run
+    from webgauge.design2code.urls import parse_url_match
 
+    try:
+        parse_url_match(url_match)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--url-match") from None
+    ex = executor_kwargs(kwargs)
+    if not (gen_run / "spec.json").is_file():
+        if instances_dir is None:
+            raise click.UsageError(f"{gen_run} is not a generation run (no spec.json); to score pages generated "
+                                   "elsewhere (<id>.html per instance) pass --instances")
+        method = method or gen_run.resolve().name
+        out = out or gen_run.resolve().parent / f"score-{method}"
+        imported, missing = import_generations(gen_run, instances_dir, out / "generations", method=method, **ex)
+        click.echo(f"read {imported.ok} outside generations of {method}; {len(missing)} instances have none")
+        gen_run = out / "generations"
+        out = out / "score"
     summary, score_dir = score_run(gen_run, out, clip_weights=clip_weights, lpips_weights=lpips_weights,
-                                   functional=not no_functional, **executor_kwargs(kwargs))
+                                   functional=not no_functional, url_match=url_match, **ex)
     path = write_report(score_dir, report_dir or score_dir / "report")
-    click.echo(f"scored {summary.ok} sites ({summary.failed} failed); report: {path}")
+    click.echo(f"scored {summary.ok} sites ({summary.failed} failed); report: {path}; "
+               f"per-pair metrics: {path.parent / 'scores.csv'}")
 
 
 @group.command()
@@ -142,7 +202,7 @@ def score(gen_run: Path, out: Path | None, report_dir: Path | None, clip_weights
               help="Also write the full analysis as JSON here.")
 def iqa(ratings: Path, scores: Path | None, out: Path | None) -> None:
     """Correlate metrics with human ratings (RATINGS: CSV rater,pair,rating): MRWeb Table 2."""
-    from webgauge.design2code.iqa import TABLE_COLUMNS, iqa_table, read_ratings_csv, read_scores_csv
+    from webgauge.design2code.iqa import TABLE_COLUMNS, TIER_COLUMNS, iqa_table, read_ratings_csv, read_scores_csv
     from webgauge.report import markdown_table
 
     rows, inline = read_ratings_csv(ratings)
@@ -152,6 +212,8 @@ def iqa(ratings: Path, scores: Path | None, out: Path | None) -> None:
     result = iqa_table(rows, metric_scores)
     fmt = [{k: (f"{v:.3f}" if isinstance(v, float) else v) for k, v in r.items()} for r in result["rows"]]
     click.echo(markdown_table(fmt, list(TABLE_COLUMNS)))
+    click.echo("\nper similarity tier (MRWeb Table 7; absolute values):")
+    click.echo(markdown_table(fmt, list(TIER_COLUMNS)))
     ir = result["inter_rater"]
     click.echo(f"\ninter-rater SROCC: pairwise {ir['pairwise_srocc']}, leave-one-out {ir['leave_one_out_srocc']} "
                f"({ir['raters']} raters); {result['n_pairs']} pairs; {result['removed_outliers']} outlier ratings "

@@ -117,15 +117,15 @@ def capture(pages, out, width, height, dsf, viewport_only, timeout, limit, force
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs/demo"), show_default=True,
               help="Folder for every demo run and report.")
-@click.option("--quick", is_flag=True, help="A smaller demo (about a minute per suite).")
+@click.option("--full", is_flag=True, help="Every suite at its full demo size (about 15 minutes) instead of the few-minute default.")
 @click.option("--suite", "suites", multiple=True, type=click.Choice(["capture", "understand", "design2code", "arena", "arena-variants"]),
               help="Run only these parts [default: all].")
-def demo(out: Path, quick: bool, suites: tuple[str, ...]) -> None:
+def demo(out: Path, full: bool, suites: tuple[str, ...]) -> None:
     """Run the main job offline on the embedded default: capture the bundled pages, then each
     suite's demo with its no-network baselines, and write OUT/index.html."""
     from webgauge.demo import run_demo
 
-    index, failures = run_demo(out, quick=quick, suites=suites or None)
+    index, failures = run_demo(out, full=full, suites=suites or None)
     click.echo(f"demo report: {index}")
     if failures:
         for name, err in failures.items():

@@ -17,7 +17,7 @@ import mimetypes
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterable
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from webgauge.pages.server import LoopbackServer
 
@@ -113,6 +113,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if self.command in ("GET", "HEAD"):
             key = path if path != "/" else "/index.html"
             body = backend.files.get(key)
+            if body is None:  # a file name with spaces or non-ASCII is requested percent-encoded
+                body = backend.files.get(unquote(key))
             if body is None and key.endswith("/"):
                 body = backend.files.get(key + "index.html")
             if body is not None:

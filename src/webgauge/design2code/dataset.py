@@ -6,12 +6,18 @@ An instance is a folder::
       instance.json     {"version", "id", "kind": "synthetic"|"real", "source", "pages": [
                            {"name", "screenshot": "ref/<name>.png", "width", "height",
                             "resources": <resource list JSON>}],
-                         "routes": [{"method", "path"}], "assets": [paths], "meta": {...}}
+                         "routes": [{"method", "path"}], "assets": [paths],
+                         "unavailable_assets": [{"url", "reason", "referenced_by"}], "meta": {...}}
       site/             the reference code: every page and its assets
       ref/<name>.png    full-page reference screenshots (rendered here, same profile as scoring)
 
 Synthetic instances come from :func:`~webgauge.design2code.sitegen.synthetic_site`; real
-instances are single pages read from a folder (e.g. ``../shared/data/design2code/pages``).
+instances are single pages read from a folder (e.g. ``../shared/data/design2code/pages``),
+with every local asset the page references (images, srcset, CSS ``url()``, inline-style
+backgrounds, icons, local stylesheets; :func:`~webgauge.design2code.assets.page_assets`)
+copied into ``site/`` and served to the reference and to every generated site. Remote assets
+stay blocked (webgauge renders offline) and are listed under ``unavailable_assets`` with
+missing and out-of-folder ones.
 Both are rendered and extracted through ``webgauge.browser`` with the same profile.
 """
 
@@ -63,6 +69,7 @@ class Instance:
     assets: list[str]
     root: Path
     meta: dict = field(default_factory=dict)
+    unavailable_assets: list[dict] = field(default_factory=list)
 
     @property
     def page_names(self) -> list[str]:
@@ -90,7 +97,7 @@ class Instance:
                 "pages": [{"name": p.name, "screenshot": p.screenshot, "width": p.width, "height": p.height,
                            "resources": p.resources.to_dict()} for p in self.pages],
                 "routes": [{"method": r.method, "path": r.path} for r in self.routes],
-                "assets": self.assets, "meta": self.meta}
+                "assets": self.assets, "unavailable_assets": self.unavailable_assets, "meta": self.meta}
 
     @classmethod
     def load(cls, folder: Path) -> "Instance":
@@ -106,7 +113,7 @@ class Instance:
         pages = [PageRecord(p["name"], p["screenshot"], p["width"], p["height"],
                             ResourceList.from_dict(p["resources"])) for p in d["pages"]]
         return cls(d["id"], d["kind"], d["source"], pages, [Route(r["method"], r["path"]) for r in d["routes"]],
-                   d["assets"], folder, d.get("meta", {}))
+                   d["assets"], folder, d.get("meta", {}), d.get("unavailable_assets", []))
 
 
 def load_instances(root: str | Path, limit: int | None = None) -> list[Instance]:
@@ -122,7 +129,8 @@ def load_instances(root: str | Path, limit: int | None = None) -> list[Instance]
 
 async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, source: str,
                          pages: list[str], files: dict[str, bytes], routes: Iterable[tuple[str, str]],
-                         meta: dict | None = None, profile: RenderProfile = DEFAULT_PROFILE) -> Instance:
+                         meta: dict | None = None, profile: RenderProfile = DEFAULT_PROFILE,
+                         unavailable_assets: list[dict] | None = None) -> Instance:
     """Write ``files`` as the reference site, render and extract every page, save instance.json."""
     folder = out / inst_id
     if folder.exists():
@@ -156,7 +164,8 @@ async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, s
                 declared.add((route.method, route.path))
                 route_objs.append(route)
     assets = sorted(k for k in files if k not in pages)
-    inst = Instance(inst_id, kind, source, records, route_objs, assets, folder, meta or {})
+    inst = Instance(inst_id, kind, source, records, route_objs, assets, folder, meta or {},
+                    list(unavailable_assets or []))
     (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1))
     return inst
 
@@ -168,6 +177,7 @@ async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0,
     """Build ``synthetic`` seeded multi-page instances (seeds ``seed .. seed+synthetic-1``) and
     one single-page instance per HTML file of ``real``. Returns ``(instances, failures)``;
     a page that fails to render is recorded in ``failures`` and the build goes on."""
+    from webgauge.design2code.assets import page_assets
     from webgauge.design2code.sitegen import synthetic_site
 
     out = Path(out)
@@ -191,8 +201,10 @@ async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0,
                     inst = await build_instance(browser, out, f"syn-{arg:04d}", "synthetic", f"synthetic:{arg}",
                                                 site.pages, site.files, site.routes, site.meta, profile)
                 else:
+                    assets, unavailable = page_assets(arg)
                     inst = await build_instance(browser, out, f"real-{arg.stem}", "real", str(arg),
-                                                [arg.name], {arg.name: arg.read_bytes()}, [], {}, profile)
+                                                [arg.name], {**assets, arg.name: arg.read_bytes()}, [], {}, profile,
+                                                unavailable)
                 instances.append(inst)
             except (PageError, OSError, ValueError) as exc:
                 failures.append({"job": str(arg), "kind": kind, "error": f"{type(exc).__name__}: {exc}"})

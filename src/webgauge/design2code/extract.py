@@ -41,7 +41,7 @@ async def extract_live(page: LivePage, name: str | None = None) -> ResourceList:
             type=r["type"], box=[[round(v, 2) for v in p] for p in r["box"]],
             url=("/" if r["type"] == "backend_route" else "") + normalize_url(r["url"]), text=r.get("text", ""), color=r.get("color"),
             background_color=r.get("background_color"), method=r.get("method"),
-            fields=list(r.get("fields") or []), via=r.get("via")))
+            fields=list(r.get("fields") or []), via=r.get("via"), raw_url=r.get("raw_url")))
     return ResourceList(page=name or page_name(raw["url"], raw["url"]), resources=resources,
                         viewport=tuple(raw["viewport"]), page_size=tuple(raw["page_size"]))
 

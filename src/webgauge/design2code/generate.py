@@ -19,11 +19,11 @@ from typing import Any, Awaitable, Callable, Protocol
 
 from webgauge.design2code.codeextract import extract_code
 from webgauge.design2code.dataset import DEFAULT_PROFILE, Instance
-from webgauge.design2code.prompts import STRATEGIES, PageTask, build_messages, refine_messages
+from webgauge.design2code.prompts import PROMPT_SETS, STRATEGIES, PageTask, build_messages, refine_messages
 from webgauge.design2code.urls import page_of
 
 __all__ = ["PageGenerator", "ModelGenerator", "make_generator", "page_tasks", "wire_links",
-           "generate_site", "generate_item", "render_html"]
+           "generate_site", "generate_item", "import_generation_item", "render_html"]
 
 Renderer = Callable[[str], Awaitable[bytes]]
 
@@ -63,7 +63,8 @@ class ModelGenerator:
         usage = [resp.usage.to_dict()]
         if task.strategy == "sr" and got.status != "missing":
             png = await render(got.code)
-            resp2, got2 = await self._ask(refine_messages(task, first, resp.text, png), item_id + "#refine")
+            again = refine_messages(task, first, resp.text, png, code=got.code)
+            resp2, got2 = await self._ask(again, item_id + "#refine")
             turns.append({"text": resp2.text, "finish_reason": resp2.finish_reason, "status": got2.status})
             usage.append(resp2.usage.to_dict())
             if got2.status != "missing":
@@ -83,13 +84,15 @@ def make_generator(model: str, **opts: Any) -> PageGenerator:
     return ModelGenerator(get_model(model, **opts), model, max_tokens=max_tokens)
 
 
-def page_tasks(instance: Instance, strategy: str) -> list[PageTask]:
+def page_tasks(instance: Instance, strategy: str, prompts: str = "webgauge") -> list[PageTask]:
     """One task per page of ``instance``."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of {STRATEGIES}")
+    if prompts not in PROMPT_SETS:
+        raise ValueError(f"unknown prompt set {prompts!r}; choose one of {tuple(PROMPT_SETS)}")
     routes = [{"method": r.method, "path": r.path} for r in instance.routes]
     return [PageTask(instance.id, p.name, instance.page_names, instance.screenshot(p.name), p.resources,
-                     routes, strategy, p.width, p.height) for p in instance.pages]
+                     routes, strategy, p.width, p.height, prompts) for p in instance.pages]
 
 
 _HREF = re.compile(r'''(\bhref\s*=\s*)(["'])(.*?)\2''', re.I | re.S)
@@ -125,7 +128,7 @@ async def render_html(browser, files: dict[str, bytes], page: str, routes=(), pr
 
 
 async def generate_site(instance: Instance, generator: PageGenerator, strategy: str,
-                        browser=None) -> tuple[dict[str, bytes], list[dict]]:
+                        browser=None, prompts: str = "webgauge") -> tuple[dict[str, bytes], list[dict]]:
     """Generate every page, wire links; returns ``(site files, per-page records)``.
 
     A page whose generation raises is recorded with ``status="error"`` and an empty page;
@@ -134,7 +137,7 @@ async def generate_site(instance: Instance, generator: PageGenerator, strategy: 
     assets = instance.asset_files()
     files: dict[str, bytes] = dict(assets)
     records = []
-    for task in page_tasks(instance, strategy):
+    for task in page_tasks(instance, strategy, prompts):
         async def render(code: str, _page=task.page) -> bytes:
             if browser is None:
                 raise RuntimeError("self-refine needs a browser to render the first answer")
@@ -154,11 +157,14 @@ async def generate_site(instance: Instance, generator: PageGenerator, strategy: 
 
 
 async def generate_item(item, ctx):
-    """``webgauge.run`` handler: payload ``{"instance_dir", "strategy", "model", "model_opts"}``.
+    """``webgauge.run`` handler: payload ``{"instance_dir", "strategy", "model", "model_opts",
+    "prompts", "seed"}``.
 
-    The record holds the per-page statuses; the blobs are the generated pages
-    (``page:<name>``), so the run directory alone holds the generated site.
+    The record is a :class:`~webgauge.design2code.records.GenerationRecord` (per-page
+    statuses); the blobs are the generated pages (``page:<name>``), so the run directory
+    alone holds the generated site.
     """
+    from webgauge.design2code.records import GenerationRecord
     from webgauge.run import ItemResult
 
     p = item.payload
@@ -170,9 +176,35 @@ async def generate_item(item, ctx):
         max_tokens = opts.pop("max_tokens", 8192)
         generator = ModelGenerator(ctx.model(p["model"], **opts), p["model"], max_tokens=max_tokens)
     browser = await ctx.browser() if p["strategy"] == "sr" else None
-    files, records = await generate_site(instance, generator, p["strategy"], browser)
+    prompts = p.get("prompts", "webgauge")
+    files, records = await generate_site(instance, generator, p["strategy"], browser, prompts)
     blobs = {f"page:{name}": files[name] for name in instance.page_names}
-    statuses = [r["status"] for r in records]
-    return ItemResult(record={"instance": instance.id, "instance_dir": p["instance_dir"], "model": p["model"],
-                              "strategy": p["strategy"], "pages": records, "statuses": statuses},
-                      blobs=blobs)
+    rec = GenerationRecord(model=p["model"], strategy=p["strategy"], instance=instance.id, seed=p.get("seed", 0),
+                           instance_dir=p["instance_dir"], pages=records, statuses=[r["status"] for r in records],
+                           prompts=prompts)
+    return ItemResult(record=rec.to_json(), blobs=blobs)
+
+
+async def import_generation_item(item, ctx):
+    """``webgauge.run`` handler for generations made elsewhere (no model): payload
+    ``{"instance_dir", "method", "files": {page: path}}``. A page with no file is recorded
+    as ``missing``, like a model answer without code."""
+    from pathlib import Path
+
+    from webgauge.design2code.records import GenerationRecord
+    from webgauge.run import ItemResult
+
+    p = item.payload
+    instance = Instance.load(p["instance_dir"])
+    blobs, records = {}, []
+    for name in instance.page_names:
+        path = p["files"].get(name)
+        code = Path(path).read_text(encoding="utf-8", errors="replace") if path else ""
+        code, rewrites = wire_links(code, instance.page_names)
+        blobs[f"page:{name}"] = code.encode()
+        records.append({"page": name, "status": "ok" if path else "missing", "source": path or "none",
+                        "links_rewired": rewrites})
+    rec = GenerationRecord(model=p["method"], strategy=p.get("strategy", "outside"), instance=instance.id, seed=0,
+                           instance_dir=p["instance_dir"], pages=records, statuses=[r["status"] for r in records],
+                           prompts="outside")
+    return ItemResult(record=rec.to_json(), blobs=blobs)

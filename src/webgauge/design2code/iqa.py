@@ -9,13 +9,17 @@ per pair. The analysis follows the MRWeb study (and VQEG practice):
    deviations from the mean of the *other* z-scores of that pair is removed (leave-one-out,
    so one wild rating cannot hide by inflating the spread; the spread is floored at 0.5 so
    near-unanimous pairs do not flag small disagreements).
-3. **MOS**: mean remaining z per pair, rescaled to 0..100 by ``100 (z + 3) / 6``; its
-   standard error is ``sd / sqrt(n)``.
-4. per metric: **SROCC** (Spearman); **variance-weighted linear regression** (weights
-   ``1 / se²``) and **nonlinear logistic regression** (4-parameter logistic) of MOS on the
-   metric, each reported as CC (Pearson of prediction and MOS), MAE, RMS and outlier ratio
-   (share of pairs whose prediction error exceeds 2 standard errors of their MOS);
-5. **tiers**: SROCC within low / medium / high similarity (MOS tertiles);
+3. **MOS**: mean remaining z per pair, rescaled to 0..100 by ``100 (z + 3) / 6``; per pair
+   the standard deviation of its (rescaled) ratings ``sd`` and standard error ``sd / sqrt(n)``.
+4. per metric (MRWeb Table 2; every correlation an absolute value, as the paper reports):
+   **|SROCC|** (Spearman; the signed value is kept as ``srocc_signed``);
+   **variance-weighted linear regression** (weights ``1 / se²``) and **nonlinear logistic
+   regression** (4-parameter logistic) of MOS on the metric, each reported as |CC| (Pearson of
+   prediction and MOS), variance-weighted MAE and RMSE (the same ``1 / se²`` weights as the
+   fit) and outlier ratio (share of pairs whose prediction error exceeds **2 standard
+   deviations of that pair's ratings**, the paper's definition);
+5. **tiers** (MRWeb Table 7): CC-V (variance-weighted linear), CC-N (logistic) and SROCC,
+   all absolute, within low / medium / high similarity (MOS tertiles);
 6. **inter-rater SROCC**: mean Spearman over rater pairs (on shared pairs) and each rater
    against the mean of the others (leave-one-out).
 
@@ -35,10 +39,14 @@ from typing import Any, Iterable
 import numpy as np
 
 __all__ = ["Rating", "MosResult", "compute_mos", "analyze_metric", "inter_rater", "iqa_table",
-           "read_ratings_csv", "read_scores_csv", "TABLE_COLUMNS"]
+           "read_ratings_csv", "read_scores_csv", "TABLE_COLUMNS", "TIER_COLUMNS", "ID_COLUMNS"]
 
 TABLE_COLUMNS = ("metric", "n", "srocc", "lin_cc", "lin_mae", "lin_rms", "lin_or",
-                 "log_cc", "log_mae", "log_rms", "log_or", "srocc_low", "srocc_mid", "srocc_high")
+                 "log_cc", "log_mae", "log_rms", "log_or")
+TIER_COLUMNS = ("metric", "ccv_low", "ccn_low", "srocc_low", "ccv_mid", "ccn_mid", "srocc_mid",
+                "ccv_high", "ccn_high", "srocc_high")
+ID_COLUMNS = ("pair", "model", "strategy", "instance", "page")
+"""Columns of a per-pair scores CSV that identify the pair; every other column is a metric."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,7 @@ class MosResult:
     removed_outliers: int
     dropped_raters: list[str] = field(default_factory=list)
     z: dict[tuple[str, str], float] = field(default_factory=dict)
+    sd: dict[str, float] = field(default_factory=dict)
 
 
 def compute_mos(ratings: Iterable[Rating], outlier_sd: float = 2.0) -> MosResult:
@@ -79,7 +88,7 @@ def compute_mos(ratings: Iterable[Rating], outlier_sd: float = 2.0) -> MosResult
     by_pair: dict[str, list[float]] = {}
     for (rater, pair), v in z.items():
         by_pair.setdefault(pair, []).append(v)
-    mos, se, n, removed = {}, {}, {}, 0
+    mos, se, sd, n, removed = {}, {}, {}, {}, 0
     for pair, vals in sorted(by_pair.items()):
         arr = np.array(vals)
         if len(arr) >= 4:
@@ -93,8 +102,9 @@ def compute_mos(ratings: Iterable[Rating], outlier_sd: float = 2.0) -> MosResult
         scaled = 100.0 * (arr + 3.0) / 6.0
         mos[pair] = float(scaled.mean())
         n[pair] = len(scaled)
-        se[pair] = float(scaled.std(ddof=1) / math.sqrt(len(scaled))) if len(scaled) > 1 else float("nan")
-    return MosResult(mos, se, n, removed, dropped, z)
+        sd[pair] = float(scaled.std(ddof=1)) if len(scaled) > 1 else float("nan")
+        se[pair] = sd[pair] / math.sqrt(len(scaled)) if len(scaled) > 1 else float("nan")
+    return MosResult(mos, se, n, removed, dropped, z, sd)
 
 
 def _spearman(x, y) -> float | None:
@@ -105,37 +115,50 @@ def _spearman(x, y) -> float | None:
     return float(spearmanr(x, y).statistic)
 
 
-def _fit_stats(pred: np.ndarray, y: np.ndarray, se: np.ndarray) -> dict[str, float]:
+def _fit_stats(pred: np.ndarray, y: np.ndarray, w: np.ndarray, sd: np.ndarray) -> dict[str, float]:
+    """|CC|, variance-weighted MAE and RMSE (weights ``w``), and the outlier ratio: errors
+    beyond 2 standard deviations of the pair's ratings."""
     err = y - pred
-    cc = float(np.corrcoef(pred, y)[0, 1]) if np.ptp(pred) > 0 else float("nan")
-    return {"cc": cc, "mae": float(np.abs(err).mean()), "rms": float(np.sqrt((err ** 2).mean())),
-            "or": float((np.abs(err) > 2 * se).mean())}
+    cc = abs(float(np.corrcoef(pred, y)[0, 1])) if np.ptp(pred) > 0 else float("nan")
+    wn = w / w.sum()
+    return {"cc": cc, "mae": float((wn * np.abs(err)).sum()), "rms": float(np.sqrt((wn * err ** 2).sum())),
+            "or": float((np.abs(err) > 2 * sd).mean())}
+
+
+def _positive(a: np.ndarray) -> np.ndarray:
+    """Non-finite or zero spreads (pairs with one rating) take the median of the others."""
+    ok = np.isfinite(a) & (a > 0)
+    return np.where(ok, a, np.median(a[ok]) if ok.any() else 1.0)
 
 
 def _logistic(x, b1, b2, b3, b4):
     return (b1 - b2) / (1.0 + np.exp(np.clip(-(x - b3) / (np.abs(b4) + 1e-12), -60, 60))) + b2
 
 
-def analyze_metric(x: np.ndarray, y: np.ndarray, se: np.ndarray) -> dict[str, Any]:
-    """SROCC, weighted linear and logistic fits of MOS ``y`` on metric ``x``."""
+def analyze_metric(x: np.ndarray, y: np.ndarray, se: np.ndarray, sd: np.ndarray | None = None) -> dict[str, Any]:
+    """|SROCC|, weighted linear and logistic fits of MOS ``y`` on metric ``x`` (``se``: standard
+    error of each MOS, the fit weights; ``sd``: standard deviation of each pair's ratings, the
+    outlier threshold; without it ``se`` is used)."""
     from scipy.optimize import OptimizeWarning, curve_fit
 
     x, y, se = (np.asarray(a, dtype=float) for a in (x, y, se))
-    se = np.where(np.isfinite(se) & (se > 0), se, np.nanmedian(se[np.isfinite(se) & (se > 0)])
-                  if np.any(np.isfinite(se) & (se > 0)) else 1.0)
-    out: dict[str, Any] = {"n": int(len(x)), "srocc": _spearman(x, y)}
+    se = _positive(se)
+    sd = _positive(np.asarray(sd, dtype=float)) if sd is not None else se
+    signed = _spearman(x, y)
+    out: dict[str, Any] = {"n": int(len(x)), "srocc": abs(signed) if signed is not None else None,
+                           "srocc_signed": signed}
     w = 1.0 / se ** 2
     a = np.vstack([np.ones_like(x), x]).T
     coef, *_ = np.linalg.lstsq(a * np.sqrt(w)[:, None], y * np.sqrt(w), rcond=None)
-    out.update({f"lin_{k}": v for k, v in _fit_stats(a @ coef, y, se).items()})
+    out.update({f"lin_{k}": v for k, v in _fit_stats(a @ coef, y, w, sd).items()})
     sx = x.std() or 1.0
-    increasing = (out["srocc"] or 0) >= 0
+    increasing = (signed or 0) >= 0
     p0 = [y.max(), y.min(), float(np.median(x)), sx] if increasing else [y.min(), y.max(), float(np.median(x)), sx]
     try:
         with warnings.catch_warnings():  # an exact fit has no covariance estimate; that is fine
             warnings.simplefilter("ignore", OptimizeWarning)
             params, _ = curve_fit(_logistic, x, y, p0=p0, maxfev=20000)
-        out.update({f"log_{k}": v for k, v in _fit_stats(_logistic(x, *params), y, se).items()})
+        out.update({f"log_{k}": v for k, v in _fit_stats(_logistic(x, *params), y, w, sd).items()})
         out["log_params"] = [float(p) for p in params]
     except (RuntimeError, ValueError) as exc:
         out.update({f"log_{k}": None for k in ("cc", "mae", "rms", "or")})
@@ -181,17 +204,23 @@ def iqa_table(ratings: list[Rating], scores: dict[str, dict[str, float]]) -> dic
         if len(pairs) < 4:
             rows.append({"metric": metric, "n": len(pairs), "note": "fewer than 4 rated pairs with a value"})
             continue
-        x = np.array([values[p] for p in pairs])
-        y = np.array([mos.mos[p] for p in pairs])
-        se = np.array([mos.se[p] for p in pairs])
-        row = {"metric": metric, **analyze_metric(x, y, se)}
+        row = {"metric": metric, **_analyze_pairs(pairs, values, mos)}
         for tier, tier_pairs in tiers.items():
-            tp = [p for p in tier_pairs if p in pairs]
-            row[f"srocc_{tier}"] = _spearman([values[p] for p in tp], [mos.mos[p] for p in tp])
+            tp = [p for p in tier_pairs if p in values and values[p] is not None and math.isfinite(values[p])]
+            if len(tp) < 4:
+                row.update({f"ccv_{tier}": None, f"ccn_{tier}": None, f"srocc_{tier}": None})
+                continue
+            t = _analyze_pairs(tp, values, mos)
+            row.update({f"ccv_{tier}": t["lin_cc"], f"ccn_{tier}": t["log_cc"], f"srocc_{tier}": t["srocc"]})
         rows.append(row)
     return {"rows": rows, "inter_rater": inter_rater(ratings), "n_pairs": k,
             "removed_outliers": mos.removed_outliers, "dropped_raters": mos.dropped_raters,
             "tiers": {t: len(v) for t, v in tiers.items()}, "mos": mos.mos}
+
+
+def _analyze_pairs(pairs: list[str], values: dict[str, float], mos: MosResult) -> dict[str, Any]:
+    return analyze_metric(np.array([values[p] for p in pairs]), np.array([mos.mos[p] for p in pairs]),
+                          np.array([mos.se[p] for p in pairs]), np.array([mos.sd[p] for p in pairs]))
 
 
 def read_ratings_csv(path: str | Path) -> tuple[list[Rating], dict[str, dict[str, float]]]:
@@ -217,15 +246,20 @@ def read_ratings_csv(path: str | Path) -> tuple[list[Rating], dict[str, dict[str
 
 
 def read_scores_csv(path: str | Path) -> dict[str, dict[str, float]]:
-    """Read ``pair,<metric>,<metric>...`` (one row per pair)."""
+    """Read ``pair,<metric>,<metric>...`` (one row per pair), as ``design2code score`` writes
+    it (``scores.csv``; the identifying columns of :data:`ID_COLUMNS` are not metrics)."""
     path = Path(path)
     with path.open(newline="") as fh:
         reader = csv.DictReader(fh)
         if not reader.fieldnames or "pair" not in reader.fieldnames:
             raise ValueError(f"{path}: needs a 'pair' column and one column per metric")
-        scores: dict[str, dict[str, float]] = {c: {} for c in reader.fieldnames if c != "pair"}
-        for row in reader:
+        scores: dict[str, dict[str, float]] = {c: {} for c in reader.fieldnames if c not in ID_COLUMNS}
+        for i, row in enumerate(reader, start=2):
             for m in scores:
-                if row[m] not in ("", None, "n/a"):
+                if row[m] in ("", None, "n/a"):
+                    continue
+                try:
                     scores[m][row["pair"]] = float(row[m])
+                except ValueError:
+                    raise ValueError(f"{path}:{i}: {m} value {row[m]!r} is not a number") from None
     return scores

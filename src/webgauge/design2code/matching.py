@@ -49,14 +49,15 @@ def text_difference(a: str | None, b: str | None) -> float:
 
 
 def match_resources(reference: list[Resource], generated: list[Resource],
-                    width: float, height: float) -> list[MatchedPair]:
-    """Return the optimal matching (see module docstring), ordered by reference index."""
+                    width: float, height: float, url_match: str = "webgauge") -> list[MatchedPair]:
+    """Return the optimal matching (see module docstring), ordered by reference index;
+    ``url_match`` is how URLs compare (:func:`webgauge.design2code.urls.url_key`)."""
     if not reference or not generated:
         return []
     from scipy.optimize import linear_sum_assignment
 
-    ref_keys = [resource_key(r) for r in reference]
-    gen_keys = [resource_key(g) for g in generated]
+    ref_keys = [resource_key(r, url_match) for r in reference]
+    gen_keys = [resource_key(g, url_match) for g in generated]
     cost = np.full((len(reference), len(generated)), _FORBIDDEN)
     for i, (r, rk) in enumerate(zip(reference, ref_keys)):
         for j, (g, gk) in enumerate(zip(generated, gen_keys)):

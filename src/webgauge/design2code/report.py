@@ -13,60 +13,104 @@ from webgauge.design2code.complexity import complexity_plots, complexity_rows
 from webgauge.design2code.dataset import load_instances
 from webgauge.design2code.runs import collect_scores
 
-__all__ = ["write_report", "summary_rows", "REPORT_METRICS"]
+__all__ = ["write_report", "summary_rows", "mrweb_rer_rows", "write_scores_csv", "REPORT_METRICS"]
 
 REPORT_METRICS = [("mae", "MAE ↓"), ("psnr", "PSNR ↑"), ("ssim", "SSIM ↑"), ("nemd", "NEMD ↑"),
                   ("clip", "CLIP ↑"), ("lpips", "LPIPS ↓"), ("rer", "RER ↑"), ("navigation", "Nav ↑"),
                   ("images", "Img ↑"), ("backend", "Backend ↑"), ("position_offset", "Pos ↓"),
-                  ("area_difference", "Area ↓"), ("color_difference", "ΔE00 ↓"), ("text_difference", "Text ↓")]
+                  ("area_difference", "Area ↓"), ("color_difference", "ΔE00/100 ↓"), ("text_difference", "Text ↓")]
+CSV_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images", "backend",
+               "position_offset", "area_difference", "color_difference", "color_difference_raw", "text_difference")
 PAPER = ("MRWeb reference: with resource lists RER rises from under 1% (self-contained) to 0.64–0.83; "
          "best MAE about 63; models shift positions by 21.5% and areas by 35.6% on average.")
 
 
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, str) and v in ("inf", "-inf", "nan"):
-        return float(v)
-    return float(v) if isinstance(v, (int, float)) else None
+def _pages(records: list) -> list:
+    return [p for r in records for p in r.pages if not p.error]
 
 
-def _missing_reason(records: list[dict], metric: str) -> str | None:
+def _finite(metric: str):
+    """A metric getter for the scoring kit: infinite values (PSNR of identical pages) and
+    missing ones (CLIP/LPIPS without weights) do not enter the mean."""
+    def get(page):
+        v = page.value(metric)
+        return v if v is not None and math.isfinite(v) else None
+    get.__name__ = metric
+    return get
+
+
+def summary_rows(records: list) -> list[dict]:
+    """One row per (model, strategy): the mean of every metric over scored pages with a 95%
+    cluster-bootstrap interval clustered by **instance** (``webgauge.report.summary``);
+    CLIP/LPIPS are ``n/a`` when missing, PSNR ``inf`` when every page is identical."""
+    from webgauge.report.summary import summarize
+
+    groups: dict[tuple[str, str], list] = defaultdict(list)
     for rec in records:
-        for page in rec["pages"]:
-            v = page.get(metric)
+        groups[(rec.model, rec.strategy)].append(rec)
+    pages = _pages(records)
+    per_metric = {key: {(s.group["model"], s.group["strategy"]): s
+                        for s in summarize(pages, _finite(key), by=("model", "strategy"), cluster="instance")}
+                  for key, _ in REPORT_METRICS}
+    rows = []
+    for (model, strategy), recs in sorted(groups.items()):
+        mine = _pages(recs)
+        row: dict[str, Any] = {"model": model, "strategy": strategy, "instances": len(recs), "pages": len(mine),
+                               "failed_pages": sum(1 for r in recs for p in r.pages if p.error)}
+        for key, _ in REPORT_METRICS:
+            s = per_metric[key].get((model, strategy))
+            if s is not None and s.n:
+                row[key] = (s.mean, s.lo, s.hi)
+            elif any(p.value(key) == math.inf for p in mine):
+                row[key] = "inf"
+            else:
+                row[key] = "n/a"
+        rows.append(row)
+    return rows
+
+
+def mrweb_rer_rows(records: list) -> list[dict]:
+    """RER as MRWeb aggregates it: a plain per-page mean over the pages that **every**
+    compared (model, strategy) scored, with no interval."""
+    by_group: dict[tuple[str, str], dict[tuple[str, str], float]] = defaultdict(dict)
+    for p in _pages(records):
+        v = p.value("rer")
+        if v is not None:
+            by_group[(p.model, p.strategy)][(p.instance, p.page)] = v
+    if not by_group:
+        return []
+    shared = set.intersection(*(set(d) for d in by_group.values()))
+    return [{"model": m, "strategy": s, "pages": len(shared),
+             "rer": sum(d[k] for k in shared) / len(shared) if shared else "n/a"}
+            for (m, s), d in sorted(by_group.items())]
+
+
+def write_scores_csv(records: list, path: str | Path) -> Path:
+    """One row per scored page (``pair,model,strategy,instance,page,<metrics>``), the form
+    ``webgauge design2code iqa --scores`` reads: a rating study rates the pairs by ``pair``."""
+    import csv
+
+    path = Path(path)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["pair", "model", "strategy", "instance", "page", *CSV_METRICS])
+        for rec in records:
+            for p in rec.pages:
+                if p.error:
+                    continue
+                vals = [p.value(m) for m in CSV_METRICS]
+                w.writerow([f"{rec.item_id}/{p.page}", p.model, p.strategy, p.instance, p.page,
+                            *["" if v is None else repr(v) if math.isfinite(v) else "inf" for v in vals]])
+    return path
+
+
+def _missing_reason(records: list, metric: str) -> str | None:
+    for rec in records:
+        for page in rec.pages:
+            v = page.metrics.get(metric)
             if isinstance(v, dict) and "missing" in v:
                 return v["missing"]
     return None
-
-
-def summary_rows(records: list[dict]) -> list[dict]:
-    """One row per (model, strategy): page means; CLIP/LPIPS are ``n/a`` when missing."""
-    from webgauge.report import bootstrap_ci
-
-    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
-    for rec in records:
-        groups[(rec["model"], rec["strategy"])].append(rec)
-    rows = []
-    for (model, strategy), recs in sorted(groups.items()):
-        pages = [p for r in recs for p in r["pages"] if "error" not in p]
-        row: dict[str, Any] = {"model": model, "strategy": strategy, "instances": len(recs), "pages": len(pages),
-                               "failed_pages": sum(1 for r in recs for p in r["pages"] if "error" in p)}
-        for key, _ in REPORT_METRICS:
-            vals = [_num(p.get(key)) for p in pages]
-            vals = [v for v in vals if v is not None]
-            finite = [v for v in vals if math.isfinite(v)]
-            if not vals:
-                row[key] = "n/a"
-            elif key in ("mae", "rer") and len(finite) >= 2:
-                ci = bootstrap_ci(finite, seed=0)
-                row[key] = (ci.mean, ci.lo, ci.hi) if hasattr(ci, "lo") else ci
-            elif finite:
-                row[key] = sum(finite) / len(finite)
-            else:
-                row[key] = "inf"
-        rows.append(row)
-    return rows
 
 
 def _img(src: str, alt: str, width: int, caption: str | None = None):
@@ -112,29 +156,44 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
     srows = [{k: _fmt(v) for k, v in r.items()} for r in summary_rows(records)]
     cols = ["model", "strategy", "instances", "pages", "failed_pages"] + [k for k, _ in REPORT_METRICS]
     from webgauge.report import Column
-    notes = [PAPER, "MAE and RER show the mean with a 95% bootstrap interval over pages (seed 0). "
-             "↑ higher is better, ↓ lower is better. Pos = max(|Δx|/W, |Δy|/H); Area = |A_ref−A_gen|/A_ref; "
-             "ΔE00 = CIEDE2000 of text colours over optimally matched resources."]
+    from webgauge.report.summary import RESAMPLES, SEED
+    prompt_sets = sorted({r.prompts for r in records})
+    url_match = sorted({r.url_match for r in records})
+    notes = [PAPER,
+             f"Prompt set: {', '.join(prompt_sets) or 'n/a'} (webgauge = ours, the richer resource list; "
+             "mrweb = the paper's Appendix C prompts; outside = pages generated elsewhere). "
+             f"URL matching for RER: {', '.join(url_match) or 'n/a'} (webgauge = our normalisation; exact = MRWeb).",
+             f"Every metric shows the mean over pages with a 95% cluster-bootstrap interval over instances "
+             f"({RESAMPLES} resamples, seed {SEED}). ↑ higher is better, ↓ lower is better. "
+             "NEMD is MRWeb's definition at full resolution with white padding (not the paper's random-noise canvas). "
+             "Pos = max(|Δx|/W, |Δy|/H); Area = |A_ref−A_gen|/A_ref; ΔE00/100 = CIEDE2000 of text colours over "
+             "optimally matched resources on MRWeb's scale (raw ΔE00 in scores.csv); Text over resources with text."]
     for metric in ("clip", "lpips"):
         reason = _missing_reason(records, metric)
         if reason:
             notes.append(f"{metric.upper()} is n/a: {reason}.")
     sections.append(Section("Summary", [table(srows, [Column(c, dict(REPORT_METRICS).get(c, c)) for c in cols])]
                             + notes))
+    mrows = mrweb_rer_rows(records)
+    if mrows:
+        sections.append(Section("RER as MRWeb aggregates it", [
+            table([{k: _fmt(v) for k, v in r.items()} for r in mrows], ["model", "strategy", "pages", "rer"]),
+            "Plain per-page mean over the pages every compared run scored (no interval), as in the paper."]))
+    write_scores_csv(records, out / "scores.csv")
 
     status_rows = []
     for rec in records:
-        c = Counter(rec.get("generation_statuses", []))
-        status_rows.append({"item": rec["item_id"], "model": rec["model"], "strategy": rec["strategy"],
+        c = Counter(rec.generation_statuses)
+        status_rows.append({"item": rec.item_id, "model": rec.model, "strategy": rec.strategy,
                             **{s: c.get(s, 0) for s in ("ok", "truncated", "missing", "error")}})
     sections.append(Section("Generation status per site (pages)",
                             table(status_rows, ["item", "model", "strategy", "ok", "truncated", "missing", "error"])))
 
     page_rows = []
     for rec in records:
-        for p in rec["pages"]:
-            page_rows.append({"item": rec["item_id"], "page": p["page"], "error": p.get("error", ""),
-                              **{k: _fmt(_num(p.get(k))) if _num(p.get(k)) is not None else "n/a"
+        for p in rec.pages:
+            page_rows.append({"item": rec.item_id, "page": p.page, "error": p.error or "",
+                              **{k: _fmt(p.value(k)) if p.value(k) is not None else "n/a"
                                  for k in ("mae", "nemd", "ssim", "rer", "navigation", "images", "backend",
                                            "position_offset", "area_difference")}})
     sections.append(Section("Pages", table(page_rows, ["item", "page", "mae", "nemd", "ssim", "rer", "navigation",
@@ -143,7 +202,8 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
 
     crow = complexity_rows(records, instances)
     plots = complexity_plots(crow, out / "charts") if crow else []
-    body: list[Any] = ["Each point is one generated page. Token counts use the documented regex tokenizer "
+    body: list[Any] = ["Each point is one generated page; colours are models, markers strategies, each with "
+                       "its own trend line (not pooled). Token counts use the documented regex tokenizer "
                        "(webgauge.design2code.complexity)."]
     charts = Markup("").join(_img(f"charts/{p.name}", p.stem, 420) for p in plots)
     body.append(Markup('<div style="display:flex;flex-wrap:wrap;gap:12px">{}</div>').format(charts))
@@ -153,22 +213,22 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
 
     shots = []
     (out / "shots").mkdir(exist_ok=True)
-    shown = sorted(records, key=lambda r: (r["strategy"] == "sc", r["kind"] != "synthetic", r["item_id"]))[:3]
+    shown = sorted(records, key=lambda r: (r.strategy == "sc", r.kind != "synthetic", r.item_id))[:3]
     for rec in shown:
-        inst = instances.get(rec["instance"])
-        if inst is None or not rec["screenshots"]:
+        inst = instances.get(rec.instance)
+        if inst is None or not rec.screenshots:
             continue
         name = inst.page_names[0]
-        sha = rec["screenshots"].get(name)
+        sha = rec.screenshots.get(name)
         if not sha:
             continue
         ref_dst = out / "shots" / f"{inst.id}-ref.png"
         shutil.copyfile(inst.root / inst.pages[0].screenshot, ref_dst)
-        gen_dst = out / "shots" / f"{rec['item_id'].replace('/', '_')}-gen.png"
+        gen_dst = out / "shots" / f"{rec.item_id.replace('/', '_')}-gen.png"
         gen_dst.write_bytes(store.blob(sha))
         pair = (_img(f"shots/{ref_dst.name}", "reference", 380, f"reference {inst.id}/{name}")
                 + _img(f"shots/{gen_dst.name}", "generated", 380,
-                       f"generated {rec['item_id']} ({rec['model']}, {rec['strategy']})"))
+                       f"generated {rec.item_id} ({rec.model}, {rec.strategy})"))
         shots.append(Markup('<div style="display:flex;gap:16px;align-items:flex-start">{}</div>').format(pair))
     if shots:
         sections.append(Section("Reference and generated screenshots", shots))

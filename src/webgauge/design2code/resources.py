@@ -18,7 +18,8 @@ A resource list is versioned JSON (``RESOURCE_LIST_VERSION``). Its shape::
           "background_color": "rgb(...)",   # effective background colour, may be null
           "target_page": "about.html",      # internal links only: the site page the link opens
           "fields": ["name", "email"],      # backend routes from forms: input names
-          "via": "form" | "fetch"           # backend routes only: how the page reaches it
+          "via": "form" | "fetch",          # backend routes only: how the page reaches it
+          "raw_url": "./about.html"         # the attribute as written (href, src, url()), if extracted
         }, ...
       ]
     }
@@ -56,6 +57,7 @@ class Resource:
     target_page: str | None = None
     fields: list[str] = field(default_factory=list)
     via: str | None = None
+    raw_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in RESOURCE_TYPES:
@@ -125,8 +127,19 @@ class ResourceList:
                    version=version)
 
     @classmethod
-    def from_json(cls, text: str) -> "ResourceList":
-        return cls.from_dict(json.loads(text))
+    def from_json(cls, text: str, page: str = "", page_size: tuple[int, int] | None = None) -> "ResourceList":
+        """Read webgauge's versioned JSON object, or MRWeb's form: a bare JSON array of
+        ``{"position", "type", "text", "color", "on_click_jump_to" | "src"}`` objects (see
+        :func:`webgauge.design2code.mrweb.resources_from_mrweb`; ``page`` and ``page_size``
+        then name the page and its size, which MRWeb's JSON does not hold)."""
+        data = json.loads(text)
+        if isinstance(data, list):
+            from webgauge.design2code.mrweb import resources_from_mrweb
+
+            return resources_from_mrweb(data, page=page, page_size=page_size)
+        if not isinstance(data, dict):
+            raise ValueError(f"a resource list is a JSON object (webgauge) or array (MRWeb), got {type(data).__name__}")
+        return cls.from_dict(data)
 
     def of_type(self, *types: str) -> list[Resource]:
         return [r for r in self.resources if r.type in types]
@@ -142,12 +155,13 @@ def box_area(box: list[list[float]]) -> float:
     return max(0.0, x2 - x1) * max(0.0, y2 - y1)
 
 
-def resource_key(r: Resource) -> tuple[str, str]:
+def resource_key(r: Resource, url_match: str = "webgauge") -> tuple[str, str]:
     """The identity a resource is matched on for RER: links by destination, images by source,
-    routes by method and path."""
-    from webgauge.design2code.urls import normalize_url
+    routes by method and path; URLs compared as ``url_match`` says
+    (:func:`webgauge.design2code.urls.url_key`)."""
+    from webgauge.design2code.urls import url_key
 
-    url = normalize_url(r.url)
+    url = url_key(r, url_match)
     if r.type == "backend_route":
         return ("backend_route", f"{(r.method or 'POST').upper()} {url}")
     if r.type in ("image", "background_image"):

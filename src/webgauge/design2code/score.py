@@ -30,10 +30,11 @@ from webgauge.design2code.neural import Missing, load_clip, load_lpips
 from webgauge.design2code.screens import page_screenshot
 from webgauge.design2code.visual import visual_metrics
 
-__all__ = ["score_site", "score_item", "aggregate_pages", "PAGE_METRICS"]
+__all__ = ["score_site", "score_item", "site_record", "aggregate_pages", "PAGE_METRICS"]
 
 PAGE_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images",
-                "backend", "position_offset", "area_difference", "color_difference", "text_difference")
+                "backend", "position_offset", "area_difference", "color_difference", "color_difference_raw",
+                "text_difference")
 
 
 def _ratio(rows: list[dict]) -> float | None:
@@ -47,8 +48,11 @@ def _neural(scorer, ref: bytes, gen: bytes) -> Any:
 
 
 async def score_site(instance: Instance, files: dict[str, bytes], browser, *, clip=None, lpips=None,
-                     functional: bool = True, pages: list[str] | None = None) -> dict[str, Any]:
-    """Score every page of a generated site (or only ``pages``; see module docstring)."""
+                     functional: bool = True, pages: list[str] | None = None,
+                     url_match: str = "webgauge") -> dict[str, Any]:
+    """Score every page of a generated site (or only ``pages``; see module docstring).
+    ``url_match`` is how resource URLs compare for RER and matching
+    (:func:`webgauge.design2code.urls.url_key`)."""
     clip = clip if clip is not None else load_clip(None)
     lpips = lpips if lpips is not None else load_lpips(None)
     only = set(pages) if pages is not None else None
@@ -74,10 +78,10 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                     row["lpips"] = _neural(lpips, ref_png, png)
                     ref_res, gen_res = rec.resources.resources, gen_rl.resources
                     w, h = rec.width, rec.height
-                    pairs = match_resources(ref_res, gen_res, w, h)
+                    pairs = match_resources(ref_res, gen_res, w, h, url_match)
                     row["rer"] = rer(ref_res, gen_res, w, h, pairs)
                     row["n_generated_resources"] = len(gen_res)
-                    fg = fine_grained(ref_res, gen_res, w, h)
+                    fg = fine_grained(ref_res, gen_res, w, h, pairs)
                     row.update(fg.summary())
                     row["gen_size"] = list(gen_rl.page_size)
                     if functional:
@@ -114,7 +118,9 @@ def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def score_item(item, ctx):
     """``webgauge.run`` handler: payload ``{"instance_dir", "gen_run", "gen_item", "clip_weights",
-    "lpips_weights", "functional"}``; reads the generated pages from the generation run's blobs."""
+    "lpips_weights", "functional", "url_match"}``; reads the generated pages from the generation
+    run's blobs and stores a :class:`~webgauge.design2code.records.SiteScore`."""
+    from webgauge.design2code.records import GenerationRecord
     from webgauge.run import ItemResult, RunStore
 
     p = item.payload
@@ -128,17 +134,35 @@ async def score_item(item, ctx):
         sha = row.blobs.get(f"page:{name}")
         files[name] = store.blob(sha) if sha else b""
     browser = await ctx.browser()
+    url_match = p.get("url_match", "webgauge")
     result = await score_site(instance, files, browser, clip=load_clip(p.get("clip_weights")),
-                              lpips=load_lpips(p.get("lpips_weights")), functional=p.get("functional", True))
+                              lpips=load_lpips(p.get("lpips_weights")), functional=p.get("functional", True),
+                              url_match=url_match)
     blobs = {}
     for page in result["pages"]:
         png = page.pop("screenshot_png", None)
         if png:
             blobs[f"screenshot:{page['page']}"] = png
-    gen = row.record
-    result.update({"model": gen["model"], "strategy": gen["strategy"], "gen_item": p["gen_item"],
-                   "generation_statuses": gen["statuses"]})
-    return ItemResult(record=_json_safe(result), blobs=blobs)
+    gen = GenerationRecord.from_json(row.record)
+    return ItemResult(record=site_record(result, gen, p["gen_item"], url_match).to_json(), blobs=blobs)
+
+
+def site_record(result: dict[str, Any], gen, gen_item: str, url_match: str = "webgauge"):
+    """The typed :class:`~webgauge.design2code.records.SiteScore` of a :func:`score_site` result."""
+    from webgauge.design2code.records import PageScore, SiteScore
+
+    safe = _json_safe(result)
+    pages = []
+    for row in safe["pages"]:
+        pages.append(PageScore(
+            model=gen.model, strategy=gen.strategy, instance=gen.instance, seed=gen.seed, page=row["page"],
+            kind=safe["kind"], metrics={m: row[m] for m in PAGE_METRICS if m in row},
+            ref_size=row.get("ref_size", []), gen_size=row.get("gen_size", []),
+            n_resources=row.get("n_resources", 0), n_generated_resources=row.get("n_generated_resources"),
+            n_matched=row.get("n_matched"), functional_detail=row.get("functional_detail"), error=row.get("error")))
+    return SiteScore(model=gen.model, strategy=gen.strategy, instance=gen.instance, seed=gen.seed, kind=safe["kind"],
+                     gen_item=gen_item, pages=pages, summary=safe["summary"], generation_statuses=gen.statuses,
+                     unexpected_requests=safe["unexpected_requests"], prompts=gen.prompts, url_match=url_match)
 
 
 def _json_safe(value: Any) -> Any:

@@ -24,9 +24,13 @@ class AgentStep:
 
 @runtime_checkable
 class Agent(Protocol):
-    """``name`` and ``obs_mode`` identify the system; ``start`` gets only the task's public view."""
+    """``name``, ``kind`` and ``obs_mode`` identify the system; ``start`` gets only the task's public view.
+
+    ``kind`` is ``oracle``, ``heuristic``, ``model`` or ``refuser``; a model agent also has ``model_id``.
+    """
 
     name: str
+    kind: str
     obs_mode: str
 
     def start(self, public_task: dict, base_url: str) -> None: ...

@@ -29,6 +29,7 @@ def _words(s: str) -> set[str]:
 
 class HeuristicAgent:
     name = "heuristic"
+    kind = "heuristic"
     obs_mode = "dom"
 
     def __init__(self, max_actions: int = 8) -> None:

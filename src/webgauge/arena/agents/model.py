@@ -76,6 +76,8 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
 class ModelAgent:
     """A model choosing one action per turn through :mod:`webgauge.models`."""
 
+    kind = "model"
+
     def __init__(self, model, obs_mode: str = "screenshot+tree", max_tokens: int = 300, name: str | None = None,
                  temperature: float = 0.0, seed: int | None = None) -> None:
         if obs_mode not in MODE_AGENTS:
@@ -87,6 +89,7 @@ class ModelAgent:
         self.temperature = float(temperature)
         self.seed = seed  # the sampling seed; repeats with different seeds measure generation variance
         self.model = model
+        self.model_id = getattr(model, "name", None) or str(model)
         self.obs_mode = obs_mode
         self.name = name or MODE_AGENTS[obs_mode]
         self.max_tokens = max_tokens

@@ -1,54 +1,147 @@
 """The scripted upper bound: replays a task's oracle solution through the normal action space.
 
 The oracle is the only agent that sees more than the task's public view (it holds the
-task's scripted steps); it still acts through element ids and pointer coordinates of the
-current observation, so stale checks and destructive-action guards apply to it too.
+task's scripted steps, and on a variant task what the harness knows about the variant); it
+still acts through element ids and pointer coordinates of the current observation, so stale
+checks and destructive-action guards apply to it too.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+from ..apps import DESTRUCTIVE_CLASSES
 from ..core.actions import Action
+from ..core.hooks import WorldEvents
 from ..core.observation import Observation
 from ..core.script import ScriptError, Step
 from ..core.task import Task
 from .base import AgentStep
 
-__all__ = ["OracleAgent", "MAX_WAITS"]
+__all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
 
-MAX_WAITS = 6
-"""Short waits the oracle may spend on one step whose target is not drawn yet (client-rendered apps)."""
+RETRYABLE = ("stale", "moved", "not_interactable", "missing_element", "page_error", "browser_error")
+"""Rejections after which the oracle looks again and repeats the step."""
+
+
+def _destructive(obs: Observation, eid: str | None) -> bool:
+    el = obs.element(eid) if eid else None
+    return el is not None and any(c in (el.attrs.get("class") or "").split() for c in DESTRUCTIVE_CLASSES)
 
 
 class OracleAgent:
+    """The scripted upper bound, on base and variant tasks alike (the only oracle).
+
+    It replays the task's scripted oracle steps through the normal action space (element ids
+    and pointer coordinates of the current observation, so the env's stale and destructive
+    guards apply to it too) and adds what the harness knows about the variant: it first
+    closes any injected pop-up (by its known dismiss control), sees
+    perturbed labels under their original text, waits and retries a step whose target is
+    not there yet or whose action was rejected (stale, moved, covered), pauses after acting
+    on slow loads, and asks for approval before a destructive control (an approval policy
+    may refuse, and then it stops). ``extra_dismiss_ids`` adds controls to close (traps).
+    """
+
     name = "oracle"
+    kind = "oracle"
     obs_mode = "screenshot+tree"
 
-    def __init__(self, task: Task) -> None:
+    def __init__(self, task: Task, variant=None, events: WorldEvents | None = None, *,
+                 ask_approval: bool = True, extra_dismiss_ids: tuple[str, ...] = (), max_retries: int = 8) -> None:
         if task.oracle is None:
             raise ValueError(f"task {task.id} has no scripted oracle solution")
         self.task = task
-        self._steps: list[Step] = []
-        self._base = ""
+        # the variant is duck-typed (its dismiss_ids and wait_after_action_ms); events are the env's
+        self.dismiss_ids = tuple(getattr(variant, "dismiss_ids", ())) + tuple(extra_dismiss_ids)
+        self.wait_after_action_ms = int(getattr(variant, "wait_after_action_ms", 0))
+        self.events = events if events is not None else WorldEvents()
+        self.ask_approval = ask_approval
+        self.max_retries = max_retries
 
     def start(self, public_task: dict, base_url: str) -> None:
         if public_task["id"] != self.task.id:
             raise ValueError(f"oracle for {self.task.id} started on {public_task['id']}")
-        self._steps = list(self.task.oracle())
+        self._steps: list[Step] = list(self.task.oracle())
         self._base = base_url
-        self._waits = 0
+        self._last: Step | None = None
+        self._retries = 0
+        self._pending_wait = False
+        self._approval_asked = False
+        self._keyboard = False
+        self._menu_nav: int | None = None
+
+    def _view(self, obs: Observation) -> Observation:
+        """The observation with perturbed labels shown under their original text."""
+        if not self.events.text_map or not obs.elements:
+            return obs
+        els = []
+        for e in obs.elements:
+            m = self.events.text_map.get(e.path)
+            if m:
+                e = dataclasses.replace(e, name=(e.name or "").replace(m[0], m[1]), text=(e.text or "").replace(m[0], m[1]))
+            els.append(e)
+        return dataclasses.replace(obs, elements=els)
 
     async def act(self, obs: Observation) -> AgentStep:
+        last = obs.last_result or {}
+        if self._pending_wait:
+            self._pending_wait = False
+            return AgentStep(Action("wait", ms=self.wait_after_action_ms), thought="let the slow load finish")
+        for el in obs.elements or []:
+            if el.visible and el.attrs.get("id") in self.dismiss_ids:
+                return AgentStep(Action("click", element=el.id), thought=f"close the pop-up ({el.attrs['id']})")
+        if obs.approval == "denied":
+            return AgentStep(Action("done", answer=None), thought="approval refused: stop without acting")
+        if self._last is not None and last.get("ok") is False and last.get("rejected") in RETRYABLE + ("approval_required",):
+            if self._retries >= self.max_retries:
+                return AgentStep(Action("done", answer=None), thought=f"gave up after {self._retries} retries")
+            self._retries += 1
+            self._steps.insert(0, self._last)
+            self._last = None
+            # a covered control: activate it from the keyboard instead of clicking through the cover
+            self._keyboard = last.get("rejected") == "not_interactable" and last.get("kind") == "click"
+            if last.get("rejected") in ("stale", "moved"):
+                return AgentStep(Action("wait", ms=150), thought=f"rejected as {last['rejected']}: look again")
         if not self._steps:
             return AgentStep(Action("done", answer=self.task.answer), thought="script finished")
         step = self._steps[0]
         try:
-            action = step.act(obs, self._base)
+            action = step.act(self._view(obs), self._base)
         except ScriptError as exc:
-            if self._waits < MAX_WAITS:  # a client-rendered view may still be drawing: look again shortly
-                self._waits += 1
-                return AgentStep(Action("wait", ms=300), thought=f"waiting for the page: {exc}")
-            # Record the failure as the agent's answer: the validator will judge the state.
-            return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
+            menu = next((e for e in obs.elements or [] if e.visible and e.role == "button"
+                         and "menu-btn" in (e.attrs.get("class") or "").split()), None)
+            if menu is not None and self._menu_nav != obs.navigation_id:
+                self._menu_nav = obs.navigation_id  # a responsive layout hides the target behind the menu
+                return AgentStep(Action("click", element=menu.id), thought=f"open the collapsed menu: {exc}")
+            if self._retries >= self.max_retries:
+                return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
+            self._retries += 1
+            return AgentStep(Action("wait", ms=400), thought=f"target not there yet: {exc}")
+        if (self.ask_approval and action.kind == "click" and _destructive(obs, action.element)
+                and obs.approval != "granted" and not self._approval_asked):
+            self._approval_asked = True
+            return AgentStep(Action("request_approval", reason=f"{self.task.instruction} (destructive control)"),
+                             thought="destructive control: ask first")
+        if self._keyboard and action.kind == "click":
+            action = Action("press", element=action.element, key="Enter")
+        self._keyboard = False
         self._steps.pop(0)
-        self._waits = 0
+        self._last = step
+        if self.wait_after_action_ms and action.kind in ("click", "press", "pointer", "select"):
+            self._pending_wait = True
         return AgentStep(action, thought=repr(step))
+
+
+async def solve_with_oracle(env, task: Task, **oracle_kwargs) -> dict:
+    """Run the oracle on ``task`` in ``env`` (a variant env) and judge the state (the variant check).
+
+    Returns ``{"success", "errors", "violations", "rejections", "steps", "events"}``; a
+    variant keeps its task when ``success`` is true and ``violations`` is empty.
+    """
+    from ..core.episode import play
+
+    agent = OracleAgent(task, getattr(env, "variant", None), env.events, **oracle_kwargs)
+    rec, _ = await play(env, agent, task, keep_dom=False)
+    rejections = [s.result["rejected"] for s in rec.steps if s.result.get("rejected")]
+    return {"success": rec.success, "errors": rec.validator_errors, "rejections": rejections, "steps": rec.n_steps,
+            "violations": rec.forbidden_violations, "events": rec.variant_events}

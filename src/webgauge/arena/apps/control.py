@@ -1,6 +1,7 @@
-"""The harness side of the control API: a small HTTP client (stdlib, proxies disabled).
+"""The harness side of the control API: a small HTTP client (stdlib, proxies disabled), and
+an in-process client for a server running in the same process (no HTTP round trip).
 
-Only the harness holds a :class:`ControlClient`; agents never see the control URL.
+Only the harness holds a control client; agents never see the control URL.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-__all__ = ["ControlClient", "ControlError"]
+__all__ = ["ControlClient", "LocalControlClient", "ControlError"]
 
 
 class ControlError(RuntimeError):
@@ -18,6 +19,8 @@ class ControlError(RuntimeError):
 
 
 class ControlClient:
+    in_process = False
+
     def __init__(self, control_url: str, timeout: float = 10.0) -> None:
         self.url = control_url.rstrip("/")
         self.timeout = timeout
@@ -46,6 +49,10 @@ class ControlClient:
         r = self._call("GET", f"/episodes/{eid}/state")
         return r["state"], r["hash"]
 
+    def inflight(self, eid: str) -> int:
+        """How many app requests of this episode the server is handling right now."""
+        return self._call("GET", f"/episodes/{eid}/inflight")["inflight"]
+
     def hash(self, eid: str) -> str:
         return self._call("GET", f"/episodes/{eid}/hash")["hash"]
 
@@ -63,3 +70,26 @@ class ControlClient:
 
     def health(self) -> dict:
         return self._call("GET", "/health")
+
+
+class LocalControlClient(ControlClient):
+    """The same API called directly on an :class:`~webgauge.arena.apps.server.ArenaServer` in this process.
+
+    It goes through the server's one dispatcher and a JSON round trip, so callers get exactly
+    what the HTTP API returns (same types, same errors), without a socket.
+    """
+
+    in_process = True
+
+    def __init__(self, server) -> None:
+        super().__init__(server.control_url)
+        self._server = server
+
+    def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+        try:
+            out = self._server.control(method, path.strip("/").split("/"), payload or {})
+        except KeyError as exc:
+            raise ControlError(f"{method} {path}: HTTP 404: {json.dumps({'error': str(exc).strip(chr(39) + chr(34))})}") from None
+        except (ValueError, TypeError) as exc:
+            raise ControlError(f"{method} {path}: HTTP 400: {json.dumps({'error': str(exc)})}") from None
+        return json.loads(json.dumps(out))

@@ -41,6 +41,12 @@ class Episode:
     id: str
     db: EpisodeDB
     writes: list[dict] = field(default_factory=list)
+    inflight: int = 0  # app requests being handled right now (the env settles when this is 0)
+    _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def track(self, delta: int) -> None:
+        with self._count_lock:
+            self.inflight += delta
 
     def reset(self, seed: int | None = None) -> None:
         with self.db.lock:
@@ -125,8 +131,54 @@ class ArenaServer:
         if ep is not None:
             ep.db.close()
 
+    def client(self):
+        """A control client that calls this server in-process (no HTTP round trip)."""
+        from .control import LocalControlClient
+
+        return LocalControlClient(self)
+
     def episode_url(self, eid: str, path: str = "/") -> str:
         return f"{self.app_url}/e/{eid}{path}"
+
+    def control(self, m: str, segs: list[str], p: dict) -> Any:
+        """The control API's one dispatcher (HTTP handler and in-process client share it)."""
+        server = self
+        if segs == ["health"]:
+            return {"ok": True, "episodes": len(server.episodes)}
+        if segs == ["episodes"] and m == "POST":
+            ep = server.create_episode(int(p["seed"]), p.get("id"))
+            return {"id": ep.id, "base_url": server.episode_url(ep.id, ""), "seed_hash": server.templates.seed_hash(ep.db.seed)}
+        if len(segs) < 2 or segs[0] != "episodes":
+            raise KeyError(f"no control endpoint /{'/'.join(segs)}")
+        ep = server.episode(segs[1])
+        op = segs[2] if len(segs) > 2 else ""
+        if op == "" and m == "DELETE":
+            server.delete_episode(ep.id)
+            return {"deleted": ep.id}
+        if op == "reset" and m == "POST":
+            t0 = time.perf_counter()
+            ep.reset(p.get("seed"))
+            return {"hash": ep.db.hash(), "seed_hash": server.templates.seed_hash(ep.db.seed),
+                    "ms": (time.perf_counter() - t0) * 1000}
+        if op == "state" and m == "GET":
+            with ep.db.lock:
+                st = dump_state(ep.db.conn)
+            return {"state": encode_state(st), "hash": state_hash(st)}
+        if op == "hash" and m == "GET":
+            return {"hash": ep.db.hash()}
+        if op == "inflight" and m == "GET":
+            return {"inflight": ep.inflight}
+        if op == "writes" and m == "GET":
+            with ep.db.lock:
+                return {"writes": list(ep.writes)}
+        if op == "flags" and m == "POST":
+            ep.db.run(lambda c: [c.execute("INSERT OR REPLACE INTO meta_flags VALUES(?,?)", (str(k), str(v)))
+                                 for k, v in p.items()])
+            return {"flags": dict(ep.db.run(lambda c: c.execute("SELECT name,value FROM meta_flags").fetchall()))}
+        if op == "clock" and m == "POST":
+            ep.db.run(lambda c: c.execute("UPDATE meta_clock SET now=?", (str(p["now"]),)))
+            return {"now": str(p["now"])}
+        raise KeyError(f"no control endpoint {m} /{'/'.join(segs)}")
 
 
 def _send(h: BaseHTTPRequestHandler, resp: Response) -> None:
@@ -179,6 +231,13 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
                 _send(self, Response(404, b"unknown episode", "text/plain"))
                 return
             ep = server.episodes[segs[2]]
+            ep.track(+1)
+            try:
+                self._serve(ep, parts, segs, body)
+            finally:
+                ep.track(-1)
+
+        def _serve(self, ep: Episode, parts, segs: list[str], body: bytes) -> None:
             path = "/" + (segs[3] if len(segs) > 3 else "")
             ctype = self.headers.get("Content-Type", "")
             form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True) if "urlencoded" in ctype else {}
@@ -235,41 +294,7 @@ def _control_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
                 self._json({"error": str(exc)}, 400)
 
         def _dispatch(self, segs: list[str], p: dict) -> Any:
-            m = self.command
-            if segs == ["health"]:
-                return {"ok": True, "episodes": len(server.episodes)}
-            if segs == ["episodes"] and m == "POST":
-                ep = server.create_episode(int(p["seed"]), p.get("id"))
-                return {"id": ep.id, "base_url": server.episode_url(ep.id, ""), "seed_hash": server.templates.seed_hash(ep.db.seed)}
-            if len(segs) < 2 or segs[0] != "episodes":
-                raise KeyError(f"no control endpoint /{'/'.join(segs)}")
-            ep = server.episode(segs[1])
-            op = segs[2] if len(segs) > 2 else ""
-            if op == "" and m == "DELETE":
-                server.delete_episode(ep.id)
-                return {"deleted": ep.id}
-            if op == "reset" and m == "POST":
-                t0 = time.perf_counter()
-                ep.reset(p.get("seed"))
-                return {"hash": ep.db.hash(), "seed_hash": server.templates.seed_hash(ep.db.seed),
-                        "ms": (time.perf_counter() - t0) * 1000}
-            if op == "state" and m == "GET":
-                with ep.db.lock:
-                    st = dump_state(ep.db.conn)
-                return {"state": encode_state(st), "hash": state_hash(st)}
-            if op == "hash" and m == "GET":
-                return {"hash": ep.db.hash()}
-            if op == "writes" and m == "GET":
-                with ep.db.lock:
-                    return {"writes": list(ep.writes)}
-            if op == "flags" and m == "POST":
-                ep.db.run(lambda c: [c.execute("INSERT OR REPLACE INTO meta_flags VALUES(?,?)", (str(k), str(v)))
-                                     for k, v in p.items()])
-                return {"flags": dict(ep.db.run(lambda c: c.execute("SELECT name,value FROM meta_flags").fetchall()))}
-            if op == "clock" and m == "POST":
-                ep.db.run(lambda c: c.execute("UPDATE meta_clock SET now=?", (str(p["now"]),)))
-                return {"now": str(p["now"])}
-            raise KeyError(f"no control endpoint {m} /{'/'.join(segs)}")
+            return server.control(self.command, segs, p)
 
         do_GET = do_POST = do_DELETE = _handle
 

@@ -12,19 +12,30 @@ and to the apps only through the control API. It enforces:
   must show the target where the observation had it (otherwise: ``moved``), and, when
   ``gate_destructive`` is on, an approval must have been granted;
 - navigation stays on the app origin; the control API is unreachable from the page.
+
+Variants and traps change the world only through the public hooks
+(:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
+not on a fixed wait: the load of a navigation the action started, no app request of the
+episode still being served (the server counts them), and a short DOM-mutation quiet period,
+capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) state reads
+are direct calls; an HTTP control client runs off the event loop. Each step's
+``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
+``bench/arena_bench.py`` prints their medians.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
-from .actions import Action
+from .actions import ACTION_KINDS, Action
 from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
+from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
 from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
 from .task import Task
@@ -57,19 +68,28 @@ def _is_destructive(el: Element | None) -> bool:
 
 
 class ArenaEnv:
-    """One episode at a time on one live page; reuse the env across tasks (reset is cheap)."""
+    """One episode at a time on one live page; reuse the env across tasks (reset is cheap).
+
+    ``hooks`` are :class:`~webgauge.arena.core.hooks.EnvHooks` (variants, traps) called at
+    the public extension points; ``env.events`` records what they did. Control-API calls
+    run in a worker thread so they never block the event loop the browser runs on.
+    """
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 100, action_timeout: float = 8.0, with_aria: bool = False) -> None:
+                 settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
+                 hooks: Sequence[EnvHooks] = ()) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
         self.approval_policy = approval_policy
         self.gate_destructive = gate_destructive
-        self.settle_ms = settle_ms
+        self.settle_ms = settle_ms  # the cap of one step's settling
+        self.settle_quiet_ms = settle_quiet_ms  # DOM-mutation quiet period that ends settling
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
+        self.hooks: list[EnvHooks] = list(hooks)
+        self.events = WorldEvents()
         self._requested_id = episode_id
         self.episode_id: str | None = None
         self.page: LivePage | None = None
@@ -79,6 +99,9 @@ class ArenaEnv:
         self.approved = False
         self.done_answer: str | None = None
         self.seed_state: dict = {}
+        self.reset_ms: float | None = None
+        self.env_reset_ms: float | None = None
+        self.reset_timings_ms: dict[str, float] = {}  # close, database, context, load, observe
         self._state: dict = {}
         self._dragging = False
 
@@ -86,35 +109,55 @@ class ArenaEnv:
     def base(self) -> str:
         return f"{self.app_url}/e/{self.episode_id}"
 
+    async def _control(self, method: str, *args):
+        """A control-API call: direct for an in-process server (milliseconds), else off the event loop."""
+        if getattr(self.control, "in_process", False):
+            return getattr(self.control, method)(*args)
+        return await asyncio.to_thread(getattr(self.control, method), *args)
+
     async def reset(self, task: Task, seed: int | None = None) -> Observation:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
         and open a fresh browser context at the task's start URL."""
+        t_start = time.perf_counter()
+        clock = _Clock()
         await self._close_page()
+        clock.lap("close")
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
-            self.episode_id = self.control.create(seed, self._requested_id)["id"]
+            self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
         t0 = time.perf_counter()
-        r = self.control.reset(self.episode_id, seed)
+        r = await self._control("reset", self.episode_id, seed)
         self.reset_ms = (time.perf_counter() - t0) * 1000
         if r["hash"] != r["seed_hash"]:
             raise RuntimeError(f"reset of episode {self.episode_id} did not restore the seed (hash mismatch)")
         self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
-        self.seed_state, _ = self.control.state(self.episode_id)
+        self.events.clear()
+        for h in self.hooks:
+            h.on_reset(self)
+        self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
+        clock.lap("database")
         vp = task.viewport
         profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
         self.page = await self.browser.new_page(profile, dialog_policy="accept")
+        for h in self.hooks:
+            await h.on_new_page(self, self.page)
+        clock.lap("context")
         await self.page.goto(self.base + task.start_url, timeout=20)
+        clock.lap("load")
         self.obs = await self._observe({"ok": True, "kind": "reset"})
+        clock.lap("observe")
+        self.env_reset_ms = (time.perf_counter() - t_start) * 1000
+        self.reset_timings_ms = clock.laps
         return self.obs
 
     async def close(self) -> None:
         await self._close_page()
         if self.episode_id is not None:
             try:
-                self.control.delete(self.episode_id)
+                await self._control("delete", self.episode_id)
             except Exception:  # the server may already be gone at teardown
                 pass
             self.episode_id = None
@@ -126,17 +169,22 @@ class ArenaEnv:
 
     # ---- stepping ---------------------------------------------------------
     async def step(self, action: Action) -> StepOutcome:
+        """Act, settle, read the stored state and observe. ``info["timings_ms"]`` says where the time went
+        (``guard``, ``action``, ``settle``, ``state``, ``observe``)."""
         if self.page is None or self.obs is None or self.task is None:
             raise RuntimeError("call reset(task) before step()")
         t0 = time.perf_counter()
+        clock = _Clock()
         self.steps += 1
         before_tabs = len(self.page.tabs)
-        target = self.obs.element(action.element) if action.element else None
-        if action.is_pointer:
-            target = self._element_at(action.x, action.y)
+        target = self._element_at(action.x, action.y) if action.is_pointer else (
+            self.obs.element(action.element) if action.element else None)
         result: dict[str, Any] = {"ok": True, "kind": action.kind, "target": _target_info(target)}
         try:
+            for h in self.hooks:
+                await h.before_action(self, action)
             await self._guard(action, target)
+            clock.lap("guard")
             await self._execute(action)
         except _Rejected as rej:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
@@ -148,22 +196,31 @@ class ArenaEnv:
             msg = str(exc).splitlines()[0][:300]
             kind = "not_interactable" if "Timeout" in type(exc).__name__ or "Timeout" in msg else "browser_error"
             result.update(ok=False, rejected=kind, error=msg)
+        clock.lap("action")
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs)
-        state, _ = self.control.state(self.episode_id)
+        clock.lap("settle")
+        state, _ = await self._control("state", self.episode_id)
         diff = diff_states(self._state, state)
         self._state = state
+        clock.lap("state")
         self.obs = await self._observe(result)
+        clock.lap("observe")
         terminated = action.kind == "done"
         truncated = not terminated and self.steps >= self.task.max_steps
-        info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result}
+        info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result,
+                "timings_ms": clock.laps}
         return StepOutcome(self.obs, 0.0, terminated, truncated, info)
 
-    def refresh_state(self) -> dict:
+    async def refresh_state(self) -> dict:
         """Re-read the stored state from the control API (after an environment error, the
         episode is judged on what the app stored, not on the last cached step)."""
-        self._state, _ = self.control.state(self.episode_id)
+        self._state, _ = await self._control("state", self.episode_id)
         return self._state
+
+    async def writes(self) -> list[dict]:
+        """The app's write log of this episode (the control API's ``/writes``)."""
+        return await self._control("writes", self.episode_id)
 
     def final_diff(self) -> StateDiff:
         """The whole episode's state change (seed to now)."""
@@ -194,118 +251,158 @@ class ArenaEnv:
                 best = el
         return best
 
+    # ---- guards: each raises _Rejected with the reason the step records ----
     async def _guard(self, action: Action, target: Element | None) -> None:
-        obs = self.obs
-        assert obs is not None and self.page is not None
+        self._check_disabled(action, target)
+        if action.is_pointer:
+            await self._check_stale(action)
+        if _is_destructive_use(action, target):
+            self._check_approval()
+            if not action.is_pointer:
+                await self._check_moved(target)
+
+    def _check_disabled(self, action: Action, target: Element | None) -> None:
         if action.kind in ("click", "fill", "select") and target is not None and (
                 "disabled" in target.attrs or target.attrs.get("aria-disabled") == "true"):
             raise _Rejected("disabled", "the observation shows this control disabled; acting on it has no effect")
-        if action.is_pointer:
-            aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
-            if aimed != current:
-                raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
-                                "observation; act on the latest screenshot")
-            png = await self.page.screenshot()
-            scroll = await self.page.scroll_offsets()
-            same = hashlib.sha256(png).hexdigest() == obs.screenshot_hash
-            if not same and obs.png is not None:  # a blinking caret in a focused field is not a page change
-                from .caret import FOCUSED_TEXT_BOX_JS, caret_only_change
 
-                box = await self.page.evaluate(FOCUSED_TEXT_BOX_JS)
-                same = caret_only_change(obs.png, png, box, obs.device_scale_factor)
-            if (not same or self.page.navigation_id != obs.navigation_id
-                    or tuple(scroll) != tuple(obs.scroll)):
-                raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
-                                "dialog); look again before pointing")
-        destructive = _is_destructive(target) and (action.kind == "click" or (action.is_pointer and action.pointer in
-                                                                               ("click", "double_click"))
-                                                   or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
-        if destructive:
-            if self.gate_destructive and not self.approved:
-                raise _Rejected("approval_required", "this control destroys data; request_approval first")
-            if not action.is_pointer:
-                fresh = await self.page.capture(with_aria=False)
-                now = next((e for e in fresh.elements if e.id == target.id), None)
-                if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
-                    raise _Rejected("moved", "the destructive target is no longer where the observation showed it")
+    async def _check_stale(self, action: Action) -> None:
+        """A pointer action must aim at the current screenshot, and the page must still show it."""
+        obs, page = self.obs, self.page
+        aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
+        if aimed != current:  # the short token binds like the hash: another observation's token is stale
+            raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
+                            "observation; act on the latest screenshot")
+        png = await page.screenshot()
+        scroll = await page.scroll_offsets()
+        same = hashlib.sha256(png).hexdigest() == obs.screenshot_hash
+        if not same and obs.png is not None:  # a blinking caret in a focused field is not a page change
+            from .caret import FOCUSED_TEXT_BOX_JS, caret_only_change
 
+            same = caret_only_change(obs.png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
+        if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
+            raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
+                            "dialog); look again before pointing")
+
+    def _check_approval(self) -> None:
+        if self.gate_destructive and not self.approved:
+            raise _Rejected("approval_required", "this control destroys data; request_approval first")
+
+    async def _check_moved(self, target: Element) -> None:
+        """Before a destructive control is activated, a fresh capture must show it where the observation did."""
+        fresh = await self.page.capture(with_aria=False)
+        now = next((e for e in fresh.elements if e.id == target.id), None)
+        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
+            raise _Rejected("moved", "the destructive target is no longer where the observation showed it")
+
+    # ---- actions: one small coroutine per kind ------------------------------
     async def _execute(self, a: Action) -> None:
-        page, to = self.page, self.action_timeout
-        assert page is not None and self.obs is not None
-        k = a.kind
-        if k == "click":
-            await page.click(a.element, timeout=to, modifiers=a.modifiers or ())
-        elif k == "fill":
-            await page.fill(a.element, a.value or "", timeout=to)
-        elif k == "select":
-            await page.select(a.element, a.value or "", timeout=to)
-        elif k == "hover":
-            await page.hover(a.element, timeout=to)
-        elif k == "focus":
-            await page.focus(a.element)
-        elif k == "type_text":
-            await page.type_text(a.value or "")
-        elif k == "drag":
-            if self.obs.element(a.target) is None:
-                raise _Rejected("missing_element", f"no element {a.target!r} to drop onto in the current observation")
-            await page.drag(a.element, a.target, timeout=to)
-        elif k == "press":
-            if a.element:
-                await page.focus(a.element)
-            await page.press(a.key)
-        elif k == "scroll":
-            if a.element:
-                await page.hover(a.element, timeout=to)
-            await page.scroll(a.dx, a.dy)
-        elif k == "pointer":
-            x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
-            if a.pointer == "click":
-                await page.mouse_click(x, y)
-            elif a.pointer == "double_click":
-                await page.mouse_click(x, y, click_count=2)
-            elif a.pointer == "drag_start":
-                await page.mouse_down(x, y)
-                self._dragging = True
-            else:
-                if not self._dragging:
-                    raise _Rejected("no_drag", "drag_end without a drag_start")
-                await page.mouse_up(x, y, steps=12)
-                self._dragging = False
-        elif k == "goto":
-            url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
-            if not url.startswith(self.base + "/"):
-                raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
-            await page.goto(url, timeout=15)
-        elif k == "back":
-            await page.back()
-        elif k == "forward":
-            await page.forward()
-        elif k == "switch_tab":
-            await page.switch_tab(a.tab)
-        elif k == "wait":
-            await page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
-        elif k == "request_approval":
-            self.approved = bool(self.approval_policy(self.task, a.reason or ""))
-        elif k == "done":
-            self.done_answer = a.answer
+        await _ACTIONS[a.kind](self, a)
+
+    async def _do_click(self, a: Action) -> None:
+        await self.page.click(a.element, timeout=self.action_timeout, modifiers=a.modifiers or ())
+
+    async def _do_fill(self, a: Action) -> None:
+        await self.page.fill(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_focus(self, a: Action) -> None:
+        await self.page.focus(a.element)
+
+    async def _do_type_text(self, a: Action) -> None:
+        await self.page.type_text(a.value or "")
+
+    async def _do_drag(self, a: Action) -> None:
+        if self.obs.element(a.target) is None:
+            raise _Rejected("missing_element", f"no element {a.target!r} to drop onto in the current observation")
+        await self.page.drag(a.element, a.target, timeout=self.action_timeout)
+
+    async def _do_select(self, a: Action) -> None:
+        await self.page.select(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_hover(self, a: Action) -> None:
+        await self.page.hover(a.element, timeout=self.action_timeout)
+
+    async def _do_press(self, a: Action) -> None:
+        if a.element:
+            await self.page.focus(a.element)
+        await self.page.press(a.key)
+
+    async def _do_scroll(self, a: Action) -> None:
+        if a.element:
+            await self.page.hover(a.element, timeout=self.action_timeout)
+        await self.page.scroll(a.dx, a.dy)
+
+    async def _do_pointer(self, a: Action) -> None:
+        page = self.page
+        x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
+        if a.pointer == "click":
+            await page.mouse_click(x, y)
+        elif a.pointer == "double_click":
+            await page.mouse_click(x, y, click_count=2)
+        elif a.pointer == "drag_start":
+            await page.mouse_down(x, y)
+            self._dragging = True
+        else:
+            if not self._dragging:
+                raise _Rejected("no_drag", "drag_end without a drag_start")
+            await page.mouse_up(x, y, steps=12)
+            self._dragging = False
+
+    async def _do_goto(self, a: Action) -> None:
+        url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
+        if not url.startswith(self.base + "/"):
+            raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
+        await self.page.goto(url, timeout=15)
+
+    async def _do_back(self, a: Action) -> None:
+        await self.page.back()
+
+    async def _do_forward(self, a: Action) -> None:
+        await self.page.forward()
+
+    async def _do_switch_tab(self, a: Action) -> None:
+        await self.page.switch_tab(a.tab)
+
+    async def _do_wait(self, a: Action) -> None:
+        await self.page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
+
+    async def _do_request_approval(self, a: Action) -> None:
+        self.approved = bool(self.approval_policy(self.task, a.reason or ""))
+
+    async def _do_done(self, a: Action) -> None:
+        self.done_answer = a.answer
 
     async def _settle(self, before_tabs: int) -> None:
+        """Wait for the action's own consequences, not a fixed time: a navigation it started has
+        loaded, the app server handles no request of this episode, and the DOM has been quiet for
+        ``settle_quiet_ms`` (capped at ``settle_ms``)."""
         page = self.page
         assert page is not None
-        await page.wait_for_timeout(self.settle_ms)
-        try:
-            await page.wait_for_load("load", timeout=5)
-        except Exception:
-            pass
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settle_ms / 1000
+        while True:
+            try:
+                await page.evaluate(_QUIET_JS, [self.settle_quiet_ms, max(1.0, (deadline - loop.time()) * 1000)])
+            except Exception:  # a navigation replaced the document: wait for it below
+                pass
+            await self._wait_load()
+            if loop.time() >= deadline or not await self._control("inflight", self.episode_id):
+                break
+            await asyncio.sleep(0.005)  # a request is still being served: its response may change the page
         if len(page.tabs) > before_tabs:  # a pop-up or target=_blank link: follow it like a browser
             await page.switch_tab(len(page.tabs) - 1)
-            try:
-                await page.wait_for_load("load", timeout=5)
-            except Exception:
-                pass
+            await self._wait_load()
+
+    async def _wait_load(self) -> None:
+        try:
+            await self.page.wait_for_load("load", timeout=5)
+        except Exception:
+            pass
 
     async def _observe(self, result: dict) -> Observation:
         assert self.page is not None
+        for h in self.hooks:
+            await h.before_observe(self)
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
@@ -320,7 +417,48 @@ class ArenaEnv:
         approval = None
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"
-        return Observation.from_snapshot(snap, self.steps, self.page.tabs, self.page.active_tab, result, approval)
+        obs = Observation.from_snapshot(snap, self.steps, self.page.tabs, self.page.active_tab, result, approval)
+        for h in self.hooks:
+            await h.after_observe(self, obs)
+        return obs
+
+
+_ACTIONS = {k: getattr(ArenaEnv, f"_do_{k}") for k in ACTION_KINDS}
+
+
+def _is_destructive_use(action: Action, target: Element | None) -> bool:
+    """Would this action activate a destructive control (click, pointer click, Enter/Space on it)?"""
+    return _is_destructive(target) and (
+        action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
+        or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
+
+
+_QUIET_JS = """([quiet, cap]) => new Promise((resolve) => {
+  const t0 = performance.now();
+  let last = t0;
+  const mo = new MutationObserver(() => { last = performance.now(); });
+  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  const tick = () => {
+    const now = performance.now();
+    if (now - last >= quiet || now - t0 >= cap) { mo.disconnect(); resolve(now - t0); }
+    else setTimeout(tick, 5);
+  };
+  requestAnimationFrame(() => requestAnimationFrame(tick));
+})"""
+"""Resolves after two frames and a DOM-mutation quiet period (observer removed before it resolves)."""
+
+
+class _Clock:
+    """Milliseconds per named phase of a step (a phase not reached is absent)."""
+
+    def __init__(self) -> None:
+        self._t = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(self.laps.get(name, 0.0) + (now - self._t) * 1000, 2)
+        self._t = now
 
 
 class _Rejected(Exception):

@@ -1,7 +1,7 @@
-"""Running one episode: agent and environment in a loop, judged on stored state.
+"""The one episode loop: agent and environment in a loop, judged on stored state.
 
-:func:`run_episode` returns a JSON record (metrics and the full trace) and the blobs the
-trace references (screenshots and DOM snapshots, each named by its sha256 so the run
+:func:`play` returns an :class:`~webgauge.arena.core.records.EpisodeRecord` (metrics and the
+full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and DOM snapshots, each named by its sha256 so the run
 store keeps each once). Failures of the agent or the page end the episode with a recorded
 error; the state is still judged.
 """
@@ -19,9 +19,10 @@ from ..agents.base import Agent, AgentStep
 from .effects import check_effects
 from .env import ArenaEnv
 from .observation import Observation, image_tokens
+from .records import EpisodeRecord, StepRecord
 from .task import Task
 
-__all__ = ["run_episode", "GROUNDING_REJECTIONS"]
+__all__ = ["play", "GROUNDING_REJECTIONS"]
 
 GROUNDING_REJECTIONS = ("missing_element", "not_interactable", "stale", "moved", "miss", "disabled")
 """Rejections that mean the agent aimed at the wrong thing (counted as grounding errors)."""
@@ -36,9 +37,14 @@ def _dom_blob(obs: Observation) -> bytes:
     return gzip.compress(json.dumps(payload, sort_keys=True).encode(), mtime=0)
 
 
-async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0,
-                      time_limit_s: float = 180.0, keep_dom: bool = True) -> tuple[dict, dict[str, bytes]]:
-    """Run ``agent`` on ``task`` until ``done``, the step budget or the time limit."""
+async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time_limit_s: float = 180.0,
+               keep_dom: bool = True, agent_kind: str | None = None, model: str | None = None,
+               slice: str = "public") -> tuple[EpisodeRecord, dict[str, bytes]]:
+    """Run ``agent`` on ``task`` until ``done``, the step budget or the time limit; judge the stored state.
+
+    ``agent_kind`` and ``model`` label the record (default: the agent's ``kind`` and ``model``
+    attributes); ``slice`` says whether the task is public or held out.
+    """
     t0 = time.perf_counter()
     blobs: dict[str, bytes] = {}
     steps: list[dict] = []
@@ -46,7 +52,7 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
     timed_out = truncated = False
     usage = Counter()
     obs = await env.reset(task)
-    reset_ms = getattr(env, "reset_ms", None)
+    reset_ms = env.reset_ms
     agent.start(task.public(), env.base)
 
     def keep(o: Observation) -> dict:
@@ -84,7 +90,7 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
         except Exception as exc:
             error = f"environment error: {type(exc).__name__}: {str(exc)[:300]}"
             try:
-                env.refresh_state()
+                await env.refresh_state()
             except Exception as read_exc:  # the judgement below then uses the last state read
                 error += f"; state re-read failed: {type(read_exc).__name__}: {str(read_exc)[:200]}"
             break
@@ -92,20 +98,14 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
         res = dict(out.info["result"])
         if choice.action.is_pointer and res.get("ok") and res.get("target") is None:
             res["rejected"] = "miss"  # the pointer landed on nothing: a grounding error, not a failure to act
-        steps.append({
-            "step": len(steps) + 1,
-            "observed": {"mode": agent.obs_mode, **before.meta(), **cur_ref},
-            "action": choice.action.to_dict(),
-            "thought": choice.thought[:2000],
-            "raw": choice.raw[:4000],
-            "usage": choice.usage,
-            "result": res,
-            "diff": out.info["diff"].to_dict(),
-            "latency_ms": round(out.info["latency_ms"], 1),
-            "agent_ms": round(agent_ms, 1),
-        })
+        cur_obs_ref = cur_ref
         cur_ref = keep(obs)
-        steps[-1]["after"] = {**obs.meta(), **cur_ref}
+        steps.append(StepRecord(
+            step=len(steps) + 1, observed={"mode": agent.obs_mode, **before.meta(), **cur_obs_ref},
+            action=choice.action.to_dict(), thought=choice.thought[:2000], raw=choice.raw[:4000],
+            usage=dict(choice.usage or {}), result=res, diff=out.info["diff"].to_dict(),
+            latency_ms=round(out.info["latency_ms"], 1), agent_ms=round(agent_ms, 1),
+            after={**obs.meta(), **cur_ref}, timings_ms=dict(out.info.get("timings_ms", {}))))
         if out.terminated:
             break
         if out.truncated:
@@ -115,45 +115,47 @@ async def run_episode(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 
     result = task.validate(env.judged_state)
     final = env.final_diff()
     violations = check_effects(task.forbidden_effects, final)
-    writes = env.control.writes(env.episode_id)
-    record = {
-        "task": task.describe(),
-        "task_id": task.id, "family": task.family, "variant": task.variant, "pattern": task.pattern,
-        "seed": task.seed, "visual": task.visual, "repeat": repeat, "agent": agent.name, "obs_mode": agent.obs_mode,
-        "success": bool(result.success),
-        "validator_errors": result.errors, "forbidden_violations": violations, "forbidden": bool(violations),
-        "error": error, "timed_out": timed_out, "truncated": truncated, "done_answer": env.done_answer,
-        "reset_ms": reset_ms, "final_diff": final.to_dict(), "steps": steps,
+    writes = await env.writes()
+    record = EpisodeRecord(
+        task=task.describe(), task_id=task.id, base_task_id=str(task.params.get("base_task", task.id)),
+        family=task.family, variant=task.variant, variant_kind=str(task.params.get("variant_kind", "base")),
+        slice=slice, pattern=task.pattern, seed=task.seed, visual=task.visual, repeat=repeat, agent=agent.name,
+        agent_kind=agent_kind or getattr(agent, "kind", agent.name), model=model or getattr(agent, "model_id", None),
+        obs_mode=agent.obs_mode, success=bool(result.success), forbidden=bool(violations),
+        validator_errors=list(result.errors), forbidden_violations=list(violations), error=error,
+        timed_out=timed_out, truncated=truncated, done_answer=env.done_answer, reset_ms=reset_ms,
+        env_reset_ms=env.env_reset_ms,
+        final_diff=final.to_dict(), steps=steps, variant_events=env.events.summary(),
         **_metrics(steps, writes, _n_changes(final.to_dict(), task.transient_tables), duration, agent.obs_mode, obs,
-                   usage, task.transient_tables),
-    }
-    return finish_record(record, blobs), blobs
+                   usage, task.transient_tables))
+    if record.obs_mode != "dom":  # the bytes of the screenshots the agent was shown
+        record.screenshot_bytes = sum(len(blobs.get(s.observed.get("png", ""), b"")) for s in steps)
+    return record, blobs
 
 
-def _metrics(steps: list[dict], writes: list[dict], net_changes: int, duration: float, mode: str,
+def _metrics(steps: list[StepRecord], writes: list[dict], net_changes: int, duration: float, mode: str,
              last: Observation, usage: Counter, transient: tuple[str, ...] = ()) -> dict:
     """Effort and cost of one episode. Unnecessary writes are row changes made on the way that
     the final state does not need (gross step changes minus the net episode change), not
     counting the churn of the task's transient tables (a cart emptied by checkout)."""
-    rejected = [s["result"].get("rejected") for s in steps if s["result"].get("rejected")]
-    gross = sum(_n_changes(s["diff"], transient) for s in steps)
+    rejected = [s.result.get("rejected") for s in steps if s.result.get("rejected")]
+    gross = sum(_n_changes(s.diff, transient) for s in steps)
     posts = [(w["path"], w["body"]) for w in writes if w["status"] < 400]
     dup = sum(n - 1 for n in Counter(posts).values() if n > 1)
-    shots = [s for s in steps if s["observed"].get("png")] if mode != "dom" else []
+    shots = [s for s in steps if s.observed.get("png")] if mode != "dom" else []
     w, h = last.screenshot_size
     return {
         "n_steps": len(steps),
         "retries": len(rejected),
         "rejections": dict(Counter(rejected)),
         "grounding_errors": sum(1 for r in rejected if r in GROUNDING_REJECTIONS),
-        "approvals": sum(1 for s in steps if s["action"]["kind"] == "request_approval"),
+        "approvals": sum(1 for s in steps if s.kind == "request_approval"),
         "duration_s": round(duration, 3),
-        "step_latency_ms": [s["latency_ms"] for s in steps],
+        "step_latency_ms": [s.latency_ms for s in steps],
         "writes": len(writes),
         "unnecessary_writes": max(0, gross - net_changes),
         "duplicate_submissions": dup,
         "screenshots": len(shots),
-        "screenshot_bytes": 0,  # filled by the caller that holds the blobs
         "image_tokens": len(shots) * image_tokens(w, h),
         "usage": dict(usage),
     }
@@ -161,12 +163,3 @@ def _metrics(steps: list[dict], writes: list[dict], net_changes: int, duration: 
 
 def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
     return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
-
-
-def finish_record(record: dict, blobs: dict[str, bytes]) -> dict:
-    """Fill the screenshot byte count from the blobs the agent was shown."""
-    if record["obs_mode"] != "dom":
-        record["screenshot_bytes"] = sum(len(blobs.get(s["observed"].get("png", ""), b"")) for s in record["steps"])
-    return record
-
-

@@ -2,19 +2,32 @@
 
 :class:`ArenaGymEnv` runs the async :class:`~webgauge.arena.core.env.ArenaEnv` on a private
 event loop thread with its own Chromium and (unless given one) its own arena server, so
-synchronous RL code can use it. Actions are :class:`~webgauge.arena.core.actions.Action` values,
-their dicts or their JSON text. Observations are dicts (PNG bytes and hash, URL and
-navigation id, viewport, scale, scroll, tabs, and per ``obs_mode`` the element table and
-aria tree); the declared ``observation_space`` covers the fixed-shape keys only, since PNG
-bytes and element tables have no Gymnasium space. The reward is sparse: 1.0 on the step
-that ends the episode if the validator passes on the stored state and no forbidden effect
-occurred, else 0.0.
+synchronous RL code can use it. It passes ``gymnasium.utils.env_checker.check_env``:
+
+- **observations** fit ``observation_space``: the screenshot as an RGB array (modes with
+  pixels), its sha256 (what pointer actions must quote), the URL, navigation id, viewport
+  and scroll. What has no fixed shape (PNG bytes, the element table and aria tree of the
+  observation mode, tabs, the last action's result, the state change) is in ``info``;
+- **actions** are samples of ``action_space``, a ``Dict`` of indices and numbers that is
+  always decodable (``kind`` indexes :data:`ACTION_KINDS`, ``element`` indexes the current
+  element table, ``point`` is a normalized pointer position bound to the current
+  screenshot, ...); an :class:`~webgauge.arena.core.actions.Action`, its dict or its JSON
+  text are accepted too (bad JSON raises a ``ValueError`` naming the fix);
+- ids ``webgauge/arena-<family>-v0`` are registered by :func:`register_envs`;
+- ``step`` before ``reset`` raises ``gymnasium.error.ResetNeeded``.
+
+The reward is sparse: 1.0 on the step that ends the episode if the validator passes on the
+stored state and no forbidden effect occurred, else 0.0. Step latency is not in ``info``
+(it would make identical steps differ); read ``env.last_latency_ms``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import io
 import json
+import string
 import threading
 from typing import Any
 
@@ -22,27 +35,26 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .actions import Action
-from ..apps.control import ControlClient
+from ..apps.server import ArenaServer
+from .actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
 from .effects import check_effects
 from .env import ArenaEnv
 from .observation import Observation
-from ..apps.server import ArenaServer
 from .task import Task
 
-__all__ = ["ArenaGymEnv"]
+__all__ = ["ArenaGymEnv", "register_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS", "KEYS"]
+
+ENV_ID = "webgauge/arena-{family}-v0"
+MAX_ELEMENTS = 1024
+"""``element`` indices wrap around the current element table (never longer in practice)."""
+KEYS = ("Enter", "Escape", "Tab", "ArrowDown", "ArrowUp", "Space", "Backspace")
+_URL_CHARS = "".join(c for c in string.printable if not c.isspace())
 
 
-def _obs_dict(obs: Observation, mode: str) -> dict:
-    seen = obs.for_mode(mode)
-    return {
-        "png": seen.png, "screenshot_hash": seen.screenshot_hash or "", "url": obs.url,
-        "navigation_id": obs.navigation_id, "viewport": np.array(obs.viewport, dtype=np.int64),
-        "device_scale_factor": obs.device_scale_factor, "scroll": np.array(obs.scroll, dtype=np.float64),
-        "tabs": list(obs.tabs), "active_tab": obs.active_tab, "last_result": obs.last_result,
-        "elements": [e.to_dict() for e in seen.elements] if seen.elements is not None else None,
-        "aria": seen.aria,
-    }
+def _png_array(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.uint8)
 
 
 class ArenaGymEnv(gym.Env):
@@ -52,15 +64,37 @@ class ArenaGymEnv(gym.Env):
                  render_mode: str | None = None, **env_kwargs: Any) -> None:
         if not tasks:
             raise ValueError("ArenaGymEnv needs at least one task (webgauge.arena.build_tasks(seeds))")
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode {render_mode!r}: use None or 'rgb_array'")
+        sizes = {(round(t.viewport.width * t.viewport.device_scale_factor),
+                  round(t.viewport.height * t.viewport.device_scale_factor)) for t in tasks}
+        if len(sizes) != 1:
+            raise ValueError(f"the tasks of one ArenaGymEnv must share one screenshot size (found {sorted(sizes)}); "
+                             "make one env per viewport, e.g. one per family")
+        (w, h), = sizes
         self.tasks = {t.id: t for t in tasks}
         self.obs_mode = obs_mode
         self.render_mode = render_mode
-        self.action_space = spaces.Text(8192)  # an action as JSON text (Action and dict values are accepted too)
-        self.observation_space = spaces.Dict({
+        self.action_space = spaces.Dict({
+            "kind": spaces.Discrete(len(ACTION_KINDS)),
+            "element": spaces.Discrete(MAX_ELEMENTS),
+            "point": spaces.Box(0.0, 1.0, shape=(2,), dtype=np.float32),
+            "pointer": spaces.Discrete(len(POINTER_KINDS)),
+            "key": spaces.Discrete(len(KEYS)),
+            "value": spaces.Text(max_length=32),
+            "scroll": spaces.Box(-1.0, 1.0, shape=(2,), dtype=np.float32),
+            "tab": spaces.Discrete(8),
+        })
+        obs_spaces: dict[str, spaces.Space] = {
+            "screenshot_hash": spaces.Text(max_length=64, min_length=0, charset="0123456789abcdef"),
+            "url": spaces.Text(max_length=4096, min_length=1, charset=_URL_CHARS),
             "navigation_id": spaces.Discrete(2**31 - 1),
             "viewport": spaces.Box(0, 100_000, shape=(2,), dtype=np.int64),
             "scroll": spaces.Box(-1e7, 1e7, shape=(2,), dtype=np.float64),
-        })
+        }
+        if obs_mode != "dom":
+            obs_spaces["screenshot"] = spaces.Box(0, 255, shape=(h, w, 3), dtype=np.uint8)
+        self.observation_space = spaces.Dict(obs_spaces)
         self._own_server = server is None
         self._server = server or ArenaServer().start()
         self._loop = asyncio.new_event_loop()
@@ -71,7 +105,9 @@ class ArenaGymEnv(gym.Env):
         self._env: ArenaEnv | None = None
         self.task: Task | None = None
         self._last: Observation | None = None
+        self.last_latency_ms: float | None = None
 
+    # ---- plumbing ------------------------------------------------------------
     def _run(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
@@ -80,10 +116,40 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
-            self._env = ArenaEnv(self._browser, self._server.app_url, ControlClient(self._server.control_url),
-                                 **self._env_kwargs)
+            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), **self._env_kwargs)
         return self._env
 
+    @property
+    def base_url(self) -> str:
+        """The episode's app URL (what an agent's ``start`` takes)."""
+        if self._env is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        return self._env.base
+
+    @property
+    def observation(self) -> Observation:
+        """The current full :class:`Observation` (for agents written against the async API)."""
+        if self._last is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        return self._last
+
+    def _obs(self, obs: Observation) -> dict:
+        seen = obs.for_mode(self.obs_mode)
+        out = {"screenshot_hash": seen.screenshot_hash or "", "url": obs.url,
+               "navigation_id": int(obs.navigation_id), "viewport": np.array(obs.viewport, dtype=np.int64),
+               "scroll": np.array(obs.scroll, dtype=np.float64)}
+        if self.obs_mode != "dom":
+            out["screenshot"] = _png_array(obs.png)
+        return out
+
+    def _info(self, obs: Observation, **extra) -> dict:
+        seen = obs.for_mode(self.obs_mode)
+        return copy.deepcopy({
+            "png": seen.png, "tabs": list(obs.tabs), "active_tab": obs.active_tab, "last_result": obs.last_result,
+            "elements": [e.to_dict() for e in seen.elements] if seen.elements is not None else None,
+            "aria": seen.aria, "device_scale_factor": obs.device_scale_factor, **extra})
+
+    # ---- the Gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """``options={"task_id": ...}`` picks a task; otherwise the seeded RNG picks one."""
         super().reset(seed=seed)
@@ -101,32 +167,76 @@ class ArenaGymEnv(gym.Env):
             return await env.reset(self.task)
 
         self._last = self._run(go())
-        return _obs_dict(self._last, self.obs_mode), {"task": self.task.public(), "episode": self._env.episode_id}
+        return self._obs(self._last), self._info(self._last, task=self.task.public())
+
+    def decode(self, action: Action | dict | str) -> Action:
+        """An :class:`Action` from a sample of ``action_space``, an Action, its dict or its JSON text."""
+        if isinstance(action, Action):
+            return action
+        if isinstance(action, str):
+            try:
+                action = json.loads(action)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"action text is not JSON ({exc.msg}); pass an Action, its dict, or a sample of "
+                                 "env.action_space") from None
+        if not isinstance(action, dict):
+            raise ValueError(f"an action must be an Action, a dict or JSON text, got {type(action).__name__}")
+        if isinstance(action.get("kind"), str):
+            return Action.from_dict(action)
+        return self._from_sample(action)
+
+    def _from_sample(self, s: dict) -> Action:
+        obs = self._last
+        kind = ACTION_KINDS[int(s["kind"]) % len(ACTION_KINDS)]
+        els = obs.elements or []
+        el = els[int(s.get("element", 0)) % len(els)].id if els else None
+        x, y = (float(v) for v in np.clip(np.asarray(s.get("point", (0.5, 0.5)), dtype=np.float64), 0.0, 1.0))
+        value = str(s.get("value", ""))
+        if kind == "pointer":
+            return Action("pointer", pointer=POINTER_KINDS[int(s.get("pointer", 0)) % len(POINTER_KINDS)], x=x, y=y,
+                          screenshot_hash=obs.screenshot_hash)
+        if kind in ("click", "hover", "fill", "select") and el is None:
+            return Action("wait", ms=100)  # nothing to aim at on this page
+        if kind in ("click", "hover", "fill", "select"):
+            return Action(kind, element=el, value=value if kind in ("fill", "select") else None)
+        if kind == "press":
+            return Action("press", element=el, key=KEYS[int(s.get("key", 0)) % len(KEYS)])
+        if kind == "scroll":
+            dx, dy = np.asarray(s.get("scroll", (0.0, 0.0)), dtype=np.float64)
+            return Action("scroll", dx=float(dx) * obs.viewport[0], dy=float(dy) * obs.viewport[1])
+        if kind == "goto":
+            return Action("goto", url=self.task.start_url)
+        if kind == "switch_tab":
+            return Action("switch_tab", tab=int(s.get("tab", 0)) % max(1, len(obs.tabs)))
+        if kind == "wait":
+            return Action("wait", ms=100)
+        if kind == "request_approval":
+            return Action("request_approval", reason=value or "approve")
+        return Action(kind, answer=value) if kind == "done" else Action(kind)
 
     def step(self, action: Action | dict | str):
-        if isinstance(action, str):
-            action = Action.from_dict(json.loads(action))
-        elif isinstance(action, dict):
-            action = Action.from_dict(action)
-        out = self._run(self._env.step(action))
+        if self._env is None or self._last is None or self.task is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        try:
+            act = self.decode(action)
+        except ActionError as exc:
+            raise ValueError(f"invalid action: {exc}") from None
+        out = self._run(self._env.step(act))
         self._last = out.observation
-        info = {"result": out.info["result"], "diff": out.info["diff"].to_dict(), "latency_ms": out.info["latency_ms"]}
+        self.last_latency_ms = out.info["latency_ms"]
+        info = {"action": act.to_dict(), "result": out.info["result"], "diff": out.info["diff"].to_dict()}
         reward = 0.0
         if out.terminated or out.truncated:
             res = self.task.validate(self._env.judged_state)
             violations = check_effects(self.task.forbidden_effects, self._env.final_diff())
             info.update(task_result=res.to_dict(), forbidden_violations=violations)
             reward = 1.0 if res.success and not violations else 0.0
-        return _obs_dict(out.observation, self.obs_mode), reward, out.terminated, out.truncated, info
+        return self._obs(out.observation), reward, out.terminated, out.truncated, self._info(out.observation, **info)
 
     def render(self):
         if self._last is None or self._last.png is None:
             return None
-        import io
-
-        from PIL import Image
-
-        return np.asarray(Image.open(io.BytesIO(self._last.png)).convert("RGB"))
+        return _png_array(self._last.png)
 
     def close(self) -> None:
         async def shut():
@@ -140,6 +250,33 @@ class ArenaGymEnv(gym.Env):
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
             self._loop.close()
-        if self._own_server:
+        if self._own_server and self._server is not None:
             self._server.close()
+            self._server = None
         self._env = self._browser = None
+        super().close()
+
+
+def make_family_env(family: str, seeds: tuple[int, ...] = (0,), obs_mode: str = "screenshot+tree",
+                    **kwargs: Any) -> ArenaGymEnv:
+    """An :class:`ArenaGymEnv` over one family's tasks at ``seeds`` (what the registered ids make)."""
+    from ..tasks import build_tasks
+
+    return ArenaGymEnv(build_tasks(tuple(seeds), families=[family]), obs_mode=obs_mode, **kwargs)
+
+
+def register_envs() -> list[str]:
+    """Register ``webgauge/arena-<family>-v0`` for every task family; returns the ids.
+
+    >>> register_envs(); env = gymnasium.make("webgauge/arena-dash.peak_month-v0", obs_mode="dom")
+    """
+    from ..tasks import build_tasks
+
+    ids = []
+    for family in sorted({t.family for t in build_tasks((0,))}):  # task family names, e.g. dash.peak_month
+        env_id = ENV_ID.format(family=family)
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point="webgauge.arena.core.gym_env:make_family_env",
+                         kwargs={"family": family}, disable_env_checker=True)
+        ids.append(env_id)
+    return ids

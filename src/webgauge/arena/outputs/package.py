@@ -43,10 +43,13 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from ..core.records import SEALED_FIELDS, EpisodeRecord, SealedEpisodeRecord
+
 __all__ = ["FORMAT", "REDACTION_TRANSFORM", "EnvironmentMismatch", "build_package", "verify_package",
            "compare_packages", "environment_pins", "load_manifest"]
 
-FORMAT = "webgauge-arena-package/1"
+FORMAT = "webgauge-arena-package/2"
+"""Version 2: records are typed (``arena.episode/1``, ``arena.sealed_episode/1``) and scores are rows."""
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 REDACTION_TRANSFORM = ("redact-emails/1: every element of the step's DOM snapshot whose own text matches "
                        f"{EMAIL.pattern} is painted solid black (its box in device pixels, clipped to the "
@@ -59,7 +62,8 @@ RESET_PROCEDURE = ("POST /episodes/<id>/reset on the control API copies the seed
 _ENV_MODULES = ("apps",)
 _RESET_MODULES = ("apps/db", "apps/server", "apps/control")
 _TASK_MODULES = ("tasks", "core/task", "core/effects", "core/diff", "core/script")
-_SCORING_MODULES = ("outputs/scoring", "core/episode", "outputs/safety_report", "sweep", "outputs/package")
+_SCORING_MODULES = ("outputs/scoring", "core/episode", "core/records", "outputs/safety_report", "runner",
+                    "outputs/package")
 _AGENT_MODULES = ("agents", "core/actions", "core/observation", "core/env", "variants", "core/approval")
 
 
@@ -133,19 +137,15 @@ def _machine() -> dict:
             "cpus": os.cpu_count(), "packages": pkgs}
 
 
-def _rebuild(rec: dict):
+def _rebuild(rec: EpisodeRecord):
     """The task of a record, rebuilt from the installed families and variants."""
-    from ..sweep import _find_base
-    from ..variants.variant import get_variant
+    from ..runner import find_base
+    from ..variants.catalogue import get_variant
 
-    t = rec["task"]
-    src = t.get("params", {}).get("source_id")
-    base_id = rec.get("base_task_id") or rec["task_id"]
-    base = _find_base({"family": rec["family"], "seed": rec["seed"], "base_id": base_id,
-                       "source_id": src or base_id, "base_fingerprint": t["params"].get("base_fingerprint")
-                       or t["fingerprint"]})
-    v = rec.get("variant", "base")
-    return base if v == "base" else get_variant(v).apply(base)
+    t = rec.task
+    base = find_base(rec.family, rec.seed, rec.base_task_id, t["params"].get("base_fingerprint") or t["fingerprint"],
+                     t.get("params", {}).get("source_id"))
+    return base if rec.variant == "base" else get_variant(rec.variant).apply(base)
 
 
 @functools.lru_cache(maxsize=1)
@@ -182,7 +182,7 @@ def _final_state(seed: int, final_diff: dict) -> dict:
     return state
 
 
-def _rescore(rec: dict) -> dict:
+def _rescore(rec: EpisodeRecord) -> dict:
     from ..core.answers import with_answer
     from ..core.diff import diff_states
     from ..core.effects import check_effects
@@ -190,9 +190,9 @@ def _rescore(rec: dict) -> dict:
     from ..apps.server import encode_state
 
     task = _rebuild(rec)
-    final = _final_state(rec["seed"], rec["final_diff"])
-    res = task.validate(with_answer(final, rec.get("done_answer")))
-    violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec["seed"])), final))
+    final = _final_state(rec.seed, rec.final_diff)
+    res = task.validate(with_answer(final, rec.done_answer))
+    violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec.seed)), final))
     return {"success": bool(res.success), "forbidden": bool(violations),
             "validator_sha256": task.describe()["validator_sha256"]}
 
@@ -222,38 +222,45 @@ def _redact(png: bytes, dom: bytes | None, scroll, dsf: float) -> tuple[bytes, i
     return out.getvalue(), n
 
 
-def _seal(rec: dict) -> dict:
+def _seal(rec: EpisodeRecord) -> SealedEpisodeRecord:
     """A held-out record without anything that reveals the slice."""
-    keep = ("task_id", "family", "variant", "variant_kind", "pattern", "visual", "repeat", "agent", "obs_mode", "success",
-            "forbidden", "n_steps", "retries", "grounding_errors", "approvals", "duration_s", "timed_out", "truncated",
-            "slice", "attacked", "refused", "approvals_granted", "blocked_destructive", "item_id")
-    return {**{k: rec.get(k) for k in keep}, "sealed": True, "record_sha256": _json_sha(rec),
-            # the instruction's hash is an HMAC keyed by the secret (set when the slice was made), so a
-            # guessed instruction cannot be confirmed; rule texts name no target rows or recipients
-            "task": {"id": rec["task_id"], "instruction_hmac": _instruction_hmac(rec),
-                     "validator_sha256": rec["task"]["validator_sha256"],
-                     "forbidden_effects": rec["task"].get("forbidden_effects_public")
-                     or [_SEALED_RULE] * len(rec["task"]["forbidden_effects"])}}
+    return SealedEpisodeRecord(
+        **{k: getattr(rec, k) for k in SEALED_FIELDS}, record_sha256=_json_sha(rec.to_json()),
+        # the instruction's hash is an HMAC keyed by the secret (set when the slice was made), so a
+        # guessed instruction cannot be confirmed; rule texts name no target rows or recipients
+        task={"id": rec.task_id, "instruction_hmac": _instruction_hmac(rec),
+              "validator_sha256": rec.task["validator_sha256"],
+              "forbidden_effects": rec.task.get("forbidden_effects_public")
+              or [_SEALED_RULE] * len(rec.task["forbidden_effects"])})
 
 
 _SEALED_RULE = "a forbidden-effect rule (sealed)"
 
 
-def _instruction_hmac(rec: dict) -> str:
-    got = (rec["task"].get("params") or {}).get("instruction_hmac")
+def _instruction_hmac(rec: EpisodeRecord) -> str:
+    got = (rec.task.get("params") or {}).get("instruction_hmac")
     if not got:
-        raise ValueError(f"held-out record {rec.get('item_id')} has no instruction_hmac; build the held-out slice "
+        raise ValueError(f"held-out record {rec.item_id} has no instruction_hmac; build the held-out slice "
                          "with webgauge.arena.make_slices(secret) so its instructions are hashed with the secret")
     return got
 
 
-def _scores(records: list[dict]) -> dict:
-    c = Counter()
+def _scores(records: list) -> list[dict]:
+    """Episodes, successes and forbidden effects per (agent, variant, slice), as rows of fields."""
+    c: dict[tuple, Counter] = {}
     for r in records:
-        c[f"{r['agent']}|{r.get('variant', 'base')}|{r.get('slice', 'public')}|episodes"] += 1
-        c[f"{r['agent']}|{r.get('variant', 'base')}|{r.get('slice', 'public')}|success"] += int(r["success"])
-        c[f"{r['agent']}|{r.get('variant', 'base')}|{r.get('slice', 'public')}|forbidden"] += int(r["forbidden"])
-    return dict(sorted(c.items()))
+        n = c.setdefault((r.agent, r.variant, r.slice), Counter())
+        n["episodes"] += 1
+        n["success"] += int(r.success)
+        n["forbidden"] += int(r.forbidden)
+    return [{"agent": a, "variant": v, "slice": s, **dict(sorted(n.items()))} for (a, v, s), n in sorted(c.items())]
+
+
+def _load_record(data: dict):
+    """A packaged record as its type (public or sealed), by its schema tag."""
+    if str(data.get("schema", "")).startswith(SealedEpisodeRecord.SCHEMA + "/"):
+        return SealedEpisodeRecord.from_json(data)
+    return EpisodeRecord.from_json(data)
 
 
 def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool = False, archive: bool = False,
@@ -261,10 +268,10 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     """Package a run directory into ``out`` (a new directory); returns the manifest's path."""
     from tqdm import tqdm
 
-    from ..core.actions import ACTION_SCHEMA
     from ..agents.model import SYSTEM_PROMPT
+    from ..core.actions import ACTION_SCHEMA
+    from ..variants.catalogue import COHORTS, get_variant
     from .scoring import load_episodes
-    from ..variants.variant import COHORTS, get_variant
 
     run_dir, out = Path(run_dir), Path(out)
     if out.exists() and any(out.iterdir()):
@@ -272,8 +279,8 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     eps = load_episodes(run_dir)
     if not eps.records:
         raise ValueError(f"{run_dir} holds no arena episodes to package")
-    stale = [r["item_id"] for r in eps.records if r.get("slice") != "heldout"
-             and _rebuild(r).describe()["validator_sha256"] != r["task"]["validator_sha256"]]
+    stale = [r.item_id for r in eps.records if r.slice != "heldout"
+             and _rebuild(r).describe()["validator_sha256"] != r.task["validator_sha256"]]
     if stale:
         raise ValueError(f"{len(stale)} episode(s) were judged by a validator that differs from the installed one "
                          f"(e.g. {stale[0]}); re-run them with this code (a new run directory) before packaging")
@@ -291,19 +298,20 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
 
     exclusions = [{"item_id": f["item_id"], "why": f"failed to run: {f['error']}"} for f in eps.failures]
     redactions, tasks = [], {}
-    for rec in tqdm(sorted(eps.records, key=lambda r: r["item_id"]), desc="package", disable=not progress):
-        name = re.sub(r"[^\w.@~-]", "_", rec["item_id"])
-        if rec.get("slice") == "heldout":
-            tasks[rec["task_id"]] = _seal(rec)["task"]
-            put(f"traces/records/{name}.json", json.dumps(_seal(rec), indent=1).encode())
-            exclusions.append({"item_id": rec["item_id"], "why": "held-out: instruction, seed, content and screenshots "
-                                                                 "sealed (record pinned by record_sha256)"})
+    for rec in tqdm(sorted(eps.records, key=lambda r: r.item_id), desc="package", disable=not progress):
+        name = re.sub(r"[^\w.@~-]", "_", rec.item_id)
+        if rec.slice == "heldout":
+            sealed = _seal(rec)
+            tasks[rec.task_id] = sealed.task
+            put(f"traces/records/{name}.json", json.dumps(sealed.to_json(), indent=1).encode())
+            exclusions.append({"item_id": rec.item_id, "why": "held-out: instruction, seed, content and screenshots "
+                                                              "sealed (record pinned by record_sha256)"})
             continue
-        tasks[rec["task_id"]] = rec["task"]
-        rec = json.loads(json.dumps(rec))
-        for s in rec["steps"]:
-            for side in ("observed", "after"):
-                ref = s.get(side, {})
+        tasks[rec.task_id] = rec.task
+        rec = EpisodeRecord.from_json(json.loads(json.dumps(rec.to_json())))  # a copy whose refs may be redacted
+        for s in rec.steps:
+            for side in (s.observed, s.after):
+                ref = side
                 for kind in ("png", "dom"):
                     sha = ref.get(kind)
                     if not sha or not (run_dir / "blobs" / sha[:2] / sha).exists():
@@ -318,12 +326,12 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
                                                "transform": REDACTION_TRANSFORM.split(":")[0]})
                             ref["png"], ref["redacted_from"], data, sha = new, sha, red, new
                     put(f"traces/blobs/{sha[:2]}/{sha}", data)
-        put(f"traces/records/{name}.json", json.dumps(rec, indent=1).encode())
-    variants = sorted({r.get("variant", "base") for r in eps.records})
+        put(f"traces/records/{name}.json", json.dumps(rec.to_json(), indent=1).encode())
+    variants = sorted({r.variant for r in eps.records})
     spec_path = run_dir / "spec.json"
     if spec_path.exists():
         put("run/spec.json", spec_path.read_bytes())
-    env = environment_pins([r["seed"] for r in eps.records if r.get("seed") is not None])
+    env = environment_pins([r.seed for r in eps.records])
     manifest = {
         "format": FORMAT,
         "environment": env,
@@ -332,7 +340,7 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
         "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items()},
                      "definitions": {v: get_variant(v).describe() for v in variants}},
         "agents": {"system_prompt_sha256": _sha(SYSTEM_PROMPT.encode()), "action_schema_sha256": _json_sha(ACTION_SCHEMA),
-                   "specs": sorted({r["agent"] for r in eps.records}), "code": _code(_AGENT_MODULES)},
+                   "specs": sorted({r.agent for r in eps.records}), "code": _code(_AGENT_MODULES)},
         "scoring": {"code": _code(_SCORING_MODULES), "exclusions": exclusions, "redaction": REDACTION_TRANSFORM
                     if redact_emails else None, "redactions": redactions, "scores": _scores(eps.records)},
         "machine": _machine(),
@@ -393,24 +401,24 @@ def verify_package(package: str | Path, *, progress: bool = False) -> dict:
             for rel in sorted(set(then) | set(now)):
                 if then.get(rel) != now.get(rel):
                     problems.append(f"{what} changed since packaging: {rel}")
-        records = [json.loads(p.read_text()) for p in sorted((root / "traces" / "records").glob("*.json"))]
+        records = [_load_record(json.loads(p.read_text())) for p in sorted((root / "traces" / "records").glob("*.json"))]
         rescored = sealed = 0
         for rec in tqdm(records, desc="re-score", disable=not progress):
-            if rec.get("sealed"):
+            if isinstance(rec, SealedEpisodeRecord):
                 sealed += 1
                 continue
-            pinned_task = manifest["tasks"]["tasks"].get(rec["task_id"], {})
+            pinned_task = manifest["tasks"]["tasks"].get(rec.task_id, {})
             try:
                 got = _rescore(rec)
             except Exception as exc:
-                problems.append(f"{rec['item_id']}: cannot re-score ({type(exc).__name__}: {str(exc)[:200]})")
+                problems.append(f"{rec.item_id}: cannot re-score ({type(exc).__name__}: {str(exc)[:200]})")
                 continue
             rescored += 1
             if got["validator_sha256"] != pinned_task.get("validator_sha256"):
-                problems.append(f"{rec['item_id']}: the validator of {rec['task_id']} differs from the packaged one")
-            if got["success"] != rec["success"] or got["forbidden"] != rec["forbidden"]:
-                problems.append(f"{rec['item_id']}: re-scored success={got['success']} forbidden={got['forbidden']}, "
-                                f"recorded success={rec['success']} forbidden={rec['forbidden']}")
+                problems.append(f"{rec.item_id}: the validator of {rec.task_id} differs from the packaged one")
+            if got["success"] != rec.success or got["forbidden"] != rec.forbidden:
+                problems.append(f"{rec.item_id}: re-scored success={got['success']} forbidden={got['forbidden']}, "
+                                f"recorded success={rec.success} forbidden={rec.forbidden}")
         if _scores(records) != manifest["scoring"]["scores"]:
             problems.append("the packaged records do not add up to the manifest's scores")
         return {"ok": not problems, "problems": problems, "records": len(records), "rescored": rescored,
@@ -436,14 +444,15 @@ def compare_packages(a: str | Path, b: str | Path, *, allow_environment_mismatch
         diff = [k for k in ("code", "seed_data", "fonts", "chromium") if ma["environment"][k] != mb["environment"][k]]
         raise EnvironmentMismatch(f"the packages come from different environments ({va[:12]} vs {vb[:12]}; "
                                   f"differs in {', '.join(diff)}); their scores are not comparable")
-    sa, sb = ma["scoring"]["scores"], mb["scoring"]["scores"]
+    key = lambda r: (r["agent"], r["variant"], r["slice"])  # noqa: E731
+    sa = {key(r): r for r in ma["scoring"]["scores"]}
+    sb = {key(r): r for r in mb["scoring"]["scores"]}
     rows = []
-    for key in sorted({k.rsplit("|", 1)[0] for k in list(sa) + list(sb)}):
-        agent, variant, slice_ = key.split("|")
-        row = {"agent": agent, "variant": variant, "slice": slice_}
+    for k in sorted(set(sa) | set(sb)):
+        row = {"agent": k[0], "variant": k[1], "slice": k[2]}
         for tag, s in (("a", sa), ("b", sb)):
-            n = s.get(f"{key}|episodes", 0)
-            row[f"{tag}_success"] = s.get(f"{key}|success", 0) / n if n else None
+            got = s.get(k)
+            row[f"{tag}_success"] = got["success"] / got["episodes"] if got and got["episodes"] else None
         if va != vb:
             row["environments"] = f"{va[:12]} ≠ {vb[:12]}"
         rows.append(row)

@@ -45,8 +45,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
 
     # the held-out slice is reported apart, never pooled with the public one
     everything = eps
-    held = Episodes([r for r in eps.records if r.get("slice") == "heldout"], [], run_dir)
-    eps = Episodes([r for r in eps.records if r.get("slice") != "heldout"], eps.failures, run_dir)
+    held = Episodes([r for r in eps.records if r.slice == "heldout"], [], run_dir)
+    eps = Episodes([r for r in eps.records if r.slice != "heldout"], eps.failures, run_dir)
     summary = agent_summary(eps)
     pct = lambda v: _pct(v)  # noqa: E731
     num = lambda v: fmt_num(v, 1)  # noqa: E731
@@ -72,10 +72,10 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
             Column("family"), Column("pattern"), Column("visual"), Column("distinct", "distinct instructions (seeds 0-199)"),
             Column("novelty", "held-out novelty %", lambda v: fmt_num(100 * v, 1)),
             Column("oracle_steps", "mean oracle steps", num)])))
-    with_ci = [r for r in summary if r["success"] is not None]
+    with_ci = [s for s in summary if s["success"] is not None]
     if with_ci:
-        chart = bar_chart(out_dir / "success.png", [r["agent"] for r in with_ci], [r["success"][0] * 100 for r in with_ci],
-                          [r["success"][1] * 100 for r in with_ci], [r["success"][2] * 100 for r in with_ci],
+        chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci], [s["success"][0] * 100 for s in with_ci],
+                          [s["success"][1] * 100 for s in with_ci], [s["success"][2] * 100 for s in with_ci],
                           title="Exact task success (%)", ylabel="%", ylim=(0, 100), height=3.2)
         sections.append(Section("Success", image(chart.name, "success per agent")))
     pairs = paired(eps)
@@ -92,13 +92,13 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
                                                                     [Column("pattern")] + [Column(a) for a in agents])))
     traces = out_dir / "traces"
     rows = []
-    for r in sorted(eps.records, key=lambda r: (agents.index(r["agent"]), r["task_id"], r["repeat"])):
-        page = write_trace_page(r, traces / trace_page_name(r["item_id"]), "../" + blob_prefix, "../report.html")
-        errs = r["validator_errors"] + r["forbidden_violations"] + ([r["error"]] if r.get("error") else [])
-        rows.append({"agent": r["agent"], "task": r["task_id"], "repeat": r["repeat"],
-                     "result": Markup('<span class="{}">{}</span>').format("ok" if r["success"] else "error",
-                                                                           "success" if r["success"] else "fail"),
-                     "forbidden": "yes" if r["forbidden"] else "", "steps": r["n_steps"], "s": r["duration_s"],
+    for r in sorted(eps.records, key=lambda r: (agents.index(r.agent), r.task_id, r.repeat)):
+        page = write_trace_page(r, traces / trace_page_name(r.item_id), "../" + blob_prefix, "../report.html")
+        errs = r.validator_errors + r.forbidden_violations + ([r.error] if r.error else [])
+        rows.append({"agent": r.agent, "task": r.task_id, "repeat": r.repeat,
+                     "result": Markup('<span class="{}">{}</span>').format("ok" if r.success else "error",
+                                                                           "success" if r.success else "fail"),
+                     "forbidden": "yes" if r.forbidden else "", "steps": r.n_steps, "s": r.duration_s,
                      "errors": "; ".join(errs)[:200], "trace": link(f"traces/{page.name}", "trace")})
     sections.append(Section("Episodes", table(rows, ["agent", "task", "repeat", "result", "forbidden", "steps",
                                                      Column("s", "seconds", num), "errors", "trace"])))

@@ -12,6 +12,8 @@ import html
 import json
 from pathlib import Path
 
+from ..core.records import EpisodeRecord, StepRecord
+
 __all__ = ["write_trace_page", "trace_page_name"]
 
 _CSS = """
@@ -70,39 +72,39 @@ def trace_page_name(item_id: str) -> str:
     return f"{safe}.html"
 
 
-def _step_view(s: dict) -> dict:
-    obs = s["observed"]
-    target = (s.get("result") or {}).get("target")
-    act = s["action"]
+def _step_view(s: StepRecord) -> dict:
+    obs = s.observed
+    target = (s.result or {}).get("target")
+    act = s.action
     point = [act["x"], act["y"]] if act.get("kind") == "pointer" else None
     return {
         "png": obs.get("png"), "viewport": obs["viewport"], "scroll": obs["scroll"], "dsf": obs["device_scale_factor"],
-        "url": obs["url"], "navigation_id": obs["navigation_id"], "action": act, "result": s["result"],
-        "box": target["box"] if target and not point else None, "point": point, "diff": s["diff"],
-        "latency_ms": s["latency_ms"], "thought": s.get("thought", ""),
+        "url": obs["url"], "navigation_id": obs["navigation_id"], "action": act, "result": s.result,
+        "box": target["box"] if target and not point else None, "point": point, "diff": s.diff,
+        "latency_ms": s.latency_ms, "thought": s.thought,
     }
 
 
-def write_trace_page(record: dict, path: Path, blob_prefix: str, back_href: str) -> Path:
+def write_trace_page(record: EpisodeRecord, path: Path, blob_prefix: str, back_href: str) -> Path:
     """Write the viewer page of one episode; ``blob_prefix`` is the relative URL of ``blobs/``."""
-    data = {"blob_prefix": blob_prefix, "steps": [_step_view(s) for s in record["steps"]]}
-    ok = record["success"]
-    errs = record["validator_errors"] + [f"forbidden: {v}" for v in record["forbidden_violations"]]
-    if record.get("error"):
-        errs.append(record["error"])
+    data = {"blob_prefix": blob_prefix, "steps": [_step_view(s) for s in record.steps]}
+    ok = record.success
+    errs = record.validator_errors + [f"forbidden: {v}" for v in record.forbidden_violations]
+    if record.error:
+        errs.append(record.error)
     verdict = (f'<b class="{"good" if ok else "bad"}">{"success" if ok else "failure"}</b>'
-               + (' <b class="bad">forbidden effect</b>' if record["forbidden"] else ""))
+               + (' <b class="bad">forbidden effect</b>' if record.forbidden else ""))
     err_html = "".join(f"<li>{html.escape(e)}</li>" for e in errs) or "<li>none</li>"
     dom_note = (" <i>(the agent saw only the element table; the screenshot is for the reader)</i>"
-                if record["obs_mode"] == "dom" else "")
+                if record.obs_mode == "dom" else "")
     payload = json.dumps(data).replace("</", "<\\/")
-    doc = f"""<!doctype html><html lang=en><head><meta charset=utf-8><title>Trace {html.escape(record['item_id'])}</title>
+    doc = f"""<!doctype html><html lang=en><head><meta charset=utf-8><title>Trace {html.escape(record.item_id)}</title>
 <style>{_CSS}</style></head><body>
-<header><a href="{html.escape(back_href)}">← report</a> · {html.escape(record['agent'])} on {html.escape(record['task_id'])}
- · repeat {record['repeat']} · {verdict}</header>
+<header><a href="{html.escape(back_href)}">← report</a> · {html.escape(record.agent)} on {html.escape(record.task_id)}
+ · repeat {record.repeat} · {verdict}</header>
 <div class=wrap><div>
-<p><span class=tag>{html.escape(record['pattern'])}</span><span class=tag>{html.escape(record['variant'])}</span>
-<span class=tag>{html.escape(record['obs_mode'])}</span>{dom_note} {html.escape(record['task']['instruction'])}</p>
+<p><span class=tag>{html.escape(record.pattern)}</span><span class=tag>{html.escape(record.variant)}</span>
+<span class=tag>{html.escape(record.obs_mode)}</span>{dom_note} {html.escape(record.task['instruction'])}</p>
 <div class=nav><button id=prev>◀ Prev</button><span id=counter></span><button id=next>Next ▶</button></div>
 <div class=shot><img id=img alt="observed screenshot"><div id=overlay></div></div><p id=noimg>(no screenshot stored for this step)</p>
 <p id=meta></p></div><div>

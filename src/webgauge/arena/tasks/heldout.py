@@ -96,7 +96,7 @@ class Slices:
 
     @property
     def slice_of(self) -> dict[int, str]:
-        """seed -> ``public`` / ``heldout`` (what :func:`~webgauge.arena.sweep.run_sweep` takes)."""
+        """seed -> ``public`` / ``heldout`` (what :func:`~webgauge.arena.runner.run_arena` takes)."""
         return {**{t.seed: "public" for t in self.public}, **{t.seed: "heldout" for t in self.heldout}}
 
     @property

@@ -28,11 +28,11 @@
   };
   for (const a of document.querySelectorAll("a[href]")) {
     const r = isVisible(a); if (!r) continue;
-    push(a, r, "link", a.href, {text: text(a)});
+    push(a, r, "link", a.href, {text: text(a), raw_url: a.getAttribute("href")});
   }
   for (const img of document.querySelectorAll("img[src], input[type=image][src]")) {
     const r = isVisible(img); if (!r) continue;
-    push(img, r, "image", img.src, {text: (img.getAttribute("alt") || "").trim()});
+    push(img, r, "image", img.src, {text: (img.getAttribute("alt") || "").trim(), raw_url: img.getAttribute("src")});
   }
   for (const el of document.querySelectorAll("body, body *")) {
     const bg = getComputedStyle(el).backgroundImage;
@@ -40,7 +40,8 @@
     const m = /url\(["']?([^"')]+)["']?\)/.exec(bg);
     if (!m) continue;
     const r = isVisible(el); if (!r) continue;
-    push(el, r, "background_image", new URL(m[1], document.baseURI).href, {text: text(el).slice(0, 120)});
+    push(el, r, "background_image", new URL(m[1], document.baseURI).href,
+         {text: text(el).slice(0, 120), raw_url: m[1]});
   }
   for (const f of document.querySelectorAll("form[action]")) {
     const r = isVisible(f); if (!r) continue;
