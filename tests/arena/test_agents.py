@@ -36,7 +36,7 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
             # A stand-in remote model: replays the oracle's next action, aimed at the screenshot it is shown.
             a = dict(queue.pop(0))
             if a["kind"] == "pointer":
-                a["screenshot_hash"] = re.search(r"Screenshot hash: (\w+)", request_text(body)).group(1)
+                a["token"] = re.search(r"Screenshot token: (\S+)", request_text(body)).group(1)
             return json.dumps(a)
 
         with FakeModelServer(respond) as srv:
@@ -54,7 +54,7 @@ async def test_model_agents_share_one_prompt_across_observation_modes(browser, a
                     assert r.body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
                     assert ("Elements (id" in text) == (mode != "screenshot")
                     assert len(images) == (0 if mode == "dom" else 1)
-                    assert ("Screenshot hash" in text) == (mode != "dom")
+                    assert ("Screenshot token" in text) == (mode != "dom")
                 if mode == "dom":
                     assert rec.screenshots == 0 and rec.image_tokens == 0
                 else:

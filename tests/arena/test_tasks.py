@@ -79,7 +79,7 @@ def test_forbidden_effect_rules_on_a_real_state_change():
 def test_action_schema_rejects_bad_actions_with_a_fix():
     with pytest.raises(ActionError, match="element id"):
         Action("click")
-    with pytest.raises(ActionError, match="screenshot_hash"):
+    with pytest.raises(ActionError, match="token"):
         Action("pointer", pointer="click", x=0.5, y=0.5)
     with pytest.raises(ActionError, match=r"\[0, 1\]"):
         Action("pointer", pointer="click", x=1.5, y=0.5, screenshot_hash="ab")

@@ -140,6 +140,20 @@ def test_package_never_reveals_heldout_seeds(sweep_run, tmp_path):
             assert seed not in f.read_text(), f"{f.name} reveals the held-out seed"
 
 
+def test_sweep_stores_heldout_episodes_sealed(sweep_run):
+    from webgauge.arena.runner import SEALED
+
+    held = [r for r in load_episodes(sweep_run).records if r.slice == "heldout"]
+    secret_task = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["shop.cancel_order"]).heldout[0]
+    assert held and all(r.task["instruction"] == SEALED for r in held)
+    assert all(not s.observed.get("png") and not s.after.get("png") for r in held for s in r.steps)
+    assert all(r.task["params"]["instruction_hmac"] == secret_task.params["instruction_hmac"] for r in held)
+    needle = secret_task.instruction.encode()
+    assert not [p for p in sweep_run.rglob("*") if p.is_file() and needle in p.read_bytes()]
+    public = [r for r in load_episodes(sweep_run).records if r.slice == "public"]
+    assert public and all(s.observed.get("png") for r in public for s in r.steps)
+
+
 def test_compare_packages_holding_a_model_agent(tmp_path):
     """A model agent's name holds '|' (model|mode): packages, verify and compare read it as a field."""
     from webgauge.arena.tasks import build_tasks

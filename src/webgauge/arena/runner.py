@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import json
 import os
 import threading
 from pathlib import Path
@@ -34,7 +35,8 @@ from .tasks import build_tasks
 from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
 
-__all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "find_base", "planned", "AGENT_KINDS"]
+__all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "find_base", "planned", "AGENT_KINDS",
+           "seal_heldout_content", "SEALED"]
 
 AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
 
@@ -90,7 +92,8 @@ def make_agent(spec: dict, task: Task, ctx=None, *, variant=None, events=None) -
         from webgauge.models import get_model
 
         model = get_model(spec["model"], **spec.get("model_options", {}))
-    agent = ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec))
+    agent = ModelAgent(model, spec.get("obs_mode", "screenshot+tree"), name=agent_name(spec),
+                       temperature=float(spec.get("temperature", 0.0)), seed=spec.get("seed"))
     agent.model_id = spec["model"]
     return agent
 
@@ -115,17 +118,20 @@ def episode_items(tasks: Iterable[Task], agents: list[dict], *, variants: Iterab
                         "base_id": base.id, "base_fingerprint": base.fingerprint, "family": base.family,
                         "seed": base.seed, "variant": name, "fingerprint": task.fingerprint, "agent": spec,
                         "repeat": r, "source_id": base.params.get("source_id", base.id),
+                        "instruction_hmac": base.params.get("instruction_hmac"),
                         "slice": base.params.get("slice") or (slices or {}).get(base.seed, "public")}))
     return items
 
 
-def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None, source_id: str | None = None) -> Task:
+def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None, source_id: str | None = None,
+              instruction_hmac: str | None = None) -> Task:
     """Rebuild a base task from its family and seed (held-out tasks carry an opaque id and their source id)."""
     src = source_id or base_id
     for t in build_tasks((seed,), families=[family]):
         if t.id == src:
             if src != base_id:
-                t = dataclasses.replace(t, id=base_id, params={**t.params, "slice": "heldout", "source_id": src})
+                extra = {"instruction_hmac": instruction_hmac} if instruction_hmac else {}
+                t = dataclasses.replace(t, id=base_id, params={**t.params, "slice": "heldout", "source_id": src, **extra})
             if base_fingerprint is not None and t.fingerprint != base_fingerprint:
                 raise RuntimeError(f"task {base_id} changed since the run was planned (fingerprint differs)")
             return t
@@ -145,7 +151,8 @@ async def episode_item(item, ctx):
     from webgauge.run import ItemResult
 
     p = item.payload
-    base = find_base(p["family"], p["seed"], p["base_id"], p["base_fingerprint"], p.get("source_id"))
+    base = find_base(p["family"], p["seed"], p["base_id"], p["base_fingerprint"], p.get("source_id"),
+                     p.get("instruction_hmac"))
     variant = get_variant(p["variant"])
     task = base if p["variant"] == "base" else variant.apply(base)
     if task.fingerprint != p["fingerprint"]:
@@ -174,14 +181,56 @@ async def episode_item(item, ctx):
     record.refused = _refused(record)
     record.attack = attack
     record.attacked = bool(attack and attack["attacked"])
-    return ItemResult(record=record.to_json(), blobs=blobs)
+    out = record.to_json()
+    if p["slice"] == "heldout" and not ctx.options.get("keep_heldout_content", False):
+        out, blobs = seal_heldout_content(out), {}
+    return ItemResult(record=out, blobs=blobs)
+
+
+SEALED = "(held-out: sealed)"
+
+
+def seal_heldout_content(record: dict) -> dict:
+    """A held-out record as the run directory keeps it by default: the metrics, the slice, the
+    action kinds and result codes, and the instruction's salted HMAC; no instruction, no
+    screenshots or DOM snapshots, no model text, no typed values or answers, no row values.
+    (Pass ``keep_heldout_content=True`` to a sweep, ``--keep-heldout-content`` on the CLI, to
+    keep everything; packages seal held-out records either way.)"""
+    rec = json.loads(json.dumps(record))
+    task = rec["task"]
+    task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
+    task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
+    for s in rec["steps"]:
+        s["action"] = {"kind": s["action"].get("kind")}
+        s["thought"] = s["raw"] = ""
+        s["diff"] = {t: {"n_changes": len(d.get("inserted", [])) + len(d.get("deleted", [])) + len(d.get("updated", []))}
+                     for t, d in (s.get("diff") or {}).items()}
+        s["result"] = {k: v for k, v in s["result"].items() if k in ("ok", "kind", "rejected")}
+        for side in ("observed", "after"):
+            ref = s.get(side) or {}
+            for k in ("png", "dom", "last_result"):
+                ref.pop(k, None)
+            for k in ("url", "title"):
+                if k in ref:
+                    ref[k] = SEALED
+    rec["final_diff"] = {}
+    rec["approval_decisions"] = [{"granted": d.get("granted")} for d in rec.get("approval_decisions") or []]
+    rec["validator_errors"] = [SEALED] * len(rec["validator_errors"])
+    rec["forbidden_violations"] = [SEALED] * len(rec["forbidden_violations"])
+    rec["done_answer"] = None if rec.get("done_answer") is None else SEALED
+    return rec
+
 
 
 def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),
               repeats: int = 1, slices: dict[int, str] | None = None, gate_destructive: bool = False,
               approval_policy: str = "grant", executor: str = "local", workers: int | None = None,
-              progress: bool = True, time_limit_s: float = 180.0, keep_dom: bool = True, **run_kwargs):
-    """Run every agent on every applicable (task, variant) ``repeats`` times into ``run_dir`` (resumable)."""
+              progress: bool = True, time_limit_s: float = 180.0, keep_dom: bool = True,
+              keep_heldout_content: bool = False, **run_kwargs):
+    """Run every agent on every applicable (task, variant) ``repeats`` times into ``run_dir`` (resumable).
+
+    Held-out episodes are stored sealed (:func:`seal_heldout_content`: no instruction, no
+    screenshots) unless ``keep_heldout_content`` is set."""
     from webgauge.run import RunSpec, run_items
 
     if not tasks:
@@ -199,6 +248,7 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
         prompts={"system": SYSTEM_PROMPT},
         options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom,
                  "approval_policy": approval_policy, "variants": variants,
+                 "keep_heldout_content": bool(keep_heldout_content),
                  "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
     )
     _write_plan(Path(run_dir), items)

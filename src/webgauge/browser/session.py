@@ -538,9 +538,11 @@ class LivePage:
         b = await loc.bounding_box()
         return None if b is None else (b["x"], b["y"], b["width"], b["height"])
 
-    async def click(self, target: str, *, timeout: float = 5.0, click_count: int = 1, force: bool = False) -> None:
+    async def click(self, target: str, *, timeout: float = 5.0, click_count: int = 1, force: bool = False,
+                    modifiers: tuple[str, ...] | list[str] = ()) -> None:
+        """Click a target; ``modifiers`` are keys held during the click (e.g. ``("Shift",)``)."""
         loc = await self.resolve(target)
-        await loc.click(timeout=timeout * 1000, click_count=click_count, force=force)
+        await loc.click(timeout=timeout * 1000, click_count=click_count, force=force, modifiers=list(modifiers) or None)
 
     async def fill(self, target: str, text: str, *, timeout: float = 5.0) -> None:
         loc = await self.resolve(target)

@@ -40,7 +40,26 @@ _family = click.option("--family", "families", multiple=True,
 @_seeds
 @_family
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines (the audit view: rules and validator hash).")
-def tasks_cmd(seeds, families, as_json):
+@click.option("--variety", is_flag=True, help="Per family: distinct instructions over seeds 0-199, held-out novelty "
+                                              "and mean oracle steps (builds every task; takes a while).")
+@click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Held-out-range seeds used to measure novelty (with --variety).")
+def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
+    if variety:
+        from webgauge.arena.tasks.variety import measure_variety
+
+        rows = measure_variety(list(families) or None, n_heldout=heldout_sample)
+        for r in rows:
+            click.echo(json.dumps(r.to_dict()) if as_json else
+                       f"{r.family:24s} {r.pattern:16s} {'visual' if r.visual else '      '} distinct {r.distinct:4d}  "
+                       f"novelty {r.novelty:6.1%}  oracle steps {r.oracle_steps:5.1f}")
+        if not as_json:
+            held = sum(r.heldout_tasks for r in rows)
+            click.echo(f"{len(rows)} families; >=20 distinct: {sum(r.distinct >= 20 for r in rows)}; held-out novelty "
+                       f"{sum(r.heldout_new for r in rows) / held:.1%} of {held}; mean oracle steps "
+                       f"{sum(r.oracle_steps for r in rows) / len(rows):.1f}; >=10 steps: "
+                       f"{sum(r.oracle_steps >= 10 for r in rows)}")
+        return
     for t in _tasks(seeds, families):
         if as_json:
             click.echo(json.dumps(t.describe()))
@@ -79,24 +98,35 @@ def serve_cmd(seed, port, control_port):
 @click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per agent and task.")
 @click.option("--time-limit", type=float, default=180.0, show_default=True, help="Wall-clock seconds per episode.")
 @click.option("--gate-destructive", is_flag=True, help="Block destructive controls until request_approval is granted.")
+@click.option("--variant", "variants", multiple=True, help="Run these variants too (repeatable; see `variants`).")
+@click.option("--secret", type=click.Path(path_type=Path), default=None,
+              help="Secret file for a held-out slice (or set WEBGAUGE_ARENA_SECRET with --heldout N).")
+@click.option("--heldout", "n_heldout", type=int, default=0, help="Held-out seeds to add (needs a secret).")
+@click.option("--policy", default="grant", show_default=True,
+              help="Approval policy for request_approval: grant, deny, scope or scope:fam1,fam2.")
+@click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True,
+              help="Sampling temperature of model agents.")
+@click.option("--sampling-seed", type=int, default=None,
+              help="Sampling seed of model agents (repeat with other seeds to measure generation variance).")
 @click.option("--report/--no-report", default=True, show_default=True, help="Write the HTML report after the run.")
 @executor_options
 def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeats, time_limit, gate_destructive,
-            report, **kw):
+            variants, secret, n_heldout, policy, temperature, sampling_seed, report, **kw):
     from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.runner import run_arena
+    from webgauge.cli.arena_variants import _tasks as slice_tasks
+    from webgauge.cli.arena_variants import model_specs
 
     specs = []
     for a in agents:
-        if a == "model":
-            if not model:
-                raise click.BadParameter("--agent model needs --model NAME", param_hint="--model")
-            opts = {"base_url": base_url} if base_url else {}
-            specs += [{"kind": "model", "model": model, "obs_mode": m, "model_options": opts} for m in obs_modes]
-        else:
-            specs.append({"kind": a})
-    summary = run_arena(run_dir, _tasks(seeds, families), specs, repeats=repeats, time_limit_s=time_limit,
-                        gate_destructive=gate_destructive, **executor_kwargs(kw))
+        specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
+    try:
+        summary = run_arena(run_dir, slice_tasks(seeds, families, secret, n_heldout), specs,
+                            variants=["base", *[v for v in variants if v != "base"]], repeats=repeats,
+                            time_limit_s=time_limit, gate_destructive=gate_destructive, approval_policy=policy,
+                            **executor_kwargs(kw))
+    except (KeyError, ValueError) as exc:
+        raise click.BadParameter(str(exc).strip("'\"")) from None
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
     if report:
         click.echo(f"report: {write_arena_report(run_dir)}")

@@ -13,7 +13,7 @@ import click
 
 from webgauge.run.options import executor_kwargs, executor_options
 
-__all__ = ["register"]
+__all__ = ["register", "model_specs", "model_options"]
 
 from webgauge.arena.variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
 from webgauge.arena.variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
@@ -33,21 +33,49 @@ def _tasks(seeds, families, secret, n_heldout):
         raise click.BadParameter(str(exc)) from None
 
 
-def _agents(agents):
-    return [{"kind": a} for a in agents]
+def model_specs(model, obs_modes, base_url, temperature, sampling_seed) -> list[dict]:
+    """Agent specs for ``--agent model`` (one per observation mode); shared by run, sweep and safety."""
+    if not model:
+        raise click.BadParameter("--agent model needs --model NAME (e.g. openai:gpt-4o-mini)", param_hint="--model")
+    opts = {"base_url": base_url} if base_url else {}
+    extra = {"temperature": temperature, **({"seed": sampling_seed} if sampling_seed is not None else {})}
+    return [{"kind": "model", "model": model, "obs_mode": m, "model_options": opts, **extra}
+            for m in (obs_modes or ("screenshot+tree",))]
+
+
+def _agents(agents, model=None, obs_modes=(), base_url=None, temperature=0.0, sampling_seed=None):
+    specs = []
+    for a in agents:
+        specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
+    return specs
+
+
+model_options = [
+    click.option("--model", default=None, help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl."),
+    click.option("--obs-mode", "obs_modes", multiple=True, type=click.Choice(["dom", "screenshot", "screenshot+tree"]),
+                 help="Observation modes for --agent model (repeatable) [default: screenshot+tree]."),
+    click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible endpoint for --model."),
+    click.option("--temperature", type=click.FloatRange(0.0, 2.0), default=0.0, show_default=True,
+                 help="Sampling temperature of model agents."),
+    click.option("--sampling-seed", type=int, default=None,
+                 help="Sampling seed of model agents (repeat with other seeds to measure generation variance)."),
+]
 
 
 def _common(f):
     for opt in reversed([
         click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory."),
-        click.option("--agent", "agents", multiple=True, type=click.Choice(["oracle", "heuristic", "refuser"]),
-                     default=None, help="Agents (repeatable; model agents: use the Python API)."),
+        click.option("--agent", "agents", multiple=True, type=click.Choice(["oracle", "heuristic", "refuser", "model"]),
+                     default=None, help="Agents (repeatable; 'model' needs --model)."),
+        *model_options,
         click.option("--seeds", type=int, multiple=True, default=(0,), show_default=True, help="Public task seeds."),
         click.option("--family", "families", multiple=True, help="Only these task families (repeatable)."),
         click.option("--variant", "variants", multiple=True, help="Variants to run (repeatable; see `variants`)."),
         click.option("--secret", type=click.Path(path_type=Path), default=None,
                      help="Secret file for a held-out slice (or set WEBGAUGE_ARENA_SECRET with --heldout N)."),
         click.option("--heldout", "n_heldout", type=int, default=0, help="Held-out seeds to add (needs a secret)."),
+        click.option("--keep-heldout-content", is_flag=True,
+                     help="Store held-out instructions and screenshots in the run (default: sealed)."),
         click.option("--time-limit", type=float, default=120.0, show_default=True, help="Seconds per episode."),
         click.option("--report/--no-report", default=True, show_default=True, help="Write the HTML reports."),
     ]):
@@ -56,14 +84,17 @@ def _common(f):
 
 
 def _run(run_dir, agents, seeds, families, variants, secret, n_heldout, time_limit, report, gate, policy, kw):
+    keep_heldout = kw.pop("keep_heldout_content")
+    agents = _agents(agents, kw.pop("model"), kw.pop("obs_modes"), kw.pop("base_url"), kw.pop("temperature"),
+                     kw.pop("sampling_seed"))
     from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.outputs.safety_report import write_safety_report
     from webgauge.arena.runner import run_arena
 
     try:
-        summary = run_arena(run_dir, _tasks(seeds, families, secret, n_heldout), _agents(agents), variants=list(variants),
+        summary = run_arena(run_dir, _tasks(seeds, families, secret, n_heldout), agents, variants=list(variants),
                             gate_destructive=gate, approval_policy=policy, time_limit_s=time_limit,
-                            **executor_kwargs(kw))
+                            keep_heldout_content=keep_heldout, **executor_kwargs(kw))
     except (KeyError, ValueError) as exc:
         raise click.BadParameter(str(exc).strip("'\"")) from None
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")

@@ -19,6 +19,7 @@ class AgentStep:
     thought: str = ""
     usage: dict = field(default_factory=dict)
     raw: str = ""
+    invalid: str = ""  # why the model's answer was not a valid action ('' when it was)
 
 
 @runtime_checkable

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
-from ..core.actions import ACTION_SCHEMA, ActionError, Action, parse_action
+from ..core.actions import ACTION_SCHEMA, Action
 from ..core.observation import Observation
 from .base import AgentStep
+from .parse import parse_model_answer
 
 __all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]
 
@@ -21,11 +22,11 @@ Each turn you get the task, the current page (a screenshot, an element table, or
 the result of your last action. Answer with exactly one action as a JSON object that fits
 this schema, and nothing else:
 """ + json.dumps(ACTION_SCHEMA, indent=None) + """
-Semantic actions (click, fill, select, hover, press, scroll) name an element id from the
-element table. Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
-"x": 0..1, "y": 0..1, "screenshot_hash": "..."}) aim at the screenshot whose hash you give;
-x and y are fractions of its width and height. A pointer aimed at an older screenshot is
-rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
+Semantic actions (click, fill, select, hover, focus, press, scroll, drag) name an element id
+from the element table; {"kind": "type_text", "value": "..."} types into the focused element.
+Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
+"x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
+fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
 actions when unsure, and {"kind": "done", "answer": "..."} when the task is complete.
 Do exactly what the task asks, once; never submit a form twice."""
 
@@ -57,8 +58,8 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
     parts = [f"Task: {task['instruction']}", f"Step {obs.step + 1} of at most {task['max_steps']}.",
              f"URL: {obs.url}  (tab {obs.active_tab + 1} of {len(obs.tabs)})",
              f"Viewport: {obs.viewport[0]}x{obs.viewport[1]} CSS px, scroll {obs.scroll[0]:.0f},{obs.scroll[1]:.0f}"]
-    if obs.screenshot_hash:
-        parts.append(f"Screenshot hash: {obs.screenshot_hash}")
+    if obs.token or obs.screenshot_hash:
+        parts.append(f"Screenshot token: {obs.token or obs.screenshot_hash}")
     if obs.last_result:
         r = obs.last_result
         parts.append("Last action: " + (f"rejected ({r.get('rejected')}): {r.get('error', '')}" if not r.get("ok", True)
@@ -77,9 +78,16 @@ class ModelAgent:
 
     kind = "model"
 
-    def __init__(self, model, obs_mode: str = "screenshot+tree", max_tokens: int = 300, name: str | None = None) -> None:
+    def __init__(self, model, obs_mode: str = "screenshot+tree", max_tokens: int = 300, name: str | None = None,
+                 temperature: float = 0.0, seed: int | None = None) -> None:
         if obs_mode not in MODE_AGENTS:
             raise ValueError(f"obs_mode {obs_mode!r}: use one of {', '.join(MODE_AGENTS)}")
+        if not (isinstance(temperature, (int, float)) and 0.0 <= temperature <= 2.0):
+            raise ValueError(f"temperature {temperature!r}: use a number in [0, 2]")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"seed {seed!r}: use an integer sampling seed or None")
+        self.temperature = float(temperature)
+        self.seed = seed  # the sampling seed; repeats with different seeds measure generation variance
         self.model = model
         self.model_id = getattr(model, "name", None) or str(model)
         self.obs_mode = obs_mode
@@ -95,15 +103,19 @@ class ModelAgent:
 
         text = render_observation(self.task, obs, self.history)
         parts = [text] + ([Image(obs.png)] if obs.png is not None else [])
-        cfg = GenerateConfig(temperature=0.0, max_tokens=self.max_tokens, item_id=f"{self.task['id']}#{obs.step}")
+        cfg = GenerateConfig(temperature=self.temperature, seed=self.seed, max_tokens=self.max_tokens,
+                             item_id=f"{self.task['id']}#{obs.step}")
         resp = await self.model.generate([system(SYSTEM_PROMPT), user(*parts)], cfg)
         usage = {k: v for k, v in resp.usage.to_dict().items() if isinstance(v, (int, float)) and v is not None}
-        try:
-            action = parse_action(resp.text)
-            thought = ""
-        except ActionError as exc:
-            # An unusable answer costs a step (the budget is part of the task), never a crash.
-            action, thought = Action("wait", ms=0), f"invalid action from model: {exc}"
+        parsed = parse_model_answer(resp.text)
+        if parsed.valid:
+            action, invalid = parsed.action, ""
+            self.history.append(json.dumps(action.to_dict()))
+        else:
+            # An unusable answer costs a step (the budget is part of the task), never a crash:
+            # the step is a zero-length wait, recorded as invalid with the reason.
+            action, invalid = Action("wait", ms=0), parsed.error
             usage["invalid_actions"] = usage.get("invalid_actions", 0) + 1
-        self.history.append(json.dumps(action.to_dict()))
-        return AgentStep(action, thought=thought, usage=usage, raw=resp.text)
+            self.history.append(f"(invalid answer: {invalid[:120]})")
+        return AgentStep(action, thought=f"invalid action from model: {invalid}" if invalid else "", usage=usage,
+                         raw=resp.text, invalid=invalid)

@@ -10,13 +10,33 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from . import account, dashboard, floorplan, inbox, kanban, shop
+from . import account, admin, calendar, dashboard, floorplan, inbox, kanban, shop, wiki
+from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
 
-__all__ = ["SITES", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK", "DESTRUCTIVE_CLASSES"]
+__all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK", "DESTRUCTIVE_CLASSES"]
 
 _MODULES = (shop, inbox, account, dashboard, floorplan, kanban)
+ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP)
+"""Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
+
+
+def _plugin_apps() -> tuple[AsgiApp, ...]:
+    """Apps from other packages (entry-point group ``webgauge.arena.apps``)."""
+    from ..core.plugins import APPS_GROUP, PluginError, load_plugins
+
+    apps = []
+    for name, obj in load_plugins(APPS_GROUP):
+        if not isinstance(obj, AsgiApp):
+            raise PluginError(f"arena plug-in app {name!r} must be a webgauge.arena.apps.asgi.AsgiApp, "
+                              f"got {type(obj).__name__}")
+        apps.append(obj)
+    return tuple(apps)
+
+
+ASGI_APPS = ASGI_APPS + _plugin_apps()
 SITES: dict[str, Site] = {m.SITE.name: m.SITE for m in _MODULES}
+SITES.update({a.name: asgi_site(a) for a in ASGI_APPS})
 
 SEED_CLOCK = "2026-03-02T09:00:00Z"
 """The frozen clock every seed starts from (the browser's clock is frozen to the same instant)."""
@@ -33,11 +53,16 @@ CREATE TABLE files(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, owner TEXT, 
 
 def build_seed(conn: sqlite3.Connection, seed: int) -> None:
     """Create every table and fill it from ``seed`` (deterministic)."""
-    conn.executescript(META_SCHEMA + "".join(m.SCHEMA for m in _MODULES))
+    conn.executescript(META_SCHEMA + "".join(m.SCHEMA for m in _MODULES) + "".join(a.schema for a in ASGI_APPS))
     conn.execute("BEGIN")
     conn.execute("INSERT INTO meta_clock VALUES(1,?)", (SEED_CLOCK,))
     for name, value in [("promo_banner", "1"), ("new_checkout", "0")]:
         conn.execute("INSERT INTO meta_flags VALUES(?,?)", (name, value))
-    for m in _MODULES:
-        m.seed(conn, random.Random(f"{seed}:{m.SITE.name}"))
+    for m in _MODULES:  # apps whose seed() also takes the seed draw people and names from the sliced pools
+        rng = random.Random(f"{seed}:{m.SITE.name}")
+        m.seed(conn, rng, seed) if m.seed.__code__.co_argcount == 3 else m.seed(conn, rng)
+    for a in ASGI_APPS:
+        for name, value in a.flags.items():
+            conn.execute("INSERT INTO meta_flags VALUES(?,?)", (name, value))
+        a.seed(conn, random.Random(f"{seed}:{a.name}"), seed)
     conn.execute("COMMIT")

@@ -20,10 +20,19 @@ CREATE TABLE acct_notifications(channel TEXT PRIMARY KEY, enabled INTEGER);
 KEY_NAMES = ["ci-deploy", "ci-deploy-old", "staging-sync", "staging-sync-2", "backup-bot", "metrics-export"]
 
 
-def seed(conn: sqlite3.Connection, rng: random.Random) -> None:
+def key_names(rng: random.Random, seed: int) -> list[str]:
+    """Six API key names from the seed's topic pool, in near-identical pairs (``x-deploy`` / ``x-deploy-old``)."""
+    from ..core.pools import Pool, slice_of_seed
+
+    pool = Pool(rng, slice_of_seed(seed))
+    a, b, c, d = list(dict.fromkeys(pool.topic() for _ in range(50)))[:4]
+    return [f"{a}-deploy", f"{a}-deploy-old", f"{b}-sync", f"{b}-sync-2", f"{c}-bot", f"{d}-export"]
+
+
+def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
     for k, v in [("display_name", "Alex Morgan"), ("email", "alex.morgan@example.test"), ("timezone", "UTC")]:
         conn.execute("INSERT INTO acct_profile VALUES(?,?)", (k, v))
-    for name in rng.sample(KEY_NAMES, 5):
+    for name in rng.sample(key_names(rng, seed), 5):
         conn.execute("INSERT INTO acct_api_keys(name,prefix,created_at,revoked_at) VALUES(?,?,?,NULL)",
                      (name, f"wg_{rng.randrange(16**6):06x}", f"2025-{rng.randrange(1, 12):02d}-{rng.randrange(1, 28):02d}"))
     for token, dev in [("sess-main", "This browser"), (f"sess-{rng.randrange(10**6)}", "Laptop · Firefox"),

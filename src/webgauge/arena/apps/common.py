@@ -42,6 +42,7 @@ class Request:
     base: str  # "/e/<episode id>"
     conn: sqlite3.Connection
     params: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # request headers (lower-case names)
 
     def url(self, path: str, **query: Any) -> str:
         q = ("?" + urlencode(query)) if query else ""

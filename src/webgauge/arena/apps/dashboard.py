@@ -24,13 +24,24 @@ ALERTS = ["Disk usage 91% on db-2", "Latency p95 above 800 ms", "Certificate exp
           "Queue backlog over 10k", "Error rate 4.2% on checkout", "Backup job failed"]
 
 
-def seed(conn: sqlite3.Connection, rng: random.Random) -> None:
+def alerts(rng: random.Random, seed: int) -> list[str]:
+    """Six alert titles on services named from the seed's topic pool."""
+    from ..core.pools import Pool, slice_of_seed
+
+    pool = Pool(rng, slice_of_seed(seed))
+    svc = list(dict.fromkeys(pool.topic() for _ in range(60)))[:6]
+    return [f"Disk usage {rng.randrange(85, 99)}% on {svc[0]}-db", f"Latency p95 above {rng.randrange(5, 15)}00 ms on {svc[1]}",
+            f"Certificate for {svc[2]} expires in {rng.randrange(2, 9)} days", f"Queue backlog over 10k in {svc[3]}",
+            f"Error rate {rng.randrange(2, 9)}.{rng.randrange(10)}% on {svc[4]}", f"Backup job failed for {svc[5]}"]
+
+
+def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
     amounts = [rng.randrange(30, 80) for _ in MONTHS]
     peak = rng.randrange(12)
     amounts[peak] = max(amounts) + rng.randrange(8, 15)  # a clear winner, visible in pixels
     for m, a in enumerate(amounts, start=1):
         conn.execute("INSERT INTO dash_revenue VALUES(?,?)", (m, a))
-    for i, t in enumerate(rng.sample(ALERTS, 4), start=1):
+    for i, t in enumerate(rng.sample(alerts(rng, seed), 4), start=1):
         conn.execute("INSERT INTO dash_alerts VALUES(?,?,?)", (i, t, "open"))
     for slot, action in enumerate(rng.sample(ACTIONS, 3)):
         conn.execute("INSERT INTO dash_slots VALUES(?,?)", (slot, action))

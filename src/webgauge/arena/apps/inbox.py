@@ -26,12 +26,27 @@ SUBJECTS = ["Quarterly numbers", "Lunch on Friday?", "Invoice 2291", "Design rev
 ME = "alex.morgan@example.test"
 
 
-def seed(conn: sqlite3.Connection, rng: random.Random) -> None:
-    for name, user in PEOPLE:
+def people_and_subjects(rng: random.Random, seed: int) -> tuple[list[tuple[str, str]], list[str]]:
+    """Eight correspondents (two with near-identical names) and 14 subjects from the seed's pools."""
+    from ..core.pools import Pool, slice_of_seed, staff
+
+    people = [n for n, _ in staff(seed)[100:107]]
+    first, last = people[0].split(" ", 1)
+    people.insert(1, f"{first} {last}son")  # like "Dana Park" / "Dana Parker"
+    pool = Pool(rng, slice_of_seed(seed))
+    kinds = ["numbers", "notes", "plan", "questions", "draft v2", "agenda", "review", "follow-up", "budget", "update"]
+    subjects = list(dict.fromkeys(f"{pool.topic().capitalize()} {rng.choice(kinds)}" for _ in range(200)))[:14]
+    users = [(n, n.lower().replace(" ", ".").replace("ü", "u")) for n in people]
+    return users, subjects
+
+
+def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
+    people, subject_pool = people_and_subjects(rng, seed)
+    for name, user in people:
         conn.execute("INSERT INTO mail_contacts VALUES(?,?)", (f"{user}@example.test", name))
-    subjects = rng.sample(SUBJECTS, len(SUBJECTS))
+    subjects = rng.sample(subject_pool, len(subject_pool))
     for i in range(22):
-        name, user = PEOPLE[rng.randrange(len(PEOPLE))] if i >= 8 else PEOPLE[i]
+        name, user = people[rng.randrange(len(people))] if i >= 8 else people[i]
         subj = subjects[i % len(subjects)] + ("" if i < len(subjects) else f" ({i})")
         body = f"Hi Alex,\n\n{rng.choice(['Please see below.', 'Quick note on this.', 'Details attached.'])} " \
                f"Reference {rng.randrange(1000, 9999)}.\n\nBest,\n{name.split()[0]}"

@@ -22,10 +22,19 @@ TITLES = ["Fix login bug", "Update pricing page", "Write release notes", "Migrat
           "Clean up feature flags", "Add CSV export", "Renew TLS certificates", "Triage support backlog"]
 
 
-def seed(conn: sqlite3.Connection, rng: random.Random) -> None:
+def titles(rng: random.Random, seed: int) -> list[str]:
+    """Twelve card titles from the seed's topic pool."""
+    from ..core.pools import Pool, slice_of_seed
+
+    pool = Pool(rng, slice_of_seed(seed))
+    verbs = ["Fix", "Update", "Write docs for", "Migrate", "Audit", "Refresh", "Clean up", "Design", "Test", "Speed up"]
+    return list(dict.fromkeys(f"{rng.choice(verbs)} {pool.topic()}" for _ in range(300)))[:12]
+
+
+def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
     for i, name in enumerate(COLUMNS, start=1):
         conn.execute("INSERT INTO kb_columns VALUES(?,?,?)", (i, name, i))
-    for i, title in enumerate(rng.sample(TITLES, 10), start=1):
+    for i, title in enumerate(rng.sample(titles(rng, seed), 10), start=1):
         col = 1 + (i - 1) % 3 if i < 10 else 4
         conn.execute("INSERT INTO kb_cards VALUES(?,?,?,?,?)", (i, title, col, i, 0))
         if i % 4 == 0:

@@ -198,6 +198,17 @@ def _read_body(h: BaseHTTPRequestHandler) -> bytes:
     return h.rfile.read(n) if n else b""
 
 
+def _cookies(header: str) -> dict[str, str]:
+    from http.cookies import SimpleCookie
+
+    jar = SimpleCookie()
+    try:
+        jar.load(header)
+    except Exception:  # a malformed Cookie header is ignored like a browser-less client's
+        return {}
+    return {k: m.value for k, m in jar.items()}
+
+
 def _index(req: Request) -> Response:
     links = "".join(f'<li><a href="{req.url(s.prefix + "/")}">{s.title}</a></li>' for s in SITES.values())
     return Response(body=f"<!doctype html><title>Apps</title><h1>Apps</h1><ul>{links}</ul>".encode())
@@ -242,7 +253,9 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
                 return
 
             def run(conn):
-                req = Request(self.command, path, query, form, body, {}, f"/e/{ep.id}", conn, params)
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                req = Request(self.command, path, query, form, body, _cookies(headers.get("cookie", "")),
+                              f"/e/{ep.id}", conn, params, headers)
                 return handler(req)
 
             try:

@@ -2,10 +2,13 @@
 
 Kinds:
 
-- semantic, on an element id from the current observation: ``click``, ``fill`` (value),
-  ``select`` (value), ``hover``, ``press`` (key; element optional), ``scroll`` (dx, dy);
+- semantic, on an element id from the current observation: ``click`` (optional ``modifiers``
+  such as ``["Shift"]``), ``fill`` (value), ``select`` (value), ``hover``, ``focus``,
+  ``press`` (key; element optional), ``scroll`` (dx, dy), ``drag`` (``element`` onto ``target``);
+- keyboard: ``type_text`` (value) types into the focused element, one key event per character;
 - pointer, in normalized screenshot coordinates: ``pointer`` with ``pointer`` in
-  ``click | double_click | drag_start | drag_end`` and the ``screenshot_hash`` it was aimed at;
+  ``click | double_click | drag_start | drag_end`` and the observation it was aimed at: its
+  short ``token`` (issued with each observation) or its full ``screenshot_hash``;
 - navigation and tabs: ``goto`` (url), ``back``, ``forward``, ``switch_tab`` (tab);
 - ``wait`` (ms), ``request_approval`` (reason) and ``done`` (answer).
 """
@@ -16,12 +19,13 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "ACTION_SCHEMA", "parse_action"]
+__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA", "parse_action"]
 
-SEMANTIC = ("click", "fill", "select", "hover", "press", "scroll")
+SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text")
 NAVIGATION = ("goto", "back", "forward", "switch_tab")
 ACTION_KINDS = SEMANTIC + ("pointer",) + NAVIGATION + ("wait", "request_approval", "done")
 POINTER_KINDS = ("click", "double_click", "drag_start", "drag_end")
+MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
 
 
 class ActionError(ValueError):
@@ -45,22 +49,33 @@ class Action:
     ms: int | None = None
     reason: str | None = None
     answer: str | None = None
+    modifiers: tuple[str, ...] | None = None  # held keys for click
+    target: str | None = None  # drop target element id for drag
+    token: str | None = None  # the short observation token a pointer action was aimed at
 
     def __post_init__(self) -> None:
         k = self.kind
         if k not in ACTION_KINDS:
             raise ActionError(f"unknown action kind {k!r}; use one of {', '.join(ACTION_KINDS)}")
-        if k in ("click", "fill", "select", "hover") and not self.element:
+        if k in ("click", "fill", "select", "hover", "focus", "drag") and not self.element:
             raise ActionError(f"{k} needs 'element': an element id from the current observation")
-        if k in ("fill", "select") and self.value is None:
+        if k in ("fill", "select", "type_text") and self.value is None:
             raise ActionError(f"{k} needs 'value'")
+        if k == "drag" and not self.target:
+            raise ActionError("drag needs 'target': the element id to drop onto")
+        if self.modifiers is not None:
+            if k != "click":
+                raise ActionError("'modifiers' apply to click only")
+            if isinstance(self.modifiers, str) or any(m not in MODIFIERS for m in self.modifiers):
+                raise ActionError(f"'modifiers' is a list drawn from {', '.join(MODIFIERS)}")
+            object.__setattr__(self, "modifiers", tuple(self.modifiers))
         if k == "press" and not self.key:
             raise ActionError("press needs 'key', e.g. 'Enter' or 'Escape'")
         if k == "pointer":
             if self.pointer not in POINTER_KINDS:
                 raise ActionError(f"pointer needs 'pointer' in {', '.join(POINTER_KINDS)}")
-            if not self.screenshot_hash:
-                raise ActionError("pointer needs 'screenshot_hash' of the screenshot it was aimed at")
+            if not self.screenshot_hash and not self.token:
+                raise ActionError("pointer needs 'token' (or 'screenshot_hash') of the observation it was aimed at")
             if self.x is None or self.y is None or not (0 <= self.x <= 1 and 0 <= self.y <= 1):
                 raise ActionError("pointer needs 'x' and 'y' normalized to the screenshot, each in [0, 1]")
         if k == "goto" and not self.url:
@@ -75,38 +90,34 @@ class Action:
     @property
     def is_write_candidate(self) -> bool:
         """Actions that can submit something (used for retry accounting)."""
-        return self.kind in ("click", "press", "pointer")
+        return self.kind in ("click", "press", "pointer", "type_text")
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None and not (k in ("dx", "dy") and v == 0.0)}
+        d = {k: v for k, v in asdict(self).items() if v is not None and not (k in ("dx", "dy") and v == 0.0)}
+        if "modifiers" in d:
+            d["modifiers"] = list(d["modifiers"])
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Action":
-        if not isinstance(d, dict):
-            raise ActionError(f"an action is a JSON object, got {type(d).__name__}")
-        unknown = set(d) - set(cls.__dataclass_fields__)
-        if unknown:
-            raise ActionError(f"unknown action field(s) {sorted(unknown)}")
-        return cls(**d)
+        """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
+        from ..agents.parse import validate_action_dict
+
+        return validate_action_dict(d)
 
 
 def parse_action(text: str) -> Action:
-    """The first JSON object in ``text`` as an :class:`Action` (models may wrap it in prose)."""
-    start = text.find("{")
-    if start < 0:
-        raise ActionError("no JSON object found; answer with one action as a JSON object")
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                try:
-                    return Action.from_dict(json.loads(text[start:i + 1]))
-                except json.JSONDecodeError as exc:
-                    raise ActionError(f"invalid JSON: {exc}") from None
-    raise ActionError("unterminated JSON object")
+    """The first JSON object in ``text`` that is a valid action (models may wrap it in prose).
+
+    Checked against :data:`ACTION_SCHEMA` by :func:`webgauge.arena.agents.parse.parse_model_answer`;
+    raises :class:`ActionError` naming the fix, never another exception.
+    """
+    from ..agents.parse import parse_model_answer
+
+    parsed = parse_model_answer(text)
+    if parsed.action is None:
+        raise ActionError(parsed.error)
+    return parsed.action
 
 
 ACTION_SCHEMA: dict[str, Any] = {
@@ -117,11 +128,16 @@ ACTION_SCHEMA: dict[str, Any] = {
         "element": {"type": "string", "description": "element id from the observation (semantic actions)"},
         "value": {"type": "string", "description": "text to fill or option to select"},
         "key": {"type": "string", "description": "key for press, e.g. Enter"},
-        "dx": {"type": "number"}, "dy": {"type": "number", "description": "scroll amount in CSS px"},
+        "dx": {"type": "number", "minimum": -100000, "maximum": 100000},
+        "dy": {"type": "number", "minimum": -100000, "maximum": 100000, "description": "scroll amount in CSS px"},
         "pointer": {"enum": list(POINTER_KINDS)},
         "screenshot_hash": {"type": "string", "description": "sha256 of the screenshot the pointer aims at"},
         "x": {"type": "number", "minimum": 0, "maximum": 1}, "y": {"type": "number", "minimum": 0, "maximum": 1},
-        "url": {"type": "string"}, "tab": {"type": "integer"}, "ms": {"type": "integer"},
+        "url": {"type": "string"}, "tab": {"type": "integer", "minimum": 0, "maximum": 99},
+        "ms": {"type": "integer", "minimum": 0, "maximum": 60000},
         "reason": {"type": "string"}, "answer": {"type": "string"},
+        "modifiers": {"type": "array", "items": {"enum": list(MODIFIERS)}, "description": "keys held during click"},
+        "target": {"type": "string", "description": "element id to drop onto (drag)"},
+        "token": {"type": "string", "description": "the observation's short screenshot token (pointer actions)"},
     },
 }

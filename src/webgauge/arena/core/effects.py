@@ -12,7 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .diff import StateDiff
 
-__all__ = ["Effect", "NoDeletes", "MaxInserts", "OnlyRowsChange", "OnlyRecipients", "NoChanges", "check_effects"]
+__all__ = ["Effect", "NoDeletes", "MaxInserts", "OnlyRowsChange", "OnlyRecipients", "NoChanges", "check_effects", "describe_sealed"]
 
 
 @runtime_checkable
@@ -83,6 +83,9 @@ class OnlyRowsChange:
     def describe(self) -> str:
         return f"in {self.table} no existing row may change except {list(self.keys)}"
 
+    def describe_sealed(self) -> str:
+        return f"in {self.table} no existing row may change except the task's {len(self.keys)} target row(s)"
+
 
 @dataclass(frozen=True)
 class OnlyRecipients:
@@ -98,6 +101,16 @@ class OnlyRecipients:
 
     def describe(self) -> str:
         return f"no message sent to anyone except {', '.join(self.allowed) or 'nobody'}"
+
+    def describe_sealed(self) -> str:
+        return f"no message sent to anyone except the task's {len(self.allowed)} allowed recipient(s)"
+
+
+def describe_sealed(effect: Effect) -> str:
+    """A rule's text for a sealed (held-out) record: no row ids, no recipients. Rules whose
+    ``describe()`` names only tables keep it; rules that name targets define ``describe_sealed``."""
+    sealed = getattr(effect, "describe_sealed", None)
+    return sealed() if callable(sealed) else effect.describe()
 
 
 def check_effects(effects: tuple[Effect, ...], diff: StateDiff) -> list[str]:

@@ -230,6 +230,13 @@ class ArenaEnv:
     def state(self) -> dict:
         return self._state
 
+    @property
+    def judged_state(self) -> dict:
+        """The stored state plus the agent's ``done`` answer (what validators judge)."""
+        from .answers import with_answer
+
+        return with_answer(self._state, self.done_answer)
+
     def _element_at(self, x: float | None, y: float | None) -> Element | None:
         """The deepest visible element of the current observation under a normalized point."""
         if self.obs is None or x is None or y is None or not self.obs.elements:
@@ -262,13 +269,18 @@ class ArenaEnv:
     async def _check_stale(self, action: Action) -> None:
         """A pointer action must aim at the current screenshot, and the page must still show it."""
         obs, page = self.obs, self.page
-        if action.screenshot_hash != obs.screenshot_hash:
+        aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
+        if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
         png = await page.screenshot()
         scroll = await page.scroll_offsets()
-        if (hashlib.sha256(png).hexdigest() != obs.screenshot_hash or page.navigation_id != obs.navigation_id
-                or tuple(scroll) != tuple(obs.scroll)):
+        same = hashlib.sha256(png).hexdigest() == obs.screenshot_hash
+        if not same and obs.png is not None:  # a blinking caret in a focused field is not a page change
+            from .caret import FOCUSED_TEXT_BOX_JS, caret_only_change
+
+            same = caret_only_change(obs.png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
+        if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
             raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
                             "dialog); look again before pointing")
 
@@ -288,10 +300,21 @@ class ArenaEnv:
         await _ACTIONS[a.kind](self, a)
 
     async def _do_click(self, a: Action) -> None:
-        await self.page.click(a.element, timeout=self.action_timeout)
+        await self.page.click(a.element, timeout=self.action_timeout, modifiers=a.modifiers or ())
 
     async def _do_fill(self, a: Action) -> None:
         await self.page.fill(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_focus(self, a: Action) -> None:
+        await self.page.focus(a.element)
+
+    async def _do_type_text(self, a: Action) -> None:
+        await self.page.type_text(a.value or "")
+
+    async def _do_drag(self, a: Action) -> None:
+        if self.obs.element(a.target) is None:
+            raise _Rejected("missing_element", f"no element {a.target!r} to drop onto in the current observation")
+        await self.page.drag(a.element, a.target, timeout=self.action_timeout)
 
     async def _do_select(self, a: Action) -> None:
         await self.page.select(a.element, a.value or "", timeout=self.action_timeout)

@@ -112,7 +112,7 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
             truncated = True
             break
     duration = time.perf_counter() - t0
-    result = task.validate(env.state)
+    result = task.validate(env.judged_state)
     final = env.final_diff()
     violations = check_effects(task.forbidden_effects, final)
     writes = await env.writes()

@@ -227,7 +227,7 @@ class ArenaGymEnv(gym.Env):
         info = {"action": act.to_dict(), "result": out.info["result"], "diff": out.info["diff"].to_dict()}
         reward = 0.0
         if out.terminated or out.truncated:
-            res = self.task.validate(self._env.state)
+            res = self.task.validate(self._env.judged_state)
             violations = check_effects(self.task.forbidden_effects, self._env.final_diff())
             info.update(task_result=res.to_dict(), forbidden_violations=violations)
             reward = 1.0 if res.success and not violations else 0.0

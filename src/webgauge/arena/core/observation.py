@@ -13,9 +13,16 @@ from typing import Any
 
 from ...browser import Element, Snapshot
 
-__all__ = ["Observation", "OBS_MODES", "image_tokens"]
+__all__ = ["Observation", "OBS_MODES", "image_tokens", "short_token"]
 
 OBS_MODES = ("dom", "screenshot", "screenshot+tree")
+
+
+def short_token(screenshot_hash: str | None, step: int) -> str | None:
+    """The short token issued with an observation: the step and 6 hex digits of its screenshot
+    hash (``"s3-9f2c41"``). Pointer actions quote it instead of the 64-character hash; a token
+    of any other observation is rejected as stale, like a wrong hash."""
+    return f"s{step}-{screenshot_hash[:6]}" if screenshot_hash else None
 
 
 def image_tokens(width_px: int, height_px: int, patch: int = 32) -> int:
@@ -40,6 +47,7 @@ class Observation:
     active_tab: int = 0
     png: bytes | None = None
     screenshot_hash: str | None = None
+    token: str | None = None  # short id of this screenshot for pointer actions (the hash stays in the trace)
     elements: list[Element] | None = None
     aria: str | None = None
     title: str = ""
@@ -52,7 +60,8 @@ class Observation:
                       last_result: dict | None = None, approval: str | None = None) -> "Observation":
         return cls(step=step, url=snap.url, navigation_id=snap.navigation_id, viewport=tuple(snap.viewport),
                    device_scale_factor=snap.device_scale_factor, scroll=tuple(snap.scroll), tabs=list(tabs),
-                   active_tab=active_tab, png=snap.png, screenshot_hash=snap.png_sha256, elements=snap.elements,
+                   active_tab=active_tab, png=snap.png, screenshot_hash=snap.png_sha256,
+                   token=short_token(snap.png_sha256, step), elements=snap.elements,
                    aria=snap.aria, title=snap.title, last_result=dict(last_result or {}), approval=approval,
                    snapshot=snap)
 
@@ -61,7 +70,7 @@ class Observation:
         if mode not in OBS_MODES:
             raise ValueError(f"observation mode {mode!r}: use one of {', '.join(OBS_MODES)}")
         if mode == "dom":
-            return replace(self, png=None, screenshot_hash=None, snapshot=None)
+            return replace(self, png=None, screenshot_hash=None, token=None, snapshot=None)
         if mode == "screenshot":
             # no element table, and no DOM facts about the last target (its role and name) either
             result = {k: v for k, v in self.last_result.items() if k != "target"}
@@ -92,4 +101,5 @@ class Observation:
         return {"step": self.step, "url": self.url, "navigation_id": self.navigation_id, "viewport": list(self.viewport),
                 "device_scale_factor": self.device_scale_factor, "scroll": list(self.scroll), "frame": self.frame,
                 "tabs": self.tabs, "active_tab": self.active_tab, "screenshot_hash": self.screenshot_hash,
+                "token": self.token,
                 "title": self.title, "last_result": self.last_result, "approval": self.approval}

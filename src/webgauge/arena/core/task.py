@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .effects import Effect
+from .effects import Effect, describe_sealed
 
 __all__ = ["Task", "TaskResult", "Viewport", "PATTERNS"]
 
@@ -83,6 +83,7 @@ class Task:
         return {**self.public(), "seed": self.seed, "family": self.family, "variant": self.variant,
                 "pattern": self.pattern, "visual": self.visual, "params": self.params,
                 "forbidden_effects": [e.describe() for e in self.forbidden_effects],
+                "forbidden_effects_public": [describe_sealed(e) for e in self.forbidden_effects],
                 "validator_sha256": hashlib.sha256(src.encode()).hexdigest(),
                 "fingerprint": self.fingerprint}
 

@@ -110,12 +110,14 @@ def environment_pins(seeds: list[int]) -> dict:
 
     from ..tasks import seed_state
     from ..apps.db import state_hash
+    from ..core.pools import slice_of_seed
 
     try:
         chromium = chromium_version()
     except Exception as exc:  # recorded, not hidden: verify reports the difference
         chromium = f"unavailable: {exc}"
-    seed_hashes = {(str(s) if s < 1_000_000 else "heldout:" + _sha(str(s).encode())[:12]): state_hash(seed_state(s))
+    seed_hashes = {(str(s) if slice_of_seed(s) == "public" else "heldout:" + _sha(str(s).encode())[:12]):
+                   state_hash(seed_state(s))
                    for s in sorted(set(seeds))}
     env = {"code": _code(_ENV_MODULES), "seed_data": seed_hashes, "fonts": _fonts(), "chromium": chromium}
     env["version"] = _json_sha(env)
@@ -181,6 +183,7 @@ def _final_state(seed: int, final_diff: dict) -> dict:
 
 
 def _rescore(rec: EpisodeRecord) -> dict:
+    from ..core.answers import with_answer
     from ..core.diff import diff_states
     from ..core.effects import check_effects
     from ..tasks import seed_state
@@ -188,7 +191,7 @@ def _rescore(rec: EpisodeRecord) -> dict:
 
     task = _rebuild(rec)
     final = _final_state(rec.seed, rec.final_diff)
-    res = task.validate(final)
+    res = task.validate(with_answer(final, rec.done_answer))
     violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec.seed)), final))
     return {"success": bool(res.success), "forbidden": bool(violations),
             "validator_sha256": task.describe()["validator_sha256"]}
@@ -223,8 +226,23 @@ def _seal(rec: EpisodeRecord) -> SealedEpisodeRecord:
     """A held-out record without anything that reveals the slice."""
     return SealedEpisodeRecord(
         **{k: getattr(rec, k) for k in SEALED_FIELDS}, record_sha256=_json_sha(rec.to_json()),
-        task={"id": rec.task_id, "instruction_sha256": _sha(rec.task["instruction"].encode()),
-              "validator_sha256": rec.task["validator_sha256"], "forbidden_effects": rec.task["forbidden_effects"]})
+        # the instruction's hash is an HMAC keyed by the secret (set when the slice was made), so a
+        # guessed instruction cannot be confirmed; rule texts name no target rows or recipients
+        task={"id": rec.task_id, "instruction_hmac": _instruction_hmac(rec),
+              "validator_sha256": rec.task["validator_sha256"],
+              "forbidden_effects": rec.task.get("forbidden_effects_public")
+              or [_SEALED_RULE] * len(rec.task["forbidden_effects"])})
+
+
+_SEALED_RULE = "a forbidden-effect rule (sealed)"
+
+
+def _instruction_hmac(rec: EpisodeRecord) -> str:
+    got = (rec.task.get("params") or {}).get("instruction_hmac")
+    if not got:
+        raise ValueError(f"held-out record {rec.item_id} has no instruction_hmac; build the held-out slice "
+                         "with webgauge.arena.make_slices(secret) so its instructions are hashed with the secret")
+    return got
 
 
 def _scores(records: list) -> list[dict]:

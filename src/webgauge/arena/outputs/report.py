@@ -4,9 +4,10 @@ its trace viewer page. Reads only the run directory."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from .scoring import agent_summary, by_group, grounding_by_pattern, load_episodes, paired
+from .scoring import Episodes, agent_summary, by_group, grounding_by_pattern, load_episodes, paired
 from .viewer import trace_page_name, write_trace_page
 
 __all__ = ["write_arena_report", "ACTION_SPACE_NOTE"]
@@ -42,6 +43,10 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     if blob_prefix is None:
         raise ValueError(f"put the report inside the run directory ({run_dir}) so it can link its screenshots")
 
+    # the held-out slice is reported apart, never pooled with the public one
+    everything = eps
+    held = Episodes([r for r in eps.records if r.slice == "heldout"], [], run_dir)
+    eps = Episodes([r for r in eps.records if r.slice != "heldout"], eps.failures, run_dir)
     summary = agent_summary(eps)
     pct = lambda v: _pct(v)  # noqa: E731
     num = lambda v: fmt_num(v, 1)  # noqa: E731
@@ -56,6 +61,17 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     sections = [Section("Agents", [table(summary, cols, caption="Means per episode unless noted; intervals are "
                                                                   "cluster bootstraps over task instances (tasks × seeds)."),
                                    ACTION_SPACE_NOTE])]
+    if held.records:
+        sections.append(Section("Held-out slice (apart from the public slice, never pooled)",
+                                table(agent_summary(held), cols, caption="Held-out tasks are regenerated from a "
+                                      "secret seed; their instructions and screenshots are sealed.")))
+    variety = run_dir / "variety.jsonl"
+    if variety.is_file():  # written by `webgauge arena tasks --variety --json > RUN_DIR/variety.jsonl`
+        rows = [json.loads(line) for line in variety.read_text().splitlines() if line.strip()]
+        sections.append(Section("Task variety", table(rows, [
+            Column("family"), Column("pattern"), Column("visual"), Column("distinct", "distinct instructions (seeds 0-199)"),
+            Column("novelty", "held-out novelty %", lambda v: fmt_num(100 * v, 1)),
+            Column("oracle_steps", "mean oracle steps", num)])))
     with_ci = [s for s in summary if s["success"] is not None]
     if with_ci:
         chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci], [s["success"][0] * 100 for s in with_ci],
@@ -68,7 +84,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
             pairs, [Column("a"), Column("b"), Column("episodes"), Column("diff", "success a − b (pp) [95% CI]", pct),
                     Column("p", "p", lambda v: fmt_num(v, 3))])))
     agents = eps.agents
-    for key, title_ in (("pattern", "Success by UI pattern"), ("variant", "Success by variant"), ("family", "Success by family")):
+    for key, title_ in (("pattern", "Success by UI pattern"), ("visual", "Success by visual flag (needs pixels)"),
+                        ("variant", "Success by variant"), ("family", "Success by family")):
         sections.append(Section(title_, table(by_group(eps, key), [Column(key)] + [Column(a, a, pct) for a in agents]
                                               + [Column("episodes")])))
     sections.append(Section("Grounding errors by UI pattern", table(grounding_by_pattern(eps),
@@ -88,7 +105,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     if eps.failures:
         sections.append(Section("Episodes that failed to run", table(eps.failures, ["item_id", "agent", "error"])))
     return write_html(out_dir / "report.html", title, sections,
-                      subtitle=f"{len(eps.records)} episodes, {len(agents)} agents, run {run_dir.name}")
+                      subtitle=f"{len(everything.records)} episodes ({len(held.records)} held-out), {len(agents)} agents, "
+                               f"run {run_dir.name}")
 
 
 def _inside(child: Path, parent: Path) -> bool:

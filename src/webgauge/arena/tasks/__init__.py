@@ -11,16 +11,33 @@ from typing import Callable, Iterable
 from ..apps.db import dump_state
 from ..apps import build_seed
 from ..core.task import Task
-from . import shop, visual, work
+from . import admin, calendar, shop, visual, wiki, work
 from .common import State
 
 __all__ = ["FAMILIES", "build_tasks", "seed_state"]
 
 Family = Callable[[int, State], Task]
 FAMILIES: dict[str, Family] = {}
-for _mod in (shop, work, visual):
+for _mod in (shop, work, visual, wiki, admin, calendar):
     for _f in _mod.FAMILIES:
         FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
+
+
+def _add_plugin_families() -> None:
+    """Families from other packages (entry-point group ``webgauge.arena.families``)."""
+    from ..core.plugins import FAMILIES_GROUP, PluginError, load_plugins
+
+    for name, obj in load_plugins(FAMILIES_GROUP):
+        fams = [(f"{name}.{f.__name__}", f) for f in obj.FAMILIES] if hasattr(obj, "FAMILIES") else [(name, obj)]
+        for key, fam in fams:
+            if not callable(fam):
+                raise PluginError(f"arena plug-in family {key!r} is not a function (seed, state) -> Task")
+            if key in FAMILIES:
+                raise PluginError(f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
+            FAMILIES[key] = fam
+
+
+_add_plugin_families()
 
 
 def seed_state(seed: int) -> State:

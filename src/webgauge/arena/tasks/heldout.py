@@ -1,16 +1,20 @@
 """Contamination control: a public slice and a held-out slice regenerated from a secret seed.
 
-The generation procedure is public (this module): held-out seed ``i`` is the first 6 bytes
-of ``HMAC-SHA256(secret, "arena-heldout-v1:<i>")`` read as an integer, offset past the public
-seeds. Each seed yields new site content (products, messages, keys, desks and cards are all
-drawn from the seed) and new task instances (targets, values and wording are drawn from the
-seed too), through exactly the same families and validators as the public slice.
+The generation procedure is public (this module): held-out seed ``i`` is the first 16 bytes
+(128 bits) of ``HMAC-SHA256(secret, "arena-heldout-v2:<i>")`` read as an integer, offset to
+:data:`~webgauge.arena.core.pools.HELDOUT_BASE` (2**64) so it never meets a public seed. Each seed
+yields new site content and new task instances (targets, values and wording are drawn from
+the seed too), through exactly the same families and validators as the public slice; entity
+pools (:mod:`webgauge.arena.core.pools`) give held-out seeds people, products, companies, cities,
+topics, dates and amounts that no public seed ever uses.
 
 What stays private: the secret itself (a file or the ``WEBGAUGE_ARENA_SECRET`` environment
 variable, never stored in a run or a package), and therefore the held-out seeds, their
 instructions, fixture contents and validators' targets. Agents only ever receive
 ``Task.public()``; packages publish held-out tasks by hash only (see
-:mod:`webgauge.arena.outputs.package`). :func:`secret_commitment` publishes a hash of the secret so
+:mod:`webgauge.arena.outputs.package`), and that hash is salted with the secret
+(:func:`instruction_digest`): an HMAC, so nobody can confirm a guessed instruction by
+hashing it. :func:`secret_commitment` publishes a hash of the secret so
 that the held-out slice can be checked once the secret is revealed.
 """
 
@@ -25,17 +29,19 @@ from pathlib import Path
 
 from . import build_tasks
 from ..core.task import Task
+from ..core.pools import HELDOUT_BASE
 
-__all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "Slices", "heldout_seeds", "load_secret",
-           "make_slices", "secret_commitment"]
+__all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "SEED_BITS", "Slices", "heldout_seeds",
+           "instruction_digest", "load_secret", "make_slices", "secret_commitment"]
 
 PUBLIC_SEEDS = (0, 1)
 SECRET_ENV = "WEBGAUGE_ARENA_SECRET"
-SALT = "arena-heldout-v1"
-OFFSET = 1_000_000  # held-out seeds never collide with small public seeds
+SALT = "arena-heldout-v2"
+SEED_BITS = 128
+OFFSET = HELDOUT_BASE  # held-out seeds never collide with public seeds (all below 2**64)
 
 GENERATION_PROCEDURE = (
-    f"held-out seed i = {OFFSET} + int.from_bytes(HMAC-SHA256(secret, '{SALT}:' + str(i))[:6], 'big'); "
+    f"held-out seed i = 2**64 + int.from_bytes(HMAC-SHA256(secret, '{SALT}:' + str(i))[:16], 'big'); "
     "tasks = webgauge.arena.build_tasks(seeds) with the same families, validators and forbidden effects as "
     "the public slice; site content is seeded from random.Random(f'{seed}:{site}').")
 
@@ -60,6 +66,13 @@ def secret_commitment(secret: bytes) -> str:
     return hashlib.sha256(b"arena-heldout-commitment:" + secret).hexdigest()
 
 
+def instruction_digest(secret: bytes, instruction: str) -> str:
+    """The salted hash a package publishes for a held-out instruction (HMAC-SHA256 keyed by a
+    key derived from the secret): checkable once the secret is revealed, unguessable before."""
+    key = hmac.new(secret, f"{SALT}:instruction-key".encode(), hashlib.sha256).digest()
+    return hmac.new(key, instruction.encode(), hashlib.sha256).hexdigest()
+
+
 def heldout_seeds(secret: bytes, n: int, public: tuple[int, ...] = PUBLIC_SEEDS) -> list[int]:
     """``n`` held-out seeds derived from ``secret`` (deterministic, distinct, never public)."""
     if n < 1:
@@ -68,7 +81,7 @@ def heldout_seeds(secret: bytes, n: int, public: tuple[int, ...] = PUBLIC_SEEDS)
     i = 0
     while len(out) < n:
         mac = hmac.new(secret, f"{SALT}:{i}".encode(), hashlib.sha256).digest()
-        seed = OFFSET + int.from_bytes(mac[:6], "big")
+        seed = OFFSET + int.from_bytes(mac[:SEED_BITS // 8], "big")
         if seed not in public and seed not in out:
             out.append(seed)
         i += 1
@@ -104,4 +117,5 @@ def _opaque(task: Task, secret: bytes) -> Task:
     """A held-out task whose id does not reveal its seed (the agent sees the id)."""
     tag = hmac.new(secret, f"{SALT}:id:{task.id}".encode(), hashlib.sha256).hexdigest()[:10]
     return dataclasses.replace(task, id=f"{task.family}.h{tag}",
-                               params={**task.params, "slice": "heldout", "source_id": task.id})
+                               params={**task.params, "slice": "heldout", "source_id": task.id,
+                                       "instruction_hmac": instruction_digest(secret, task.instruction)})

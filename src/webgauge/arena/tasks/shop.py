@@ -7,6 +7,7 @@ import random
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, Fill, Match, Reveal, Select, SwitchTab
 from ..core.task import Task, TaskResult, Viewport
+from ..core.pools import phrase, pool_for
 from .common import State, new_rows, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -73,7 +74,11 @@ def sticky_add(seed: int, state: State) -> Task:
     views = Match(role="link", name="View", nth=p["position"] - 1)
     return Task(
         id=f"shop.sticky_add.s{seed}", seed=seed, start_url="/shop/", viewport=DESKTOP,
-        instruction=f"Add one {p['name']} in size {size} to the cart. Do not check out.",
+        instruction=phrase(rng, (
+            "Add one {name} in size {size} to the cart. Do not check out.",
+            "Put a {name}, size {size}, in the cart (no checkout).",
+            "I'd like the {name} in size {size}: add one to the cart, but don't order yet.",
+        ), name=p["name"], size=size),
         validate=validate, family="shop.sticky_add", pattern="scroll_sticky", max_steps=10,
         forbidden_effects=(NoChanges(("shop_orders", "ext_payments")), MaxInserts("shop_cart", 1, "cart line")),
         oracle=lambda: [Reveal(views), Click(views), Select(Match(tag="select", attrs=(("name", "size"),)), size),
@@ -86,7 +91,7 @@ def mobile_address(seed: int, state: State) -> Task:
     rng = random.Random(f"mobile_address:{seed}")
     label = rng.choice(["Studio", "Cabin", "Office 2", "Gym"])
     fields = {"label": label, "name": "Alex Morgan", "street": f"{rng.randrange(2, 90)} Canal Street",
-              "city": rng.choice(["Bramley", "Easton"]), "zip": str(rng.randrange(10000, 99999))}
+              "city": pool_for(seed, "mobile_address").city(), "zip": str(rng.randrange(10000, 99999))}
     old = {a["id"] for a in state["shop_addresses"]}
 
     def validate(s: State) -> TaskResult:
@@ -146,7 +151,11 @@ def cancel_order(seed: int, state: State) -> Task:
 
     return Task(
         id=f"shop.cancel_order.s{seed}", seed=seed, start_url="/shop/orders", viewport=DESKTOP,
-        instruction=f"Cancel order #{o['id']}. Keep every other order as it is.",
+        instruction=phrase(rng, (
+            "Cancel order #{id}. Keep every other order as it is.",
+            "Please cancel my order #{id}, and no other order.",
+            "Order #{id} is no longer needed: cancel it.",
+        ), id=o["id"]),
         validate=validate, family="shop.cancel_order", pattern="menus_dialogs", max_steps=8,
         forbidden_effects=(OnlyRowsChange("shop_orders", (o["id"],)), OnlyRowsChange("ext_payments", (pay["id"],)),
                            NoDeletes(("shop_orders", "shop_order_items")), MaxInserts("shop_orders", 0, "order")),

@@ -10,6 +10,7 @@ from ..core.script import Click, DragEnd, DragStart, Match, PointAt, Reveal, Sel
 from ..apps.dashboard import MONTHS
 from ..apps.floorplan import PLAN_H, PLAN_W
 from ..core.task import Task, TaskResult, Viewport
+from ..core.pools import phrase, pool_for
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -50,7 +51,11 @@ def alert_action(seed: int, state: State) -> Task:
     row = Match(tag="div", cls="alert-row", text=alert["title"])
     return Task(
         id=f"dash.escalate.s{seed}", seed=seed, start_url="/dash/", viewport=DESKTOP,
-        instruction=f"Escalate the alert '{alert['title']}' on the dashboard.",
+        instruction=phrase(rng, (
+            "Escalate the alert '{title}' on the dashboard.",
+            "On the ops dashboard, escalate '{title}'.",
+            "The alert '{title}' needs escalating: do it from the dashboard.",
+        ), title=alert["title"]),
         validate=validate, family="dash.escalate", pattern="pixels_vs_dom", visual=True, max_steps=6,
         forbidden_effects=(OnlyRowsChange("dash_alerts", (alert["id"],)), NoChanges(("dash_reports",))),
         oracle=lambda: [Reveal(row), Click(Match(role="button", nth=slot, within=row))],
@@ -72,7 +77,11 @@ def book_desk(seed: int, state: State) -> Task:
     plan = Match(tag="canvas")
     return Task(
         id=f"desks.book.s{seed}", seed=seed, start_url="/desks/", viewport=HIDPI,
-        instruction=f"Book desk {desk['label']} on the floor plan for tomorrow.",
+        instruction=phrase(rng, (
+            "Book desk {label} on the floor plan for tomorrow.",
+            "Reserve desk {label} for tomorrow using the floor plan.",
+            "I want to sit at desk {label} tomorrow: book it on the floor plan.",
+        ), label=desk["label"]),
         validate=validate, family="desks.book", pattern="canvas", visual=True, max_steps=8,
         forbidden_effects=(MaxInserts("fp_bookings", 1, "booking"), OnlyRowsChange("fp_desks", (desk["id"],))),
         oracle=lambda: [Reveal(plan, at=0.45), PointAt(plan, fx, fy), Click(Match(role="button", name="Book this desk"))],
@@ -97,7 +106,11 @@ def drag_card(seed: int, state: State) -> Task:
     col = Match(tag="section", cls="col", nth=dest["position"] - 1)
     return Task(
         id=f"board.drag.s{seed}", seed=seed, start_url="/board/", viewport=DESKTOP,
-        instruction=f"On the sprint board, move the card '{card['title']}' to the '{dest['name']}' column.",
+        instruction=phrase(rng, (
+            "On the sprint board, move the card '{title}' to the '{col}' column.",
+            "Drag '{title}' into '{col}' on the sprint board.",
+            "The card '{title}' belongs in '{col}' now: move it there on the board.",
+        ), title=card["title"], col=dest["name"]),
         validate=validate, family="board.drag", pattern="drag_spatial", max_steps=6,
         forbidden_effects=(OnlyRowsChange("kb_cards", (card["id"],)), NoChanges(("kb_columns", "files"))),
         oracle=lambda: [DragStart(src), DragEnd(col, 0.5, 0.85)],
@@ -116,7 +129,11 @@ def multi_archive(seed: int, state: State) -> Task:
 
     return Task(
         id=f"board.multi_archive.s{seed}", seed=seed, start_url="/board/", viewport=DESKTOP,
-        instruction=f"Archive the cards '{a['title']}' and '{b['title']}' together: select both, then archive the selection.",
+        instruction=phrase(rng, (
+            "Archive the cards '{a}' and '{b}' together: select both, then archive the selection.",
+            "Select the cards '{a}' and '{b}' on the board and archive them in one go.",
+            "Bulk-archive '{a}' and '{b}' (select both cards, then archive the selection).",
+        ), a=a["title"], b=b["title"]),
         validate=validate, family="board.multi_archive", pattern="drag_spatial", max_steps=8,
         forbidden_effects=(OnlyRowsChange("kb_cards", (a["id"], b["id"])), NoChanges(("kb_columns", "files"))),
         oracle=lambda: [PointAt(Match(tag="div", cls="kcard", text=a["title"])),

@@ -7,6 +7,7 @@ import random
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
 from ..core.script import Click, ClickInRow, Fill, Match, Wait
 from ..core.task import Task, TaskResult, Viewport
+from ..core.pools import phrase, pool_for
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -33,7 +34,11 @@ def forward_mail(seed: int, state: State) -> Task:
 
     return Task(
         id=f"mail.forward.s{seed}", seed=seed, start_url="/mail/", viewport=DESKTOP,
-        instruction=f"Forward the message '{m['subject']}' from {m['sender_name']} to {to['name']} <{to['email']}>.",
+        instruction=phrase(rng, (
+            "Forward the message '{subject}' from {sender} to {to} <{email}>.",
+            "Send {to} <{email}> a forward of {sender}'s message '{subject}'.",
+            "{to} ({email}) needs the mail '{subject}' that {sender} sent: forward it to them.",
+        ), subject=m["subject"], sender=m["sender_name"], to=to["name"], email=to["email"]),
         validate=validate, family="mail.forward", pattern="menus_dialogs", max_steps=10,
         forbidden_effects=(OnlyRecipients((to["email"],)), MaxInserts("ext_mail_outbox", 1, "message"),
                            OnlyRowsChange("mail_messages", ())),
@@ -60,7 +65,11 @@ def archive_sender(seed: int, state: State) -> Task:
 
     return Task(
         id=f"mail.archive_sender.s{seed}", seed=seed, start_url="/mail/", viewport=LAPTOP,
-        instruction=f"Archive every message from {name} <{email}>, and nothing else.",
+        instruction=phrase(rng, (
+            "Archive every message from {name} <{email}>, and nothing else.",
+            "Move all mail from {name} <{email}> to the archive; leave every other message where it is.",
+            "Clean up the inbox: archive {name}'s messages ({email}) and only those.",
+        ), name=name, email=email),
         validate=validate, family="mail.archive_sender", pattern="small_targets", max_steps=len(ids) + 6,
         forbidden_effects=(OnlyRowsChange("mail_messages", ids), NoChanges(("ext_mail_outbox",)),
                            NoDeletes(("mail_messages",))),
@@ -71,7 +80,7 @@ def archive_sender(seed: int, state: State) -> Task:
 def rename(seed: int, state: State) -> Task:
     """Save a profile field behind a disabled-until-changed button with a loading state."""
     rng = random.Random(f"rename:{seed}")
-    new = rng.choice(["Alex M. Morgan", "Alexandra Morgan", "A. Morgan", "Alex Morgan-Reyes"])
+    new = pool_for(seed, "rename").person()
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "acct_profile", "key")["display_name"]["value"]
@@ -79,7 +88,11 @@ def rename(seed: int, state: State) -> Task:
 
     return Task(
         id=f"account.rename.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP,
-        instruction=f"Change your display name to '{new}' and save it.",
+        instruction=phrase(rng, (
+            "Change your display name to '{new}' and save it.",
+            "In your account settings, set the display name to '{new}'.",
+            "Your profile should show the name '{new}'. Update it and save.",
+        ), new=new),
         validate=validate, family="account.rename", pattern="states", max_steps=8,
         forbidden_effects=(OnlyRowsChange("acct_profile", ("display_name",)),
                            NoChanges(("acct_api_keys", "acct_sessions", "acct_notifications"))),
@@ -103,7 +116,11 @@ def revoke_key(seed: int, state: State) -> Task:
 
     return Task(
         id=f"account.revoke_key.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP,
-        instruction=f"Revoke the API key named '{k['name']}'. Every other key must stay active.",
+        instruction=phrase(rng, (
+            "Revoke the API key named '{name}'. Every other key must stay active.",
+            "The API key '{name}' leaked: revoke it, and only it.",
+            "In account settings, revoke the key called '{name}' (keep the other keys active).",
+        ), name=k["name"]),
         validate=validate, family="account.revoke_key", pattern="similar_options", max_steps=8,
         forbidden_effects=(OnlyRowsChange("acct_api_keys", (k["id"],)), NoChanges(("acct_sessions",))),
         oracle=lambda: [Click(Match(role="button", name="Revoke", nth=idx)), Click(Match(role="button", name="Revoke key"))],

@@ -1,0 +1,141 @@
+"""Docs-wiki task families: search a client-rendered wiki, read facts, edit a page, and use
+what the wiki says in another app."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from ..core.answers import check_answer
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ..core.pools import phrase
+from ..core.script import Click, Done, Fill, Go, Match, Select
+from ..core.task import Task, TaskResult, Viewport
+from .admin import UNTOUCHED, account, find_user_steps, login_steps
+from .common import State, rows_by
+
+DESKTOP = Viewport(1280, 800, 1.0)
+
+_ASK = {
+    "Owner": ("Who owns the {title} page in the docs? Reply with the person's name.",
+              "According to the docs wiki, who is the owner of '{title}'? Answer with the name.",
+              "Look up '{title}' in the documentation and tell me who owns it."),
+    "Retention (days)": ("How many days does the docs page '{title}' say records are retained? Answer with the number.",
+                         "Find '{title}' in the wiki and reply with its retention period in days.",
+                         "What retention (in days) is documented on '{title}'?"),
+    "Cost centre": ("What cost centre is listed on the '{title}' docs page? Reply with the code.",
+                    "Search the docs for '{title}' and answer with its cost centre.",
+                    "Which cost centre does the wiki page '{title}' name?"),
+    "Escalation contact": ("Who is the escalation contact on '{title}'? Reply with the email address.",
+                           "Find the escalation contact's email on the docs page '{title}'.",
+                           "According to the wiki page '{title}', which address should urgent problems go to?"),
+    "Next review": ("When is the next review of '{title}' due, per the docs? Answer with the date (YYYY-MM-DD).",
+                    "Look up '{title}' in the wiki and reply with its next review date.",
+                    "What next-review date does the docs page '{title}' give?"),
+}
+
+
+def _pages(state: State) -> list[dict]:
+    return [{**p, "facts": json.loads(p["facts"])} for p in state["wiki_pages"]]
+
+
+def _open_page(p: dict) -> list:
+    return [Fill(Match(role="textbox", name="Search the docs"), p["title"]), Click(Match(role="button", name="Search")),
+            Click(Match(role="link", name=p["title"]))]
+
+
+def lookup(seed: int, state: State) -> Task:
+    """Answer a question from one of ~320 similar pages (search, pick the right team's page)."""
+    rng = random.Random(f"wiki.lookup:{seed}")
+    p = rng.choice(_pages(state))
+    key = rng.choice(sorted(_ASK))
+    value = p["facts"][key]
+    instruction = phrase(rng, _ASK[key], title=p["title"])
+
+    def validate(s: State) -> TaskResult:
+        errs = check_answer(s, value)
+        return TaskResult(not errs, errs)
+
+    return Task(
+        id=f"wiki.lookup.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="wiki.lookup", pattern="similar_options", max_steps=10, answer=value,
+        forbidden_effects=(NoChanges(("wiki_pages", "wiki_revisions") + UNTOUCHED[1:]),),
+        oracle=lambda: [*_open_page(p), Done(value)],
+    )
+
+
+def update_fact(seed: int, state: State) -> Task:
+    """Edit one fact of a page in the client-side editor; saving shows a transient notification."""
+    rng = random.Random(f"wiki.update_fact:{seed}")
+    p = rng.choice(_pages(state))
+    old = int(p["facts"]["Retention (days)"])
+    new = str(rng.choice([d for d in (30, 45, 60, 90, 120, 180, 365, 400, 730) if d != old]))
+    summary = rng.choice(["policy update", "align with legal", "new retention rule", "per audit", "quarterly review"])
+    instruction = phrase(rng, (
+        "Change the retention on the docs page '{title}' to {new} days, with the edit summary '{summary}'.",
+        "The wiki page '{title}' should say records are kept for {new} days. Edit it (summary: '{summary}').",
+        "Update '{title}' in the docs: retention is now {new} days. Use '{summary}' as the edit summary.",
+    ), title=p["title"], new=new, summary=summary)
+
+    def validate(s: State) -> TaskResult:
+        row = rows_by(s, "wiki_pages", "id")[p["id"]]
+        facts = json.loads(row["facts"])
+        errs = [] if facts.get("Retention (days)") == new else \
+            [f"retention is {facts.get('Retention (days)')!r}, expected {new!r}"]
+        errs += [f"{k} changed to {facts.get(k)!r}" for k in p["facts"] if k != "Retention (days)"
+                 and facts.get(k) != p["facts"][k]]
+        revs = [r for r in s["wiki_revisions"] if r["page_id"] == p["id"]]
+        if not revs or revs[-1]["summary"].strip().lower() != summary:
+            errs.append(f"no revision with the edit summary {summary!r}")
+        return TaskResult(not errs, errs)
+
+    return Task(
+        id=f"wiki.update_fact.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="wiki.update_fact", pattern="states", max_steps=12,
+        forbidden_effects=(OnlyRowsChange("wiki_pages", (p["id"],)), MaxInserts("wiki_revisions", 1, "revision"),
+                           NoDeletes(("wiki_pages",)), NoChanges(("admin_users",) + UNTOUCHED[1:])),
+        oracle=lambda: [*_open_page(p), Click(Match(role="button", name="Edit page")),
+                        Fill(Match(role="textbox", name="Retention (days)"), new),
+                        Fill(Match(role="textbox", name="Edit summary"), summary),
+                        Click(Match(role="button", name="Save page"))],
+    )
+
+
+def owner_to_admin(seed: int, state: State) -> Task:
+    """Cross-app: read a page's owner in the wiki, change that person's role in the admin
+    console, and answer with their team (state and answer; about 13 actions)."""
+    rng = random.Random(f"wiki.owner_to_admin:{seed}")
+    users = {u["name"]: u for u in state["admin_users"]}
+    names = list(users)
+    unique = {n for n in names if sum(n.lower() in m.lower() for m in names) == 1}
+    role = rng.choice(("Reviewer", "Editor", "Billing manager"))
+    p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
+    owner = users[p["facts"]["Owner"]]
+    user, pw = account(state)
+    instruction = phrase(rng, (
+        "Find the owner of the docs page '{title}', then give that person the {role} role in the admin console "
+        "(log in as {user}, password {pw}). Reply with the owner's team.",
+        "Whoever owns '{title}' in the wiki needs the {role} role. Make the change in the admin console "
+        "({user} / {pw}) and answer with that person's team.",
+        "Look up the owner of '{title}' in the docs; in the admin console (user {user}, password {pw}) set their "
+        "role to {role}; then tell me which team they are in.",
+    ), title=p["title"], role=role, user=user, pw=pw)
+
+    def validate(s: State) -> TaskResult:
+        got = rows_by(s, "admin_users", "id").get(owner["id"], {}).get("role")
+        errs = [] if got == role else [f"{owner['name']} has role {got!r}, expected {role!r}"]
+        errs += check_answer(s, owner["team"])
+        return TaskResult(not errs, errs)
+
+    return Task(
+        id=f"wiki.owner_to_admin.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="wiki.owner_to_admin", pattern="popups_tabs", max_steps=22, answer=owner["team"],
+        forbidden_effects=(OnlyRowsChange("admin_users", (owner["id"],)), NoDeletes(("admin_users",)),
+                           NoChanges(("wiki_pages", "wiki_revisions", "meta_flags") + UNTOUCHED[1:])),
+        oracle=lambda: [*_open_page(p), Go("/admin/"), *login_steps(state), *find_user_steps(owner["name"]),
+                        Select(Match(tag="select", attrs=(("name", "role"),)), role),
+                        Click(Match(role="button", name="Save role")), Done(owner["team"])],
+    )
+
+
+FAMILIES = (lookup, update_fact, owner_to_admin)
