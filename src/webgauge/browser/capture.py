@@ -7,6 +7,7 @@ import hashlib
 import json
 from functools import lru_cache
 from importlib import resources
+from typing import Awaitable, Callable
 
 from .profile import RenderProfile
 from .snapshot import Element, Snapshot, element_id
@@ -56,11 +57,14 @@ MAX_FULL_PAGE_HEIGHT = 12000
 
 async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
                        with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
-                       max_full_page_height: int = MAX_FULL_PAGE_HEIGHT) -> Snapshot:
+                       max_full_page_height: int = MAX_FULL_PAGE_HEIGHT,
+                       viewport_screenshot: Callable[[], Awaitable[bytes]] | None = None) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``.
 
     The screenshot is taken first (animations frozen), then the elements are read in one
-    read-only script, so boxes describe what the screenshot shows.
+    read-only script, so boxes describe what the screenshot shows. ``viewport_screenshot``
+    (a coroutine function returning PNG bytes) replaces Playwright's viewport screenshot
+    (``LivePage.viewport_png``: CDP, the same pixels).
     """
     warnings: list[str] = []
     if not await settle(page, min(5.0, timeout / 3)):
@@ -74,7 +78,10 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
             if height > max_full_page_height:
                 warnings.append(f"page is {height} px tall (over {max_full_page_height}): captured the viewport only")
                 full_page = False
-        png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
+        if viewport_screenshot is not None and not full_page:
+            png = await viewport_screenshot()
+        else:
+            png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     data = json.loads(await page.evaluate(_capture_js(), {"maxElements": max_elements}))
     elements: list[Element] = []
     for raw in data["elements"]:

@@ -78,7 +78,8 @@ class ArenaEnv:
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
                  settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
-                 hooks: Sequence[EnvHooks] = ()) -> None:
+                 hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
+                 watch_changes: bool = True) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -89,6 +90,11 @@ class ArenaEnv:
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
         self.hooks: list[EnvHooks] = list(hooks)
+        self.reuse_context = reuse_context  # clear and reuse the browser context between episodes
+        self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
+        self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
+        self.contexts_reused = 0
+        self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.events = WorldEvents()
         self._requested_id = episode_id
         self.episode_id: str | None = None
@@ -104,6 +110,7 @@ class ArenaEnv:
         self.reset_timings_ms: dict[str, float] = {}  # close, database, context, load, observe
         self._state: dict = {}
         self._dragging = False
+        self._dialogs_seen = 0  # dialogs the page had opened when the observation's watch was armed
 
     @property
     def base(self) -> str:
@@ -117,10 +124,21 @@ class ArenaEnv:
 
     async def reset(self, task: Task, seed: int | None = None) -> Observation:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
-        and open a fresh browser context at the task's start URL."""
+        and open the task's start URL in a clean browser context: the last episode's context,
+        blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
+        permissions), when ``reuse_context`` is on and it can take the task's render profile;
+        else a fresh one."""
         t_start = time.perf_counter()
         clock = _Clock()
-        await self._close_page()
+        vp = task.viewport
+        profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
+                                frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
+                                is_mobile=vp.width < 600, has_touch=False)
+        reuse = self.reuse_context and self.page is not None and self.page.can_reuse(profile)
+        if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
+            await self.page.reuse(profile)
+        else:
+            await self._close_page()
         clock.lap("close")
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
@@ -137,11 +155,10 @@ class ArenaEnv:
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
         clock.lap("database")
-        vp = task.viewport
-        profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
-                                frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
-                                is_mobile=vp.width < 600, has_touch=False)
-        self.page = await self.browser.new_page(profile, dialog_policy="accept")
+        if not reuse:
+            self.page = await self.browser.new_page(profile, dialog_policy="accept")
+            self.page.fast_screenshots = self.fast_screenshots
+        self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
         clock.lap("context")
@@ -265,7 +282,12 @@ class ArenaEnv:
         if action.screenshot_hash != obs.screenshot_hash:
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
-        png = await page.screenshot()
+        if self.watch_changes and page.navigation_id == obs.navigation_id and len(page.dialogs) == self._dialogs_seen:
+            if not await page.changes_since_watch():  # nothing that can change a pixel happened: no screenshot
+                self.stale_checks["watch"] += 1
+                return
+        self.stale_checks["screenshot"] += 1
+        png = await (page.viewport_png() if page.fast_screenshots else page.screenshot())
         scroll = await page.scroll_offsets()
         if (hashlib.sha256(png).hexdigest() != obs.screenshot_hash or page.navigation_id != obs.navigation_id
                 or tuple(scroll) != tuple(obs.scroll)):
@@ -382,6 +404,9 @@ class ArenaEnv:
             await h.before_observe(self)
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
+                if self.watch_changes:  # armed before the screenshot: any later change counts
+                    self._dialogs_seen = len(self.page.dialogs)
+                    await self.page.watch_changes()
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
                 break
             except PageError as exc:
