@@ -20,6 +20,10 @@ PAGE = """<!doctype html><html><head><title>C</title></head>
  <div style="width:120px;height:80px;border-radius:12px;box-shadow:0 4px 12px #0008;background:#fa0"></div>
 </main></body></html>"""
 
+CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);</script>
+</body>"""
+
 STORE_JS = """async () => {
   document.cookie = 'sid=episode1; path=/';
   localStorage.setItem('k', 'v1');
@@ -44,7 +48,7 @@ READ_JS = """async () => {
 
 @pytest.fixture
 def site():
-    with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>"}) as srv:
+    with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS}) as srv:
         yield srv
 
 
@@ -119,7 +123,12 @@ async def test_change_watch_sees_changes_the_page_cannot_see(browser, site):
         await page.set_viewport(600, 380)
         assert "resize" in await page.changes_since_watch()
         await page.watch_changes()
-        await page.goto(site.url("other.html"))
+        await page.goto(site.url("canvas.html"))
         assert await page.changes_since_watch() == ["navigation"]
+        # a canvas repaints without DOM mutations: its pixels are fingerprinted
+        await page.watch_changes()
+        assert await page.changes_since_watch() == []
+        await page.evaluate("() => document.getElementById('cv').getContext('2d').fillRect(100, 50, 4, 4)")
+        assert await page.changes_since_watch() == ["canvas"]
     finally:
         await page.close()

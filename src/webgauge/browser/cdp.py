@@ -3,13 +3,13 @@
 - :func:`viewport_png`: a viewport screenshot straight from ``Page.captureScreenshot``
   (``optimizeForSpeed``, from the compositor surface): the same pixels as Playwright's
   ``page.screenshot`` for the viewport, without its per-shot preparation round trips.
-- :func:`clear_origin_data`: everything an origin stored (cookies aside): localStorage,
-  sessionStorage, IndexedDB, Cache Storage, service workers, via ``Storage.clearDataForOrigin``
-  and ``DOMStorage.clear``; used to reuse one browser context for the next episode.
+- :func:`clear_origin_data`: everything an origin stored: cookies, localStorage, sessionStorage,
+  IndexedDB, Cache Storage, service workers (``Storage.clearDataForOrigin``); used to reuse
+  one browser context for the next episode.
 - :class:`ChangeWatch`: change tracking from an isolated world the page cannot see (its
   own JavaScript globals; shared DOM). Armed before an observation's screenshot, it answers
   "did anything that can change the pixels happen since?" (DOM mutations, scroll, resize,
-  loads, fonts, focus, animations and transitions, media) without taking a screenshot.
+  loads, fonts, focus, animations and transitions, canvas pixels, media) without a screenshot.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import math
 
-__all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS"]
+__all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -38,24 +38,46 @@ async def viewport_png(cdp, width: int, height: int, device_scale_factor: float 
     return base64.b64decode(r["data"])
 
 
-async def clear_origin_data(cdp, origins: set[str] | list[str]) -> None:
-    """Remove everything ``origins`` stored in this context (all storage types, then each
-    origin's sessionStorage in this tab). Cookies are cleared by the caller (context-wide)."""
+#: What :func:`clear_origin_data` removes (``"all"`` also clears browser-wide caches such as
+#: the shader cache, several times slower and nothing a page can read back).
+STORAGE_TYPES = ("cookies,local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,"
+                 "shared_storage,storage_buckets")
+
+
+async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
+    """Remove everything ``origins`` stored in this browser context (``Storage.clearDataForOrigin``:
+    cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
     for origin in sorted(origins):
-        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        for local in (False, True):
-            try:
-                await cdp.send("DOMStorage.clear", {"storageId": {"securityOrigin": origin, "isLocalStorage": local}})
-            except Exception:  # no storage area was ever opened for the origin in this tab
-                pass
+        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
 
 
 _WORLD = "webgauge-change-watch"
 
-_ARM_JS = """(() => {
+_CANVAS_SIG_JS = """var __wgCanvasSig = async () => {
+  // A fingerprint of every canvas's pixels (canvases repaint without DOM mutations). Read
+  // through createImageBitmap: it never creates a context on the page's canvas.
+  const out = [];
+  for (const c of document.querySelectorAll('canvas')) {
+    try {
+      if (!c.width || !c.height) { out.push('empty'); continue; }
+      const bmp = await createImageBitmap(c);
+      const ctx = new OffscreenCanvas(c.width, c.height).getContext('2d');
+      ctx.drawImage(bmp, 0, 0);
+      bmp.close();
+      const d = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
+      let h1 = 0x811c9dc5 | 0, h2 = 0;
+      for (let i = 0; i < d.length; i++) { h1 = Math.imul(h1 ^ d[i], 16777619); h2 = (h2 + d[i] * (i + 1)) | 0; }
+      out.push(c.width + 'x' + c.height + ':' + h1 + ':' + h2);
+    } catch (e) { out.push('unreadable:' + Math.random()); }  // unreadable: always "changed"
+  }
+  return out.join(',');
+};
+"""
+
+_ARM_JS = _CANVAS_SIG_JS + """(async () => {
   const old = window.__wgWatch;
-  if (old) { old.mo.takeRecords(); old.dirty = []; return 'rearmed'; }
-  const s = {dirty: []};
+  if (old) { old.mo.takeRecords(); old.dirty = []; old.canvas = await __wgCanvasSig(); return 'rearmed'; }
+  const s = {dirty: [], canvas: ''};
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
   s.mo = new MutationObserver(() => mark('mutation'));
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -66,16 +88,18 @@ _ARM_JS = """(() => {
   if (window.visualViewport) window.visualViewport.addEventListener('resize', () => mark('resize'));
   if (document.fonts) document.fonts.addEventListener('loadingdone', () => mark('font'));
   window.__wgWatch = s;
+  s.canvas = await __wgCanvasSig();
   return 'armed';
 })()"""
 
-_CHECK_JS = """(() => {
+_CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   const s = window.__wgWatch;
   if (!s) return ['unarmed'];
   if (s.mo.takeRecords().length) s.dirty.push('mutation');
   const out = s.dirty.slice();
   if (document.getAnimations && document.getAnimations().some(a => a.playState === 'running')) out.push('animation');
-  if (document.querySelector('canvas, video, iframe, embed, object')) out.push('media');  // can repaint silently
+  if (await __wgCanvasSig() !== s.canvas) out.push('canvas');
+  if (document.querySelector('video, iframe, embed, object')) out.push('media');  // can repaint silently
   return out;
 })()"""
 
@@ -115,7 +139,7 @@ class ChangeWatch:
 
     async def _eval(self, js: str):
         r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,
-                                                     "returnByValue": True, "silent": True})
+                                                     "returnByValue": True, "awaitPromise": True, "silent": True})
         if "exceptionDetails" in r:
             raise RuntimeError(r["exceptionDetails"].get("text", "script error"))
         return r["result"].get("value")

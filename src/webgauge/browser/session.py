@@ -644,7 +644,7 @@ class LivePage:
                 await p.close(run_before_unload=False)
         page = self._pages[0]
         self._pages, self._active = [page], 0
-        await page.goto("about:blank")
+        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
         await clear_origin_data(cdp, self._origins_seen | self._allowed)
         await self._ctx.clear_cookies()
