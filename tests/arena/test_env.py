@@ -177,5 +177,9 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
         obs = await env.reset(hidpi)
         assert env.page is not first_page and env.contexts_reused == 1
         assert len(obs.png) > 0 and env.page.profile.device_scale_factor == 2.0
+        # ... and the first context, parked cleared, serves the next task with its profile
+        await env.reset(task)
+        assert env.page is first_page and env.contexts_reused == 2
+        assert await env.page.evaluate(_READ_JS) == fresh
     finally:
         await env.close()

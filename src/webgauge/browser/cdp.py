@@ -53,7 +53,8 @@ async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: s
 
 _WORLD = "webgauge-change-watch"
 
-_CANVAS_SIG_JS = """var __wgCanvasSig = async () => {
+_CANVAS_SIG_JS = """var __wgView = () => [scrollX, scrollY, innerWidth, innerHeight].join(',');
+var __wgCanvasSig = async () => {
   // A fingerprint of every canvas's pixels (canvases repaint without DOM mutations). Read
   // through createImageBitmap: it never creates a context on the page's canvas.
   const out = [];
@@ -76,8 +77,8 @@ _CANVAS_SIG_JS = """var __wgCanvasSig = async () => {
 
 _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   const old = window.__wgWatch;
-  if (old) { old.mo.takeRecords(); old.dirty = []; old.canvas = await __wgCanvasSig(); return 'rearmed'; }
-  const s = {dirty: [], canvas: ''};
+  if (old) { old.mo.takeRecords(); old.dirty = []; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
+  const s = {dirty: [], canvas: '', view: __wgView()};
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
   s.mo = new MutationObserver(() => mark('mutation'));
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -95,7 +96,10 @@ _ARM_JS = _CANVAS_SIG_JS + """(async () => {
 _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   const s = window.__wgWatch;
   if (!s) return ['unarmed'];
+  // scroll and resize events fire at the next frame: let one pass, and compare the viewport too
+  await new Promise((resolve) => { requestAnimationFrame(() => resolve()); setTimeout(resolve, 100); });
   if (s.mo.takeRecords().length) s.dirty.push('mutation');
+  if (__wgView() !== s.view) s.dirty.push('viewport');
   const out = s.dirty.slice();
   if (document.getAnimations && document.getAnimations().some(a => a.playState === 'running')) out.push('animation');
   if (await __wgCanvasSig() !== s.canvas) out.push('canvas');

@@ -662,6 +662,7 @@ class LivePage:
         self._delays.clear()
         for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
             events.clear()
+        self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
 
     # ---- helpers ----------------------------------------------------------
     def _safe_url(self) -> str | None:

@@ -94,6 +94,8 @@ class ArenaEnv:
         self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
         self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
+        self.max_spare_pages = 2  # cleared contexts of other render profiles kept for later episodes
+        self._spares: list[LivePage] = []
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.events = WorldEvents()
         self._requested_id = episode_id
@@ -126,7 +128,8 @@ class ArenaEnv:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
         and open the task's start URL in a clean browser context: the last episode's context,
         blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
-        permissions), when ``reuse_context`` is on and it can take the task's render profile;
+        permissions), when ``reuse_context`` is on and it can take the task's render profile
+        (or one parked from an earlier episode with that profile, up to ``max_spare_pages``);
         else a fresh one."""
         t_start = time.perf_counter()
         clock = _Clock()
@@ -134,11 +137,9 @@ class ArenaEnv:
         profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
-        reuse = self.reuse_context and self.page is not None and self.page.can_reuse(profile)
+        reuse = self.reuse_context and await self._take_page(profile)
         if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
             await self.page.reuse(profile)
-        else:
-            await self._close_page()
         clock.lap("close")
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
@@ -156,6 +157,7 @@ class ArenaEnv:
         self._state = self.seed_state
         clock.lap("database")
         if not reuse:
+            await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
             self.page.fast_screenshots = self.fast_screenshots
         self.contexts_reused += reuse
@@ -170,8 +172,30 @@ class ArenaEnv:
         self.reset_timings_ms = clock.laps
         return self.obs
 
+    async def _take_page(self, profile: RenderProfile) -> bool:
+        """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or a parked
+        one of another episode's profile); park or close the last one otherwise. False: none."""
+        page = self.page
+        if page is not None and page.can_reuse(profile):
+            return True
+        self.page = None
+        if page is not None:
+            if page.can_reuse(page.profile):  # another render profile: park it, blank, for a later task
+                await page.reuse(page.profile)
+                self._spares.append(page)
+                while len(self._spares) > self.max_spare_pages:
+                    await self._spares.pop(0).close()
+            else:
+                await page.close()
+        self.page = next((p for p in self._spares if p.can_reuse(profile)), None)
+        if self.page is not None:
+            self._spares.remove(self.page)
+        return self.page is not None
+
     async def close(self) -> None:
         await self._close_page()
+        while self._spares:
+            await self._spares.pop().close()
         if self.episode_id is not None:
             try:
                 await self._control("delete", self.episode_id)
