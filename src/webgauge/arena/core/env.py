@@ -7,7 +7,10 @@ The environment talks to the browser only through :mod:`webgauge.browser`'s live
 and to the apps only through the control API. It enforces:
 
 - pointer actions must carry the hash of the current screenshot, and the page must still
-  show exactly that screenshot when the action runs (otherwise: ``stale``);
+  show exactly that screenshot when the action runs (otherwise: ``stale``). A change watch
+  armed before each observation's screenshot, in an isolated world the page cannot see,
+  decides it when nothing changed (``watch_changes``); only a change it saw costs a second
+  screenshot, compared with the observation's;
 - before a destructive control is activated (a ``btn-danger`` element), a fresh capture
   must show the target where the observation had it (otherwise: ``moved``), and, when
   ``gate_destructive`` is on, an approval must have been granted;
@@ -21,6 +24,10 @@ capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) st
 are direct calls; an HTTP control client runs off the event loop. Each step's
 ``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
 ``bench/arena_bench.py`` prints their medians.
+
+For speed (issue 13) reset reuses the last episode's browser context, cleared as a fresh one
+(``reuse_context``; ``LivePage.reuse``), and observations take their viewport PNG through CDP
+(``fast_screenshots``: the same pixels as Playwright's screenshot, not the same bytes).
 """
 
 from __future__ import annotations
