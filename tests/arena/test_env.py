@@ -13,6 +13,7 @@ from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.effects import check_effects
 from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.page_pool import PagePool
 from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
 
@@ -164,7 +165,9 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
         obs = await env.reset(task)
         assert env.page is first_page and env.contexts_reused == 1  # the same context, cleared
         fresh = await env.page.evaluate(_READ_JS)
-        assert fresh == {"cookie": False, "local": None, "session": None, "idb": [], "caches": [], "history": 1}
+        # as in the fresh context of episode 1, history included (the app's own entries)
+        assert fresh == {"cookie": False, "local": None, "session": None, "idb": [], "caches": [],
+                         "history": stored["history"]}
         assert obs.viewport == (task.viewport.width, task.viewport.height)
         # a pointer action on an unchanged page is checked by the change watch, not a screenshot
         name = next(e for e in obs.elements if e.role == "textbox" and e.visible)
@@ -181,5 +184,18 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
         await env.reset(task)
         assert env.page is first_page and env.contexts_reused == 2
         assert await env.page.evaluate(_READ_JS) == fresh
+        await env.page.evaluate(_STORE_JS)
     finally:
         await env.close()
+    # a shared pool (the runner's, one per browser) passes cleared contexts from env to env
+    pool = PagePool()
+    for n in range(2):
+        env = ArenaEnv(browser, arena.app_url, arena.client(), pool=pool)
+        try:
+            await env.reset(task)
+            assert env.contexts_reused == n and await env.page.evaluate(_READ_JS) == fresh
+            await env.page.evaluate(_STORE_JS)
+        finally:
+            await env.close()
+        assert len(pool) == 1
+    await pool.close()

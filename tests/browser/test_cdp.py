@@ -85,14 +85,20 @@ async def test_reuse_clears_everything_the_last_use_stored(browser, site):
         seen = await page.evaluate(READ_JS)
         assert seen["cookie"] == "sid=episode1" and seen["local"] == seen["session"] == "v1"
         assert "wgdb" in seen["idb"] and seen["caches"] == ["wgcache"]
+        await page.mouse_click(20, 20)  # the pointer rests on the heading: it is hovered
+        assert await page.evaluate("() => document.querySelectorAll('h1:hover').length") == 1
         page.delay_requests("*never*", 10)
         assert page.can_reuse(profile.with_(width=800, height=500))
         await page.reuse(profile.with_(width=800, height=500))
-        assert page.navigation_id == 0 and not page._delays and page.tabs == ["about:blank"]
+        assert page.navigation_id == 0 and not page._delays and page.tabs == ["about:blank"] and len(page._ctx.pages) == 1
         await page.goto(site.url("other.html"))
         now = await page.evaluate(READ_JS)
-        assert now == {"cookie": "", "local": None, "session": None, "idb": [], "caches": [], "history": 1}
+        async with browser.open(site.url("other.html"), profile) as fresh_page:  # what a new context shows
+            fresh = await fresh_page.evaluate(READ_JS)
+        assert now == fresh == {"cookie": "", "local": None, "session": None, "idb": [], "caches": [],
+                                "history": fresh["history"]}
         assert await page.evaluate("() => [innerWidth, innerHeight]") == [800, 500]
+        assert await page.evaluate("() => document.querySelectorAll(':hover').length") == 0  # as a fresh page
         # a context-level setting (device scale) or an init script cannot be taken back: no reuse
         assert not page.can_reuse(profile.with_(device_scale_factor=2.0))
         await page.add_init_script("window.__mark = 1")

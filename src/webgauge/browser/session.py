@@ -198,7 +198,6 @@ class LivePage:
         self._watches: dict = {}  # Playwright page -> ChangeWatch
         self._origins_seen: set[str] = set()  # origins whose data reuse() clears
         self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
-        self._blank_history = False  # reuse() left a blank page in the history: drop it at the next goto
         self.profile = profile
         self._allowed = {origin_of(o) for o in allowed_origins}
         self.max_tabs = max_tabs
@@ -374,10 +373,6 @@ class LivePage:
             await page.wait_for_load_state("load", timeout=timeout * 1000 * 0.3)
         except Exception:
             self.warnings.append(f"load event did not fire within {timeout * 0.3:.0f}s; captured after DOMContentLoaded")
-        if self._blank_history:  # the first page after reuse(): the blank page leaves no history entry
-            self._blank_history = False
-            with contextlib.suppress(Exception):
-                await (await self.cdp(page)).send("Page.resetNavigationHistory")
 
     async def back(self, timeout: float = 10.0) -> None:
         await self._page.go_back(timeout=timeout * 1000)
@@ -631,27 +626,26 @@ class LivePage:
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
     async def reuse(self, profile: RenderProfile, *, allowed_origins: tuple[str, ...] = ()) -> None:
-        """Make this page as a fresh one for ``profile`` without a new browser context: close
-        every other tab, blank the first, clear history, cookies, permissions and every origin's
-        data (localStorage, sessionStorage, IndexedDB, Cache Storage, service workers), and
-        forget the recorded events, request delays and allowed origins."""
+        """Make this page as a fresh one for ``profile`` without a new browser context: a new
+        tab replaces every old one (fresh history, sessionStorage and pointer), then cookies,
+        permissions and every visited origin's data (localStorage, IndexedDB, Cache Storage,
+        service workers, ...) are cleared, and the recorded events, request delays and allowed
+        origins forgotten."""
         if not self.can_reuse(profile):
             raise BrowserError("this page cannot be reused for that profile (check can_reuse first): "
                                "open a new page instead")
-        self._page  # prune closed tabs
-        for p in self._pages[1:]:
+        old, self._pages, self._active = list(self._pages), [], 0
+        page = await self._ctx.new_page()  # _on_new_page registers it as the first tab
+        self._register(page)
+        for p in old:  # closed before the clear: no app document writes after it
             with contextlib.suppress(Exception):
                 await p.close(run_before_unload=False)
-        page = self._pages[0]
-        self._pages, self._active = [page], 0
-        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
         await clear_origin_data(cdp, self._origins_seen | self._allowed)
         await self._ctx.clear_cookies()
         await self._ctx.clear_permissions()
-        await cdp.send("Page.resetNavigationHistory")
-        self._blank_history = True
-        if (profile.width, profile.height) != (self.profile.width, self.profile.height):
+        size = page.viewport_size or {}
+        if (profile.width, profile.height) != (size.get("width"), size.get("height")):
             await page.set_viewport_size({"width": profile.width, "height": profile.height})
         self.profile = profile
         self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}

@@ -44,6 +44,7 @@ from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
+from .page_pool import PagePool
 from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
 from .task import Task
 
@@ -86,7 +87,7 @@ class ArenaEnv:
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
                  settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
-                 watch_changes: bool = True) -> None:
+                 watch_changes: bool = True, pool: PagePool | None = None) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -101,8 +102,9 @@ class ArenaEnv:
         self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
         self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
-        self.max_spare_pages = 2  # cleared contexts of other render profiles kept for later episodes
-        self._spares: list[LivePage] = []
+        # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
+        self._own_pool = pool is None
+        self.pool = PagePool() if pool is None else pool
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.events = WorldEvents()
         self._requested_id = episode_id
@@ -136,8 +138,7 @@ class ArenaEnv:
         and open the task's start URL in a clean browser context: the last episode's context,
         blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
         permissions), when ``reuse_context`` is on and it can take the task's render profile
-        (or one parked from an earlier episode with that profile, up to ``max_spare_pages``);
-        else a fresh one."""
+        (or one from ``pool``: pages of earlier episodes, cleared); else a fresh one."""
         t_start = time.perf_counter()
         clock = _Clock()
         vp = task.viewport
@@ -180,29 +181,27 @@ class ArenaEnv:
         return self.obs
 
     async def _take_page(self, profile: RenderProfile) -> bool:
-        """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or a parked
-        one of another episode's profile); park or close the last one otherwise. False: none."""
+        """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or one from
+        the pool); the last one goes to the pool otherwise. False: there is none."""
         page = self.page
         if page is not None and page.can_reuse(profile):
             return True
         self.page = None
         if page is not None:
-            if page.can_reuse(page.profile):  # another render profile: park it, blank, for a later task
-                await page.reuse(page.profile)
-                self._spares.append(page)
-                while len(self._spares) > self.max_spare_pages:
-                    await self._spares.pop(0).close()
-            else:
-                await page.close()
-        self.page = next((p for p in self._spares if p.can_reuse(profile)), None)
+            await self.pool.put(page)  # another render profile: kept, cleared, for a later task
+        self.page = self.pool.take(profile)
         if self.page is not None:
-            self._spares.remove(self.page)
+            self.page.fast_screenshots = self.fast_screenshots
         return self.page is not None
 
     async def close(self) -> None:
+        """Delete the episode; the page goes back to the pool (cleared) when context reuse is on."""
+        if self.page is not None and self.reuse_context:
+            page, self.page = self.page, None
+            await self.pool.put(page)
         await self._close_page()
-        while self._spares:
-            await self._spares.pop().close()
+        if self._own_pool:
+            await self.pool.close()
         if self.episode_id is not None:
             try:
                 await self._control("delete", self.episode_id)
