@@ -626,24 +626,28 @@ class LivePage:
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
     async def reuse(self, profile: RenderProfile, *, allowed_origins: tuple[str, ...] = ()) -> None:
-        """Make this page as a fresh one for ``profile`` without a new browser context: a new
-        tab replaces every old one (fresh history, sessionStorage and pointer), then cookies,
-        permissions and every visited origin's data (localStorage, IndexedDB, Cache Storage,
-        service workers, ...) are cleared, and the recorded events, request delays and allowed
-        origins forgotten."""
+        """Make this page as a fresh one for ``profile`` without a new browser context: other
+        tabs closed, the first blanked, its history reset to the blank page alone (a new tab's
+        history: back from the first page leads there too), the pointer moved out, cookies,
+        permissions and every visited origin's data (localStorage, sessionStorage, IndexedDB,
+        Cache Storage, service workers, ...) cleared, and the recorded events, request delays
+        and allowed origins forgotten."""
         if not self.can_reuse(profile):
             raise BrowserError("this page cannot be reused for that profile (check can_reuse first): "
                                "open a new page instead")
-        old, self._pages, self._active = list(self._pages), [], 0
-        page = await self._ctx.new_page()  # _on_new_page registers it as the first tab
-        self._register(page)
-        for p in old:  # closed before the clear: no app document writes after it
+        self._page  # prune closed tabs
+        for p in self._pages[1:]:
             with contextlib.suppress(Exception):
                 await p.close(run_before_unload=False)
+        page = self._pages[0]
+        self._pages, self._active = [page], 0
+        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
+        await page.mouse.move(-1, -1)  # the pointer leaves the view: no hover carries over
         cdp = await self.cdp(page)
         await clear_origin_data(cdp, self._origins_seen | self._allowed)
         await self._ctx.clear_cookies()
         await self._ctx.clear_permissions()
+        await cdp.send("Page.resetNavigationHistory")
         size = page.viewport_size or {}
         if (profile.width, profile.height) != (size.get("width"), size.get("height")):
             await page.set_viewport_size({"width": profile.width, "height": profile.height})
