@@ -15,11 +15,11 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from .capture import capture_page, screenshot_page
-from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, clear_origin_data, viewport_png
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
 from .errors import BrowserError, ElementNotFound, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .snapshot import Snapshot
+from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, clear_origin_data, viewport_png
 
 __all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
 
