@@ -25,3 +25,18 @@ async def browser():
 
     async with Browser.launch() as b:
         yield b
+
+
+@pytest.fixture
+def cpu_hog():
+    """A process burning one core beside the test (it stops by itself after 300 s, and is killed
+    when the test ends): captures must stay identical on a busy machine."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 300\nwhile time.time() < end: pass"])
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()

@@ -6,8 +6,9 @@ import pytest
 
 from webgauge.pages import StaticServer
 from webgauge.pages.synthetic import generate_page
-from webgauge.perturb import (TEXT_KINDS, apply_color, apply_layout, apply_low_contrast, apply_text,
-                              check_box_fixed, check_colors_only, check_text_only, perturb_label, verify)
+from webgauge.perturb import (MARKER, MIN_CHANGED_PAGE, TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
+                              apply_text, changed_fraction, check_box_fixed, check_colors_only, check_text_only,
+                              check_visible_change, perturb_label, verify)
 
 
 def _cta(snap, page):
@@ -21,6 +22,19 @@ def test_label_perturbations_change_the_text_and_are_seeded(kind):
         assert a != label and a == perturb_label(label, kind, random.Random(1))
     with pytest.raises(ValueError, match="choose one of"):
         perturb_label("Go", "leet", random.Random(0))
+
+
+def test_the_papers_text_strategies_and_fallback_marker():
+    r = random.Random(0)
+    assert perturb_label("Sell old phone", "substitute", r) == "S311 01d ph0n3"
+    assert perturb_label("Buy now", "reverse", r) == "won yuB"
+    assert perturb_label("Join", "spaces", r) == "J o i n"
+    assert perturb_label("Join", "punctuation", r)[-1] in "!·"
+    shuffled = perturb_label("Subscribe", "shuffle", r)
+    assert sorted(shuffled) == sorted("Subscribe") and shuffled != "Subscribe"
+    # a strategy that changes nothing gets the paper's fallback marker
+    assert perturb_label("Buy", "substitute", r) == "Buy" + MARKER
+    assert perturb_label("Go", "shuffle", r) == "Go" + MARKER
 
 
 async def test_color_text_contrast_and_layout_on_a_live_page(browser):
@@ -60,11 +74,35 @@ async def test_color_text_contrast_and_layout_on_a_live_page(browser):
                 checks = verify(rec, clean, after)
                 assert all(c.ok for c in checks), checks
                 assert after.by_path()[rec.tracked[cta.path]].text == cta.text
+                # every level, easy included, changes what the model sees
+                assert check_visible_change(rec, clean, after).ok, (level, rec.params)
+                assert {c.what for c in rec.changes} & {"add", "delete", "move"}
             # the check does notice a moved call-to-action
             await live.reload()
             await live.evaluate("() => { const b = document.querySelector('main'); b.style.paddingTop = '80px'; }")
             moved = await live.capture(full_page=True)
             assert not check_box_fixed(clean, moved, cta.path).ok
+
+
+async def test_no_op_rejection_measures_pixels(browser):
+    page = generate_page(5, length="short")
+    with StaticServer(files=page.files()) as srv:
+        async with browser.open(srv.url("index.html")) as live:
+            clean = await live.capture(full_page=True)
+            cta = _cta(clean, page)
+            again = await live.capture(full_page=True)
+            assert changed_fraction(clean.png, again.png) == 0.0
+            # a perturbation record whose page did not change is rejected, page-wide and in the target box
+            rec = await apply_layout(live, seed=1, level="easy", protect=[cta])
+            assert not check_visible_change(rec, clean, again).ok and rec.params["changed_pixels"] == 0.0
+            await live.reload()
+            rec = await apply_text(live, cta, "spaces", seed=1)
+            after = await live.capture(full_page=True)
+            vis = check_visible_change(rec, clean, after)
+            assert vis.ok and rec.params["changed_pixels"] > 0.05
+            page_wide = changed_fraction(clean.png, after.png)
+            assert MIN_CHANGED_PAGE < page_wide < rec.params["changed_pixels"]
+            assert not check_visible_change(rec, clean, clean).ok
 
 
 async def test_perturbations_are_deterministic(browser):

@@ -9,6 +9,7 @@ import pytest
 
 SHARED = Path(os.environ.get("WEBGAUGE_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 REAL_PAGE = SHARED / "data" / "design2code" / "pages" / "10955.html"
+SEED, SYNTHETIC = 3, 2
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +19,7 @@ def bench(tmp_path_factory):
     if not REAL_PAGE.is_file():
         pytest.fail(f"shared real page missing at {REAL_PAGE}; set WEBGAUGE_SHARED to the shared/ folder")
     root = tmp_path_factory.mktemp("bench") / "b"
-    manifest = build_benchmark(root, seed=3, synthetic=2, pages=[REAL_PAGE], progress=False)
+    manifest = build_benchmark(root, seed=SEED, synthetic=SYNTHETIC, pages=[REAL_PAGE], progress=False)
     return root, manifest
 
 
@@ -28,5 +29,5 @@ def baseline_run(bench, tmp_path_factory):
 
     root, _ = bench
     run = tmp_path_factory.mktemp("run") / "r"
-    summary = run_benchmark(root, run, ["random", "dom-oracle"], workers=1, progress=False)
+    summary = run_benchmark(root, run, ["random-guess", "dom-oracle"], workers=1, progress=False)
     return run, summary

@@ -5,9 +5,11 @@ import json
 import re
 
 import pytest
+from PIL import Image
 
 from webgauge.browser import Snapshot
 from webgauge.pages.synthetic import generate_page
+from webgauge.perturb import TEXT_KINDS
 from webgauge.understand import read_questions, relation, ui_group
 from webgauge.understand.build import build_benchmark, synthetic_seed
 from webgauge.understand.labeller import label_of
@@ -90,6 +92,15 @@ def test_robustness_and_safety_targets(bench):
         if q.variant != "clean":
             assert q.meta["perturbed_label"] != q.target
             assert label_of(_snap(root, q.snapshot).by_path()[q.elements[0]]) == q.meta["perturbed_label"]
+    assert {q.variant for q in text} - {"clean"} <= {f"text-{k}" for k in TEXT_KINDS}
+    # no kept pair is pixel-identical to its clean page (no-op pairs are rejected and counted)
+    clean = {q.pair: q for q in qs if q.variant == "clean" and q.pair}
+    kept = [q for q in qs if q.task in ("color", "text", "layout") and q.variant != "clean"]
+    for q in kept:
+        a, b = (Image.open(root / x.images[0]).convert("RGB").tobytes() for x in (clean[q.pair], q))
+        assert a != b, q.id
+    assert kept and set(manifest["perturbation_size"]) >= {q.variant for q in kept}
+    assert sum(manifest["noop_rejected"].values()) == sum(v["noop_rejected"] for v in manifest["perturbation_size"].values())
     for q in _syn(qs, "layout"):
         truth = _truth(manifest, q.page)
         assert q.target == truth["purpose"]
@@ -157,12 +168,15 @@ button{padding:14px 28px;font-size:18px;background:#1565c0;color:#fff;border:0}
 
 
 def test_pairs_failing_a_check_are_dropped_and_counted(tmp_path):
-    # wrapping a paragraph breaks the `.c > p` rule, so the call-to-action moves up: every
-    # layout pair fails the box check and is dropped, never silently kept
+    # wrapping a paragraph breaks the `.c > p` rule, so the call-to-action moves up: the medium
+    # and hard pairs (which inject wrappers) fail the box check and are dropped, never silently
+    # kept; easy keeps the box, but every node lies in the call-to-action's section, so only its
+    # hidden nodes apply and the pair is rejected as a no-op
     page = tmp_path / "pages" / "fragile.html"
     page.parent.mkdir()
     page.write_text(FRAGILE)
     m = build_benchmark(tmp_path / "b", seed=0, synthetic=0, pages=[page], tasks=["layout"],
                         all_layout_levels=True, progress=False)
-    assert m["dropped"] == {"layout:check_failed": 3}
+    assert m["dropped"] == {"layout:check_failed": 2}
+    assert m["noop_rejected"] == {"layout-easy": 1} and m["perturbation_size"]["layout-easy"]["max_changed"] == 0
     assert m["questions"] == {} and not m["failures"]

@@ -57,7 +57,7 @@ def test_label_match_and_safety_scores():
 
 def test_robustness_score_tfidf_and_unchanged():
     assert robustness_score(0) == 100 and robustness_score(20) == 0 and robustness_score(35) == 0
-    assert robustness_score(-5) == 100 and robustness_score(10) == 50
+    assert robustness_score(-5) == 75 and robustness_score(10) == 50
     sims = tfidf_cosine(["an online store selling clothes", None], ["an online clothing store selling clothes", "x"])
     assert 0.3 < sims[0] < 1 and sims[1] == 0
     assert unchanged("Add to cart", "add to cart!") and not unchanged("Buy", None)
@@ -65,14 +65,15 @@ def test_robustness_score_tfidf_and_unchanged():
 
 def test_consensus_majority_and_centroid():
     assert majority_answer(["Buy now", "buy now!", "Add to cart", None]) == "Buy now"
-    assert majority_answer(["Buy now", None]) is None
+    assert majority_answer(["Buy now", None]) == "too few voters"
 
     class Emb:  # deterministic 2-d embedding for the centroid rule
         def encode(self, texts):
             import numpy as np
             return np.array([[1.0, 0.0] if "shop" in t else [0.0, 1.0] for t in texts])
 
-    assert centroid_answer(["a shop", "shop online", "news"], Emb()) in ("a shop", "shop online")
+    assert centroid_answer(["a shop", "a shop", "news"], Emb()) == "a shop"
+    assert centroid_answer(["a shop", "shop online", "news"], Emb()) == "tie"  # two answers equally central
 
 
 def test_prompts_are_versioned_files_and_answers_render():

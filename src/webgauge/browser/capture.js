@@ -187,7 +187,12 @@
       in_viewport: visible && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh,
     });
   }
-  const de = document.documentElement;
+  const de = document.documentElement, body = document.body;
+  const pageSize = () => {
+    const w = [de.scrollWidth, de.offsetWidth, de.clientWidth], h = [de.scrollHeight, de.offsetHeight, de.clientHeight];
+    if (body) { w.push(body.scrollWidth, body.offsetWidth, body.clientWidth); h.push(body.scrollHeight, body.offsetHeight, body.clientHeight); }
+    return [Math.max(...w), Math.max(...h)];
+  };
   // One JSON string: far cheaper to ship than a large object graph.
   return JSON.stringify({
     elements: out,
@@ -196,7 +201,8 @@
     title: document.title,
     scroll: [sx, sy],
     viewport: [vw, vh],
-    page_size: [Math.max(de.scrollWidth, document.body ? document.body.scrollWidth : 0), Math.max(de.scrollHeight, document.body ? document.body.scrollHeight : 0)],
+    // the page size as Playwright measures a full-page screenshot (and settle.js the layout)
+    page_size: pageSize(),
     ready_state: document.readyState,
   });
 }

@@ -5,34 +5,22 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import struct
 from functools import lru_cache
 from importlib import resources
 from typing import Awaitable, Callable
 
 from .profile import RenderProfile
+from .settle import SETTLE_TIMEOUT, SettleReport, probe_layout, settle
 from .snapshot import Element, Snapshot, element_id
 
-__all__ = ["capture_page", "screenshot_page", "settle"]
+__all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_png_size", "consistency_problems",
+           "MAX_FULL_PAGE_HEIGHT", "CAPTURE_ATTEMPTS"]
 
 
 @lru_cache(maxsize=1)
 def _capture_js() -> str:
     return resources.files(__package__).joinpath("capture.js").read_text()
-
-
-_SETTLE_JS = """() => new Promise((resolve) => {
-  const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
-  const t = setTimeout(done, 3000);
-  (document.fonts ? document.fonts.ready : Promise.resolve()).then(() => { clearTimeout(t); done(); });
-})"""
-
-
-async def settle(page, timeout: float = 5.0) -> bool:
-    """Wait for web fonts and two animation frames, so the next screenshot is stable."""
-    try:
-        return bool(await asyncio.wait_for(page.evaluate(_SETTLE_JS), timeout))
-    except Exception:
-        return False
 
 
 async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = False,
@@ -53,36 +41,53 @@ async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = Fal
 
 #: Pages taller than this (CSS px) get a viewport screenshot instead of a full-page one, with a warning.
 MAX_FULL_PAGE_HEIGHT = 12000
+#: Captures taken before a snapshot is given up as inconsistent (PNG, size and boxes disagree).
+CAPTURE_ATTEMPTS = 3
 
 
-async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
-                       with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
-                       max_full_page_height: int = MAX_FULL_PAGE_HEIGHT,
-                       viewport_screenshot: Callable[[], Awaitable[bytes]] | None = None) -> Snapshot:
-    """Screenshot, element table and aria snapshot of ``page``.
+def png_size(png: bytes) -> tuple[int, int]:
+    """``(width, height)`` in pixels from a PNG's header."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or len(png) < 24:
+        raise ValueError("not a PNG")
+    return struct.unpack(">II", png[16:24])
 
-    The screenshot is taken first (animations frozen), then the elements are read in one
-    read-only script, so boxes describe what the screenshot shows. ``viewport_screenshot``
-    (a coroutine function returning PNG bytes) replaces Playwright's viewport screenshot
-    (``LivePage.viewport_png``: CDP, the same pixels).
-    """
+
+def expected_png_size(snap: Snapshot) -> tuple[int, int]:
+    """The pixel size a snapshot's PNG must have: the page size (full page) or the viewport,
+    times the device scale factor."""
+    w, h = snap.page_size if snap.full_page else snap.viewport
+    return (round(w * snap.device_scale_factor), round(h * snap.device_scale_factor))
+
+
+def consistency_problems(snap: Snapshot) -> list[str]:
+    """Why a snapshot's PNG contradicts its geometry (empty when it does not, or has no PNG)."""
+    if not snap.png:
+        return []
+    got, want = png_size(snap.png), expected_png_size(snap)
+    tol = 0 if float(snap.device_scale_factor).is_integer() else 1
+    if abs(got[0] - want[0]) > tol or abs(got[1] - want[1]) > tol:
+        what, (w, h) = ("page size", snap.page_size) if snap.full_page else ("viewport", snap.viewport)
+        return [f"PNG is {got[0]}x{got[1]} px but the {what} {int(w)}x{int(h)} x {snap.device_scale_factor:g} "
+                f"is {want[0]}x{want[1]}"]
+    return []
+
+
+async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
+                before: SettleReport, viewport_screenshot=None) -> tuple[Snapshot, list[str]]:
+    """One screenshot + element table in the settled state ``before``; returns the snapshot and
+    the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
-    if not await settle(page, min(5.0, timeout / 3)):
-        warnings.append("page did not settle (fonts/animation frames) before capture")
     png = b""
     if with_screenshot:
-        if full_page:
-            _, height = await page.evaluate(
-                "() => [document.documentElement.scrollWidth, Math.max(document.documentElement.scrollHeight,"
-                " document.body ? document.body.scrollHeight : 0)]")
-            if height > max_full_page_height:
-                warnings.append(f"page is {height} px tall (over {max_full_page_height}): captured the viewport only")
-                full_page = False
+        if full_page and before.size[1] > max_full_page_height:
+            warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
+            full_page = False
         if viewport_screenshot is not None and not full_page:
             png = await viewport_screenshot()
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     data = json.loads(await page.evaluate(_capture_js(), {"maxElements": max_elements}))
+    after = await probe_layout(page)
     elements: list[Element] = []
     for raw in data["elements"]:
         path = raw.pop("path")
@@ -92,25 +97,75 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
             box=tuple(float(v) for v in raw.pop("box")), **raw))
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
-    aria = ""
+    if data.get("ready_state") != "complete":
+        warnings.append("load event did not fire before the capture; captured after DOMContentLoaded")
+    vw, vh = data["viewport"]
+    snap = Snapshot(
+        url=page.url, viewport=(int(vw), int(vh)), device_scale_factor=profile.device_scale_factor,
+        scroll=(float(data["scroll"][0]), float(data["scroll"][1])), png=png,
+        png_sha256=hashlib.sha256(png).hexdigest() if png else "", full_page=full_page,
+        elements=elements, aria="", title=data.get("title", ""), page_size=tuple(data["page_size"]),
+        warnings=warnings, truncated=bool(data["truncated"]))
+    problems = consistency_problems(snap)
+    size_after = tuple(after["size"])
+    if tuple(snap.page_size) != tuple(before.size) or size_after != tuple(before.size):
+        problems.append(f"page size changed during the capture: {tuple(before.size)} when settled, "
+                        f"{tuple(snap.page_size)} in the element table, {size_after} after it")
+    if int(after["sig"]) != before.sig:
+        problems.append("element boxes changed between the settle and the end of the capture")
+    return snap, problems
+
+
+async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
+                       with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
+                       max_full_page_height: int = MAX_FULL_PAGE_HEIGHT, settle_timeout: float = SETTLE_TIMEOUT,
+                       pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
+                       viewport_screenshot: Callable[[], Awaitable[bytes]] | None = None) -> Snapshot:
+    """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
+
+    The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
+    taken (animations frozen) and the elements are read in one read-only script. The snapshot
+    is consistent: a full-page PNG is ``page_size x device_scale_factor`` (a viewport PNG the
+    viewport's), and the page size and element boxes are the same before and after. When they
+    disagree the page is settled and captured again, up to ``attempts`` times.
+
+    A page that does not settle within ``settle_timeout``, or stays inconsistent, is returned
+    with ``settled=False`` and the reason in ``warnings`` (``unsettled: ...``); callers that
+    need a reproducible capture reject it (``LivePage(require_settled=True)`` raises).
+
+    ``viewport_screenshot`` (a coroutine function returning PNG bytes) replaces Playwright's
+    viewport screenshot (``LivePage.viewport_png``: CDP, the same pixels).
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    unsettled: list[str] = []
+    snap = None
+    for attempt in range(1, max(1, attempts) + 1):
+        budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
+        report = await settle(page, timeout=budget, pending=pending)
+        if not report.settled:  # measure where it stands, to check the capture against that
+            now = await probe_layout(page)
+            report.size, report.sig = (int(now["size"][0]), int(now["size"][1])), int(now["sig"])
+        snap, problems = await _read(page, profile, full_page=full_page, max_elements=max_elements,
+                                     with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
+                                     max_full_page_height=max_full_page_height, before=report,
+                                     viewport_screenshot=viewport_screenshot)
+        if not report.settled:
+            unsettled = report.reasons + problems
+            break
+        if not problems:
+            unsettled = []  # an earlier attempt's disagreement is resolved
+            break
+        unsettled = [f"inconsistent capture after {attempt} attempt(s): " + "; ".join(problems)]
+        if deadline - loop.time() < 1.5:
+            break
+    assert snap is not None
+    if unsettled:
+        snap.settled = False
+        snap.warnings = ["unsettled: " + r for r in unsettled] + snap.warnings
     if with_aria:
         try:
-            aria = await page.locator("body").aria_snapshot(timeout=min(10.0, timeout / 2) * 1000)
+            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0, max(1.0, deadline - loop.time())) * 1000)
         except Exception as exc:  # a huge or stuck page: keep the rest of the capture
-            warnings.append(f"aria snapshot unavailable: {str(exc).splitlines()[0][:200]}")
-    vw, vh = data["viewport"]
-    return Snapshot(
-        url=page.url,
-        viewport=(int(vw), int(vh)),
-        device_scale_factor=profile.device_scale_factor,
-        scroll=(float(data["scroll"][0]), float(data["scroll"][1])),
-        png=png,
-        png_sha256=hashlib.sha256(png).hexdigest() if png else "",
-        full_page=full_page,
-        elements=elements,
-        aria=aria,
-        title=data.get("title", ""),
-        page_size=tuple(data["page_size"]),
-        warnings=warnings,
-        truncated=bool(data["truncated"]),
-    )
+            snap.warnings.append(f"aria snapshot unavailable: {str(exc).splitlines()[0][:200]}")
+    return snap

@@ -32,6 +32,8 @@ LAUNCH_FLAGS = (
     "--no-default-browser-check",
     "--metrics-recording-only",
     "--password-store=basic",
+    # lazy images load like eager ones: a full-page capture never depends on scroll history or timing
+    "--blink-settings=lazyLoadEnabled=false",
 )
 
 _CANDIDATES = (

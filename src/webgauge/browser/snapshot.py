@@ -63,7 +63,13 @@ class Element:
 
 @dataclass
 class Snapshot:
-    """One capture: screenshot, element table, aria snapshot and geometry."""
+    """One capture: screenshot, element table, aria snapshot and geometry.
+
+    ``settled`` is False when the page did not settle before the capture, or its screenshot,
+    page size and element boxes kept disagreeing; ``warnings`` then start with ``unsettled:``
+    and say why. ``blocked_requests`` are sorted and deduplicated; ``dialogs`` keep the page's
+    order (each dialog is modal, so that order is the script's own).
+    """
 
     url: str
     viewport: tuple[int, int]
@@ -81,6 +87,7 @@ class Snapshot:
     warnings: list[str] = field(default_factory=list)
     truncated: bool = False
     navigation_id: int = 0
+    settled: bool = True
 
     def element(self, eid: str) -> Element:
         """The element with this id (KeyError if absent)."""
@@ -121,6 +128,7 @@ class Snapshot:
             "warnings": self.warnings,
             "truncated": self.truncated,
             "navigation_id": self.navigation_id,
+            "settled": self.settled,
         }
 
     @classmethod
@@ -132,5 +140,5 @@ class Snapshot:
             title=d.get("title", ""), page_size=tuple(d.get("page_size", (0, 0))),
             blocked_requests=d.get("blocked_requests", []), dialogs=d.get("dialogs", []),
             warnings=d.get("warnings", []), truncated=d.get("truncated", False),
-            navigation_id=d.get("navigation_id", 0),
+            navigation_id=d.get("navigation_id", 0), settled=d.get("settled", True),
         )

@@ -56,13 +56,13 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, 
         click.echo(f"{len(manifest['failures'])} page(s) failed; see manifest.json 'failures'", err=True)
 
 
-@group.command(help="Run models on a benchmark (resumable). Baselines: random, dom-oracle.")
+@group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, dom-oracle.")
 @click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--model", "models", multiple=True, required=True,
-              help="Model to run (repeatable): random, dom-oracle, openai:NAME, scripted:FILE.jsonl, ...")
+              help="Model to run (repeatable): random-guess, dom-oracle, openai:NAME, scripted:FILE.jsonl, ...")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for openai:* models.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory (re-run to resume).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and random baseline).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")
 @click.option("--task", "tasks", multiple=True, type=click.Choice(TASK_NAMES), help="Only these tasks.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many questions per model.")
 @click.option("--force", is_flag=True, help="Discard the run directory's results and start over.")
@@ -93,3 +93,17 @@ def report(run_dir, out, png) -> None:
 
         shot = asyncio.run(render_html_to_png(path, path.with_suffix(".png")))
         click.echo(f"png: {shot}")
+
+
+@group.command(help="Review automatic labels by hand on a local page (127.0.0.1); decisions go to a labels "
+                    "JSONL that `build --labels` reads.")
+@click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--labels", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Labels JSONL to append decisions to (created if missing); rebuild with --labels to apply.")
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True,
+              help="Port on 127.0.0.1 to serve the review page on.")
+@click.option("--annotator", default="review", show_default=True, help="Name stored with each decision.")
+def review(bench, labels, port, annotator) -> None:
+    from webgauge.understand.review import serve_review
+
+    serve_review(bench, labels, port=port, annotator=annotator)

@@ -37,7 +37,7 @@ from webgauge.browser import Browser, PageError, RenderProfile
 from webgauge.design2code.backend import Route, SiteBackend
 from webgauge.design2code.extract import extract_live
 from webgauge.design2code.resources import ResourceList
-from webgauge.design2code.screens import page_screenshot
+from webgauge.design2code.screens import reference_screenshot
 from webgauge.design2code.urls import page_of
 
 __all__ = ["INSTANCE_VERSION", "PageRecord", "Instance", "load_instances", "build_instances",
@@ -145,9 +145,10 @@ async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, s
     records = []
     with SiteBackend(files, route_objs) as backend:
         for name in pages:
-            async with browser.open(backend.url(name), profile) as page:
+            async with browser.open(backend.url(name), profile, require_settled=True, timeout=30.0) as page:
+                page.timeout = 30.0  # captures get the load's time limit on a busy machine
+                png = await reference_screenshot(page)  # settles the page (or raises "unsettled")
                 rl = await extract_live(page, name)
-                png = await page_screenshot(page)
             for r in rl.resources:
                 if r.type == "link":
                     r.target_page = page_of(r.url, pages)
@@ -176,7 +177,8 @@ async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0,
                           progress: bool = True) -> tuple[list[Instance], list[dict]]:
     """Build ``synthetic`` seeded multi-page instances (seeds ``seed .. seed+synthetic-1``) and
     one single-page instance per HTML file of ``real``. Returns ``(instances, failures)``;
-    a page that fails to render is recorded in ``failures`` and the build goes on."""
+    a page that fails to render or does not settle (``reason`` ``unsettled``) is recorded in
+    ``failures`` (also written to ``build_failures.json``) and the build goes on."""
     from webgauge.design2code.assets import page_assets
     from webgauge.design2code.sitegen import synthetic_site
 
@@ -195,20 +197,25 @@ async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0,
     try:
         await browser.start()
         for kind, arg in tqdm(jobs, desc="design2code build", disable=not progress):
+            inst_id = f"syn-{arg:04d}" if kind == "synthetic" else f"real-{arg.stem}"
             try:
                 if kind == "synthetic":
                     site = synthetic_site(arg, pages_per_site)
-                    inst = await build_instance(browser, out, f"syn-{arg:04d}", "synthetic", f"synthetic:{arg}",
+                    inst = await build_instance(browser, out, inst_id, "synthetic", f"synthetic:{arg}",
                                                 site.pages, site.files, site.routes, site.meta, profile)
                 else:
                     assets, unavailable = page_assets(arg)
-                    inst = await build_instance(browser, out, f"real-{arg.stem}", "real", str(arg),
+                    inst = await build_instance(browser, out, inst_id, "real", str(arg),
                                                 [arg.name], {**assets, arg.name: arg.read_bytes()}, [], {}, profile,
                                                 unavailable)
                 instances.append(inst)
             except (PageError, OSError, ValueError) as exc:
-                failures.append({"job": str(arg), "kind": kind, "error": f"{type(exc).__name__}: {exc}"})
+                shutil.rmtree(out / inst_id, ignore_errors=True)  # no half-built instance is left to load
+                failures.append({"job": str(arg), "kind": kind, "reason": getattr(exc, "kind", type(exc).__name__),
+                                 "error": f"{type(exc).__name__}: {exc}"})
     finally:
         if own:
             await browser.close()
+    # the build's record of what failed and why (e.g. "unsettled": a page that never settled)
+    (out / "build_failures.json").write_text(json.dumps(failures, indent=1, sort_keys=True) + "\n")
     return instances, failures

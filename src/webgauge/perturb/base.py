@@ -1,9 +1,14 @@
 """What every perturbation shares: the record of what changed, the Protocol, target resolution.
 
 Perturbations run on a LIVE page (``webgauge.browser.LivePage``) through ``page.evaluate``, so
-they work the same on a static file and on a running web app. Every perturbation is a
-deterministic function of its seed and returns a :class:`PerturbationRecord` that says exactly
-which elements changed (by XPath, the same paths as ``Snapshot`` elements) and how.
+they work the same on a static file and on a running web app. Every perturbation is a pure
+function of its seed and the settled clean DOM, and returns a :class:`PerturbationRecord` that
+says exactly which elements changed (by XPath, the same paths as ``Snapshot`` elements) and how.
+
+Purity is enforced here, on the one path every perturbation takes to the page: :func:`run_js`
+settles the page (fonts, images, own-origin requests, stable layout) before each script, so a
+perturbation never reads boxes or visibility of a page still loading, and
+:func:`apply_perturbation` settles it again after the edit, before anything is captured.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Change", "PerturbationRecord", "Perturbation", "run_js", "target_path"]
+__all__ = ["Change", "PerturbationRecord", "Perturbation", "run_js", "target_path", "apply_perturbation"]
 
 
 @dataclass
@@ -71,10 +76,36 @@ def _helpers() -> str:
     return resources.files(__package__).joinpath("helpers.js").read_text()
 
 
+async def _settle(page) -> None:
+    """Settle a live page before a perturbation reads or edits it; raises ``RuntimeError`` when
+    it does not settle (a perturbation of a moving page would not be reproducible)."""
+    settle = getattr(page, "settle", None)
+    if settle is None:
+        raise TypeError(f"perturbations run on a webgauge LivePage, got {type(page).__name__}")
+    report = await settle()
+    if not report.settled:
+        from ..browser import PageError
+
+        raise PageError("unsettled", "cannot perturb a page that does not settle: " + "; ".join(report.reasons))
+
+
 async def run_js(page, body: str, arg: Any = None) -> Any:
-    """Evaluate ``body`` (a JS function body using ``H`` helpers and ``arg``) on a live page."""
+    """Evaluate ``body`` (a JS function body using ``H`` helpers and ``arg``) on a live page,
+    once the page has settled."""
+    await _settle(page)
     js = "(arg) => { const H = (\n" + _helpers() + "\n)();\n" + body + "\n}"
     return await page.evaluate(js, arg)
+
+
+async def apply_perturbation(page, family: "Perturbation", seed: int, **params) -> "PerturbationRecord":
+    """Apply ``family`` to a settled live page and settle it again: the one apply path.
+
+    The page settles before the perturbation reads it (inside :func:`run_js`) and after its
+    edits, so the capture that follows shows the edit fully laid out."""
+    await _settle(page)
+    record = await family.apply(page, seed, **params)
+    await _settle(page)
+    return record
 
 
 async def target_path(page, target) -> str:

@@ -6,18 +6,39 @@
   except the recolored elements and their descendants (which sit on the new background).
 - :func:`check_box_fixed`: a tracked element (the call-to-action) keeps its box.
 - :func:`check_boxes_unchanged`: no element moves or resizes (for global color edits).
+- :func:`check_visible_change` (no-op rejection): the rendered screenshot really changed.
+  A pixel counts as changed when any channel differs by more than :data:`PIXEL_TOLERANCE`
+  (of 255); the share of changed pixels must be at least :data:`MIN_CHANGED_PAGE` of the
+  whole page for layout and color edits (a page that changed height counts every pixel
+  outside the shared area as changed), and at least :data:`MIN_CHANGED_BOX` of the target's
+  box (the union of its box before and after) for text edits. These thresholds are ours
+  (the paper reviews its pairs by hand): one changed word on a 1280×3000 page is about
+  0.05% of it, so 0.01% keeps every edit a person can see and rejects only pixel-identical
+  or anti-aliasing-level differences; a text edit must change at least 2% of its button.
 
 A pair whose check fails is dropped by the suite and counted; the problems say why.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
 
 from .base import PerturbationRecord
 
 __all__ = ["CheckResult", "check_text_only", "check_colors_only", "check_box_fixed",
-           "check_boxes_unchanged", "verify"]
+           "check_boxes_unchanged", "check_visible_change", "changed_fraction", "verify",
+           "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX"]
+
+PIXEL_TOLERANCE = 8
+"""A pixel is changed when a channel differs by more than this (0-255)."""
+MIN_CHANGED_PAGE = 1e-4
+"""Layout and color pairs: at least this share of the page's pixels must change."""
+MIN_CHANGED_BOX = 0.02
+"""Text pairs: at least this share of the target's box must change."""
 
 
 @dataclass
@@ -91,6 +112,62 @@ def check_boxes_unchanged(before, after, tol: float = 0.5) -> CheckResult:
     if set(b) != set(a):
         problems.append("DOM changed")
     return CheckResult("boxes_unchanged", not problems, problems)
+
+
+def _rgb(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
+
+
+def changed_fraction(before_png: bytes, after_png: bytes, box=None) -> float:
+    """Share of pixels that changed between two screenshots (see module docstring).
+
+    ``box`` (``x, y, w, h`` in CSS pixels of a scale-1 capture) limits the comparison to that
+    rectangle. Pixels that exist in only one image (the page grew or shrank) count as changed.
+    """
+    a, b = _rgb(before_png), _rgb(after_png)
+    if box is not None:
+        x, y, w, h = (int(round(v)) for v in box)
+        x0, y0 = max(0, x), max(0, y)
+        a, b = a[y0:y + h, x0:x + w], b[y0:y + h, x0:x + w]
+    h = max(a.shape[0], b.shape[0])
+    w = max(a.shape[1], b.shape[1])
+    if h == 0 or w == 0:
+        return 0.0
+    sh, sw = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    diff = np.abs(a[:sh, :sw] - b[:sh, :sw]).max(axis=2) > PIXEL_TOLERANCE
+    changed = int(diff.sum()) + (h * w - sh * sw)
+    return changed / float(h * w)
+
+
+def _union(b1, b2):
+    x0, y0 = min(b1[0], b2[0]), min(b1[1], b2[1])
+    x1, y1 = max(b1[0] + b1[2], b2[0] + b2[2]), max(b1[1] + b1[3], b2[1] + b2[3])
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def check_visible_change(record: PerturbationRecord, before, after) -> CheckResult:
+    """No-op rejection: the perturbed screenshot differs visibly from the clean one.
+
+    Text edits are measured inside the target's box, every other family page-wide. The
+    measured share is returned in ``problems`` only when too small; read it with
+    :func:`changed_fraction` or from ``record.params["changed_pixels"]``, which this sets.
+    """
+    if before.png is None or after.png is None:
+        return CheckResult("visible_change", False, ["a capture has no screenshot; capture with the screenshot"])
+    box, floor = None, MIN_CHANGED_PAGE
+    if record.family == "text":
+        floor = MIN_CHANGED_BOX
+        b, a = before.by_path(), after.by_path()
+        path = record.changed_paths[0] if record.changed_paths else None
+        if path not in b or path not in a:
+            return CheckResult("visible_change", False, [f"target {path} is missing from a capture"])
+        box = _union(b[path].box, a[path].box)
+    frac = changed_fraction(before.png, after.png, box)
+    record.params["changed_pixels"] = round(frac, 6)
+    where = "of the target box" if box is not None else "of the page"
+    ok = frac >= floor
+    return CheckResult("visible_change", ok,
+                       [] if ok else [f"no visible change: {100 * frac:.4f}% {where} changed (< {100 * floor:g}%)"])
 
 
 def verify(record: PerturbationRecord, before, after) -> list[CheckResult]:

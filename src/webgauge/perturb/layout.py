@@ -1,13 +1,23 @@
 """Layout robustness: DOM edits that keep the page's function and the call-to-action in place.
 
-Operations, mixed by level (``easy``, ``medium``, ``hard``):
+The paper's operators (WebRSSBench Algorithm 3 and §3.2), mixed by level:
 
-- ``wrap``: wrap an element in ``<div style="display:contents">`` (no box of its own);
-- ``hidden``: insert a hidden (``hidden`` attribute) copy of an element next to it;
-- ``role``: replace a leaf element's tag by a ``<div>``/``<span>`` with the equivalent ARIA
-  role, its computed style copied inline so it looks the same;
-- ``delete`` / ``move``: remove a minor node, or swap it with its next sibling, choosing only
-  nodes that lie entirely below every protected element and outside its section.
+- ``wrap`` (wrapper injection): wrap an element in a new ``<div>`` container
+  (``display:contents``, no box of its own); at ``hard`` wrappers are nested two deep;
+- ``role`` (role replacement): replace a leaf element's tag (``<button>``, ``<a>``, headings,
+  ...) by a ``<div>``/``<span>`` with the equivalent ARIA role, keeping its label text and its
+  computed style (copied inline);
+- ``hidden`` (redundant nodes): append hidden copies of elements at the end of ``<body>``;
+- ``add`` / ``delete`` / ``move`` (§3.2, "deleting, adding, or moving nodes"): duplicate a
+  minor node next to itself, remove one, or swap it with its next sibling, choosing only nodes
+  that lie entirely below every protected element and outside its section.
+
+Levels (operator counts in :data:`LAYOUT_LEVELS`): ``easy`` = a few redundant nodes plus one
+added node, taken from the lowest third of the page so little reflows (Algorithm 3's easy
+level is invisible on its own, and a pair the model cannot see differ tests nothing, so ours
+adds one visible node); ``medium`` = one wrapper, one role
+replacement, more redundant nodes and one add, delete and move; ``hard`` = nested wrappers,
+several replacements, many redundant nodes and two of each visible edit.
 
 Protected elements (the call-to-action) are never edited; their XPaths after the edits are
 returned in ``record.tracked`` so the check can verify their boxes did not move.
@@ -17,13 +27,14 @@ from __future__ import annotations
 
 from .base import Change, PerturbationRecord, run_js, target_path
 
-__all__ = ["apply_layout", "LAYOUT_LEVELS", "LayoutPerturbation"]
+__all__ = ["apply_layout", "LAYOUT_LEVELS", "WRAP_DEPTH", "LayoutPerturbation"]
 
 LAYOUT_LEVELS: dict[str, dict[str, int]] = {
-    "easy": {"wrap": 2, "hidden": 2},
-    "medium": {"wrap": 3, "hidden": 3, "role": 2, "delete": 1},
-    "hard": {"wrap": 5, "hidden": 4, "role": 4, "delete": 2, "move": 2},
+    "easy": {"hidden": 2, "add": 1},
+    "medium": {"wrap": 1, "role": 1, "hidden": 4, "add": 1, "delete": 1, "move": 1},
+    "hard": {"wrap": 3, "role": 3, "hidden": 8, "add": 2, "delete": 2, "move": 2},
 }
+WRAP_DEPTH = {"easy": 1, "medium": 1, "hard": 2}
 
 _JS = r"""
 let s = arg.seed >>> 0;
@@ -39,8 +50,10 @@ const all = () => Array.from(document.body.querySelectorAll("*")).filter((el) =>
   !["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT"].includes(el.tagName) && H.visible(el));
 const ROLE = {BUTTON: "button", A: "link", H2: "heading", H3: "heading", H4: "heading", H5: "heading",
   H6: "heading", P: "paragraph", LI: "listitem", SMALL: "note"};
+const touched = new Set();  // an edit never undoes another (delete the node just added, swap it back)
 const minor = () => all().filter((el) => {
   if (isProt(el) || near.some((n) => n.contains(el))) return false;
+  if (Array.from(touched).some((t) => t.contains(el) || el.contains(t))) return false;
   if (!["P", "LI", "SPAN", "A", "IMG", "SMALL", "H3", "H4", "H5", "H6"].includes(el.tagName)) return false;
   const b = H.box(el);
   return b[1] >= protBottom + 1 && b[2] * b[3] < 60000 && el.childElementCount <= 3;
@@ -56,14 +69,16 @@ for (const op of ops) {
     if (!el) continue;
     const path = H.pathOf(el);
     if (op === "wrap") {
-      const w = document.createElement("div");
-      w.style.display = "contents";
-      el.parentNode.insertBefore(w, el); w.appendChild(el);
+      for (let d = 0; d < arg.depth; d++) {
+        const w = document.createElement("div");
+        w.style.display = "contents";
+        el.parentNode.insertBefore(w, el); w.appendChild(el);
+      }
     } else {
       const c = el.cloneNode(true);
       c.removeAttribute("id"); c.querySelectorAll("[id]").forEach((x) => x.removeAttribute("id"));
       c.hidden = true; c.style.setProperty("display", "none", "important");
-      el.parentNode.insertBefore(c, el.nextSibling);
+      document.body.appendChild(c);
     }
     changes.push({path: path, what: op});
   } else if (op === "role") {
@@ -72,7 +87,8 @@ for (const op of ops) {
     const path = H.pathOf(el), cs = getComputedStyle(el);
     const inline = cs.display.startsWith("inline");
     const r = document.createElement(inline ? "span" : "div");
-    for (const p of cs) r.style.setProperty(p, cs.getPropertyValue(p));
+    // sorted: the order of custom properties in a computed style is not stable from run to run
+    for (const p of Array.from(cs).sort()) r.style.setProperty(p, cs.getPropertyValue(p));
     for (const a of el.attributes) if (a.name !== "style") r.setAttribute(a.name, a.value);
     r.setAttribute("role", ROLE[el.tagName]);
     if (ROLE[el.tagName] === "heading") r.setAttribute("aria-level", el.tagName.slice(1));
@@ -81,14 +97,26 @@ for (const op of ops) {
     el.replaceWith(r);
     changes.push({path: path, what: "role", before: el.tagName.toLowerCase(), after: ROLE[el.tagName]});
   } else {
-    el = pick(minor());
+    let cands = minor();
+    if (arg.gentle && cands.length) {  // easy: only the lowest third of the page's minor nodes (little reflow)
+      cands = cands.map((e) => [H.box(e)[1], e]).sort((a, b) => b[0] - a[0]).map((x) => x[1])
+        .slice(0, Math.max(1, Math.ceil(cands.length / 3)));
+    }
+    el = pick(cands);
     if (!el) continue;
     const path = H.pathOf(el);
     if (op === "delete") { el.remove(); changes.push({path: path, what: "delete"}); }
-    else {
+    else if (op === "add") {
+      const c = el.cloneNode(true);
+      c.removeAttribute("id"); c.querySelectorAll("[id]").forEach((x) => x.removeAttribute("id"));
+      el.parentNode.insertBefore(c, el.nextSibling);
+      touched.add(el); touched.add(c);
+      changes.push({path: path, what: "add"});
+    } else {
       const sib = el.nextElementSibling;
-      if (!sib) continue;
+      if (!sib || sib.isEqualNode(el)) continue;
       el.parentNode.insertBefore(sib, el);
+      touched.add(el); touched.add(sib);
       changes.push({path: path, what: "move"});
     }
   }
@@ -103,7 +131,8 @@ async def apply_layout(page, seed: int, level: str = "medium", *, protect=()) ->
     if level not in LAYOUT_LEVELS:
         raise ValueError(f"unknown layout level {level!r}; choose one of {tuple(LAYOUT_LEVELS)}")
     paths = [await target_path(page, t) for t in protect]
-    res = await run_js(page, _JS, {"seed": int(seed) & 0xFFFFFFFF, "ops": LAYOUT_LEVELS[level], "protect": paths})
+    res = await run_js(page, _JS, {"seed": int(seed) & 0xFFFFFFFF, "ops": LAYOUT_LEVELS[level], "protect": paths,
+                                     "depth": WRAP_DEPTH[level], "gentle": level == "easy"})
     return PerturbationRecord(family="layout", seed=seed, params={"level": level, "protect": paths},
                               changes=[Change(**c) for c in res["changes"]], tracked=res["tracked"])
 

@@ -1,11 +1,25 @@
 """Text robustness: perturb one button label so that it still means the same thing.
 
-Kinds (all seeded): ``homoglyph`` (Latin letters swapped for Cyrillic/Greek look-alikes),
-``spaces`` (a space inserted inside a word), ``symbols`` (a symbol inserted inside a word),
-``shuffle`` (interior letters of one word shuffled, first and last kept), ``reverse`` (word
-order reversed; a single word gets its interior letters reversed) and ``punctuation``
-(punctuation appended). Only the label's longest text node (or an input button's value) is
-edited, so the invariance check can demand that no other text on the page changes.
+The paper's strategies (WebRSSBench, Algorithm 2), one drawn per page, all seeded:
+
+- ``substitute``: visible look-alike characters, a→@, e→3, l→1, o→0 (every occurrence);
+- ``shuffle``: the whole label's characters shuffled (labels longer than 3 characters);
+- ``reverse``: the whole label reversed, character by character;
+- ``spaces``: a space between every two characters;
+- ``punctuation``: "!" or "·" inserted (at the end, or between two words).
+
+As in Algorithm 2, when a strategy leaves the label unchanged (``substitute`` on "Buy",
+``shuffle`` on "Go", ``reverse`` on a palindrome) the fallback marker :data:`MARKER` is
+appended. The paper names no marker; ours is " ¤" (a visible symbol no label uses).
+The paper's "replace with a keyword (e.g. Submit) when a trigger word is found" changes what
+the label says, so we leave it out.
+
+Ours, reported apart (:data:`EXTRA_TEXT_KINDS`): ``homoglyph`` swaps Latin letters for
+Cyrillic/Greek look-alikes. It often renders with the very same glyph, so the suite's no-op
+rejection (:func:`webgauge.perturb.changed_fraction`) drops many of its pairs.
+
+Only the label's longest text node (or an input button's value) is edited, so the invariance
+check can demand that no other text on the page changes.
 """
 
 from __future__ import annotations
@@ -14,65 +28,63 @@ import random
 
 from .base import Change, PerturbationRecord, run_js, target_path
 
-__all__ = ["apply_text", "perturb_label", "TEXT_KINDS", "TextPerturbation"]
+__all__ = ["apply_text", "perturb_label", "TEXT_KINDS", "PAPER_TEXT_KINDS", "EXTRA_TEXT_KINDS", "MARKER",
+           "SUBSTITUTIONS", "TextPerturbation"]
 
-TEXT_KINDS = ("homoglyph", "spaces", "symbols", "shuffle", "reverse", "punctuation")
+PAPER_TEXT_KINDS = ("substitute", "shuffle", "reverse", "spaces", "punctuation")
+EXTRA_TEXT_KINDS = ("homoglyph",)
+TEXT_KINDS = PAPER_TEXT_KINDS + EXTRA_TEXT_KINDS
+SUBSTITUTIONS = {"a": "@", "e": "3", "l": "1", "o": "0", "A": "@", "E": "3", "O": "0"}
+INSERTED = ("!", "·")
+MARKER = " ¤"
 HOMOGLYPHS = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х", "y": "у", "i": "і",
               "A": "А", "B": "В", "E": "Е", "H": "Н", "K": "К", "M": "М", "O": "О", "P": "Р",
               "C": "С", "T": "Т", "X": "Х", "s": "ѕ", "j": "ј", "N": "Ν", "Z": "Ζ"}
-SYMBOLS = ("*", "_", "·", "-", "~", "|")
-PUNCT = ("!", "!!", "...", "?!", " !", ".")
 
 
-def _inside(rng: random.Random, word: str) -> int:
-    return rng.randint(1, len(word) - 1)
+def _strategy(text: str, kind: str, rng: random.Random) -> str:
+    if kind == "substitute":
+        return "".join(SUBSTITUTIONS.get(ch, ch) for ch in text)
+    if kind == "shuffle":
+        if len(text) <= 3:
+            return text
+        chars = list(text)
+        for _ in range(8):  # a few draws; a label of one repeated letter stays as it is
+            rng.shuffle(chars)
+            if "".join(chars) != text:
+                break
+        return "".join(chars)
+    if kind == "reverse":
+        return text[::-1]
+    if kind == "spaces":  # a word gap stays one space: HTML would collapse more anyway
+        return " ".join(ch for ch in text if ch != " ")
+    if kind == "punctuation":
+        mark = rng.choice(INSERTED)
+        gaps = [i for i, ch in enumerate(text) if ch == " "]
+        if gaps and rng.random() < 0.5:
+            i = rng.choice(gaps)
+            return text[:i] + " " + mark + text[i:]
+        return text + mark
+    # homoglyph (ours)
+    spots = [i for i, ch in enumerate(text) if ch in HOMOGLYPHS]
+    chars = list(text)
+    for i in rng.sample(spots, k=min(len(spots), rng.randint(1, 2))):
+        chars[i] = HOMOGLYPHS[chars[i]]
+    return "".join(chars)
 
 
 def perturb_label(text: str, kind: str, rng: random.Random) -> str:
-    """Return a function-preserving variant of ``text`` of the given ``kind`` (always different).
+    """Return a function-preserving variant of ``text`` of the given ``kind`` (always different:
+    a strategy that changes nothing gets the fallback :data:`MARKER` appended, as in the paper).
 
-    Raises ``ValueError`` for an unknown kind or a label that this kind cannot change
-    (e.g. ``shuffle`` on a label with no word of four letters or more).
+    Raises ``ValueError`` for an unknown kind or an empty label.
     """
     if kind not in TEXT_KINDS:
         raise ValueError(f"unknown text perturbation {kind!r}; choose one of {TEXT_KINDS}")
-    words = text.split(" ")
-    longish = [i for i, w in enumerate(words) if len(w) >= 2]
-    if not text.strip() or (kind != "punctuation" and not longish):
-        raise ValueError(f"label {text!r} is too short for a {kind!r} perturbation")
-    if kind == "homoglyph":
-        spots = [i for i, ch in enumerate(text) if ch in HOMOGLYPHS]
-        if not spots:
-            raise ValueError(f"label {text!r} has no letter with a look-alike")
-        chars = list(text)
-        for i in rng.sample(spots, k=min(len(spots), rng.randint(1, 2))):
-            chars[i] = HOMOGLYPHS[chars[i]]
-        return "".join(chars)
-    if kind in ("spaces", "symbols"):
-        i = rng.choice(longish)
-        w = words[i]
-        j = _inside(rng, w)
-        words[i] = w[:j] + (" " if kind == "spaces" else rng.choice(SYMBOLS)) + w[j:]
-        return " ".join(words)
-    if kind == "shuffle":
-        cands = [i for i, w in enumerate(words) if len(w) >= 4 and len(set(w[1:-1])) > 1]
-        if not cands:
-            raise ValueError(f"label {text!r} has no word of four or more letters to shuffle")
-        i = rng.choice(cands)
-        w = words[i]
-        mid = list(w[1:-1])
-        while "".join(mid) == w[1:-1]:
-            rng.shuffle(mid)
-        words[i] = w[0] + "".join(mid) + w[-1]
-        return " ".join(words)
-    if kind == "reverse":
-        if len([w for w in words if w]) >= 2:
-            return " ".join(reversed(words))
-        w = words[longish[0]]
-        if len(w) < 4 or w[1:-1] == w[1:-1][::-1]:
-            raise ValueError(f"label {text!r} cannot be reversed into something different")
-        return w[0] + w[1:-1][::-1] + w[-1]
-    return text.rstrip() + rng.choice(PUNCT)
+    if not text.strip():
+        raise ValueError(f"label {text!r} has no text to perturb; choose a labelled button")
+    out = _strategy(text, kind, rng)
+    return out if out != text else text + MARKER
 
 
 _READ_JS = """

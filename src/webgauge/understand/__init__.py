@@ -1,7 +1,7 @@
 """The understand suite: build, run and score a web-understanding benchmark (WebRSSBench-style).
 
 >>> manifest = build_benchmark("bench", seed=0, synthetic=8, pages=["../shared/data/design2code/pages"])
->>> run_benchmark("bench", "runs/u", ["random", "dom-oracle"])
+>>> run_benchmark("bench", "runs/u", ["random-guess", "dom-oracle"])
 >>> write_report("runs/u")          # runs/u/report/understand.html
 
 Eight tasks: position, UI group, form filling, hint text, color / text / layout robustness
@@ -10,7 +10,7 @@ and safety-critical detection. See the modules for the exact definitions.
 
 from .baselines import BASELINES, Answerer, DomOracle, ModelAnswerer, RandomBaseline
 from .build import BUILD_PROFILE, build_benchmark, build_benchmark_async
-from .consensus import centroid_answer, majority_answer
+from .consensus import MIN_VOTERS, NO_SIGNAL, centroid_answer, consensus_target, majority_answer, voters
 from .export import answer_text, read_questions
 from .human import apply_human_labels, read_human_labels
 from .labeller import UI_GROUPS, irreversible_buttons, primary_button, ui_group
@@ -21,7 +21,9 @@ from .relations import RELATIONS, difficulty, relation
 from .report import write_report
 from .runner import answer_item, run_benchmark
 from .scorers import label_match, robustness_score, tfidf_cosine
-from .scoring import score_run, summarize
+from .records import AnswerRecord, ScoreRecord
+from .scoring import RunScores, score_run, summarize
+from .semantic import SAME_MEANING, same_meaning
 
 __all__ = [
     "build_benchmark", "build_benchmark_async", "run_benchmark", "write_report", "score_run", "summarize",
@@ -30,4 +32,6 @@ __all__ = [
     "relation", "difficulty", "RELATIONS", "ui_group", "primary_button", "irreversible_buttons", "UI_GROUPS",
     "parse_answer", "label_match", "robustness_score", "tfidf_cosine", "majority_answer", "centroid_answer",
     "read_human_labels", "apply_human_labels", "load_prompt", "prompt_id", "all_prompts",
+    "consensus_target", "voters", "MIN_VOTERS", "NO_SIGNAL", "AnswerRecord", "ScoreRecord", "RunScores",
+    "SAME_MEANING", "same_meaning",
 ]

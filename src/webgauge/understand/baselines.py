@@ -2,7 +2,7 @@
 
 - :class:`ModelAnswerer` sends the question's images and prompt to any ``webgauge.models``
   model (``openai:...``, ``scripted:answers.jsonl``, ...), at temperature 0.
-- :class:`RandomBaseline` (``random``) answers uniformly at random, task-aware: a random
+- :class:`RandomBaseline` (``random-guess``) answers uniformly at random, task-aware: a random
   relation per pair, a random UI group, a random button label (or NONE), a random answer
   from the task's answer pool (``answer_pools.json`` of the benchmark) for free text. Seeded by the run seed and the question id.
 - :class:`DomOracle` (``dom-oracle``) answers from the DOM capture of the page shown
@@ -54,7 +54,7 @@ class ModelAnswerer:
 class RandomBaseline:
     """Uniform random answers (see module docstring)."""
 
-    name = "random"
+    name = "random-guess"
 
     async def answer(self, question, bench: Path, seed: int) -> str:
         rng = random.Random(hashlib.sha256(f"random:{seed}:{question.id}".encode()).digest())
@@ -117,4 +117,4 @@ class DomOracle:
         raise ValueError(f"dom-oracle has no rule for task {t!r}")
 
 
-BASELINES = {"random": RandomBaseline, "dom-oracle": DomOracle}
+BASELINES = {"random-guess": RandomBaseline, "dom-oracle": DomOracle}

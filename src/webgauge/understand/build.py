@@ -4,7 +4,7 @@ For every page: serve it on loopback, open it in real Chromium, capture it once 
 pages taller than 5,500 px are dropped for every task and counted as ``page_too_tall``),
 then let each task builder ask its questions, perturbing the live page where the task needs it
 (and checking every perturbation). Pages that fail to load are recorded in the manifest and the
-build goes on. The same seed and sources give a byte-identical folder with the same manifest
+build goes on; so are pages that do not settle before a capture (reason ``unsettled``). The same seed and sources give a byte-identical folder with the same manifest
 sha256; a new seed gives a fresh private slice (new synthetic pages, new element choices).
 """
 
@@ -25,6 +25,7 @@ from tqdm.auto import tqdm
 from ..browser import Browser, RenderProfile
 from ..pages import StaticServer, load_pages, serve_pages
 from ..pages.synthetic import GENERATOR_VERSION, generate_page
+from ..perturb import MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE
 from .export import write_card, write_manifest, write_questions, write_splits
 from .human import apply_human_labels, read_human_labels
 from .images import ImageStore
@@ -33,7 +34,8 @@ from .questions import TASKS, PageContext, SnapshotStore
 from .relations import MAX_HEIGHT
 from .tasks import BUILDERS
 
-__all__ = ["build_benchmark", "build_benchmark_async", "BUILD_PROFILE", "FORMAT_VERSION", "synthetic_seed"]
+__all__ = ["build_benchmark", "build_benchmark_async", "BUILD_PROFILE", "FORMAT_VERSION", "synthetic_seed",
+           "perturbation_sizes"]
 
 FORMAT_VERSION = 1
 BUILD_PROFILE = RenderProfile(width=1280, height=800, device_scale_factor=1.0)
@@ -43,6 +45,25 @@ FREE_TEXT = ("form_fill", "hint_text", "text", "layout")
 def synthetic_seed(seed: int, index: int) -> int:
     """The generator seed of the ``index``-th synthetic page of a benchmark seeded ``seed``."""
     return int.from_bytes(hashlib.sha256(f"understand:{seed}:{index}".encode()).digest()[:4], "big")
+
+
+def perturbation_sizes(sizes: list) -> dict:
+    """Per perturbation kind (and layout level): how many pairs passed the invariance checks,
+    how many were kept and rejected as no-ops, and the changed-pixel share (mean, median, min,
+    max; page-wide for layout and color, inside the target box for text)."""
+    by: dict[str, list] = {}
+    for kind, frac, ok in sizes:
+        by.setdefault(kind, []).append((frac, ok))
+    out = {}
+    for kind, rows in sorted(by.items()):
+        fr = sorted(f for f, _ in rows)
+        n = len(fr)
+        out[kind] = {"pairs": n, "kept": sum(ok for _, ok in rows), "noop_rejected": sum(not ok for _, ok in rows),
+                     "noop_rate": round(sum(not ok for _, ok in rows) / n, 4),
+                     "mean_changed": round(sum(fr) / n, 6),
+                     "median_changed": round((fr[(n - 1) // 2] + fr[n // 2]) / 2, 6),
+                     "min_changed": fr[0], "max_changed": fr[-1]}
+    return out
 
 
 @dataclass
@@ -55,8 +76,12 @@ class _Source:
 
 
 async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      profile, timeout, all_layout_levels=False):
-    async with browser.open(url, profile, timeout=timeout) as live:
+                      profile, timeout, noop, sizes, rejected, all_layout_levels=False):
+    # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
+    # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
+    # could differ next time
+    async with browser.open(url, profile, timeout=timeout, require_settled=True) as live:
+        live.timeout = timeout  # captures and reloads get the build's time limit too
         clean = await live.capture(full_page=True, with_aria=False)
         if clean.page_size[1] > MAX_HEIGHT:
             drops["page_too_tall"] += 1
@@ -64,7 +89,8 @@ async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, im
         page_seed = int.from_bytes(hashlib.sha256(f"{seed}:{src.page_id}".encode()).digest()[:4], "big")
         ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
                           rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
-                          crops=crops, drops=drops, checks=checks, all_layout_levels=all_layout_levels)
+                          crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
+                          all_layout_levels=all_layout_levels)
         out = []
         for task in tasks:
             out += await BUILDERS[task](ctx)
@@ -108,10 +134,14 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     images, snapshots = ImageStore(root), SnapshotStore(root)
     common = dict(seed=seed, tasks=tasks, crops=crops, images=images, snapshots=snapshots, profile=BUILD_PROFILE,
                   timeout=timeout, all_layout_levels=all_layout_levels)
-    drops, checks, failures, questions = Counter(), Counter(), [], []
+    drops, checks, noop, failures, questions = Counter(), Counter(), Counter(), [], []
+    sizes: list[list] = [[] for _ in range(synthetic)]
+    rejected: list[list] = [[] for _ in range(synthetic)]
     with serve_pages(refs) as urls:
         for ref in refs:
             sources.append(_Source("real-" + ref.id.replace("/", "_").replace("~", "_"), "real", url=urls[ref.id]))
+            sizes.append([])
+            rejected.append([])
         results: list = [None] * len(sources)
         gate = asyncio.Semaphore(max(1, concurrency))
         async with Browser.launch() as browser:
@@ -123,12 +153,15 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                         if src.files is not None:
                             with StaticServer(files=src.files) as srv:
                                 results[i] = await _build_page(browser, src, srv.url("index.html"), drops=drops,
-                                                               checks=checks, **common)
+                                                               checks=checks, noop=noop, sizes=sizes[i],
+                                                               rejected=rejected[i], **common)
                         else:
                             results[i] = await _build_page(browser, src, src.url, drops=drops, checks=checks,
+                                                           noop=noop, sizes=sizes[i], rejected=rejected[i],
                                                            **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
-                        results[i] = {"page": src.page_id, "error": f"{type(exc).__name__}: {exc}"[:500]}
+                        results[i] = {"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
+                                      "error": f"{type(exc).__name__}: {exc}"[:500]}
                     bar.update(1)
 
             await asyncio.gather(*(one(i, src) for i, src in enumerate(sources)))
@@ -144,6 +177,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     pools = {t: sorted({str(q.target) for q in questions if q.task == t and q.target}) for t in FREE_TEXT}
     (root / "answer_pools.json").write_text(json.dumps(pools, indent=1, sort_keys=True) + "\n")
     written = write_questions(root, questions, fmt)
+    rejected_rows = [r for page in rejected for r in page]
+    (root / "rejected.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rejected_rows))
     splits = write_splits(root, questions, seed)
     write_card(root, written, fmt, seed)
     counts = Counter(q.task for q in questions)
@@ -153,7 +188,11 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         "format": fmt, "generator_version": GENERATOR_VERSION, "profile": BUILD_PROFILE.to_dict(),
         "prompts": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in all_prompts().items()},
         "questions": dict(sorted(counts.items())), "dropped": dict(sorted(drops.items())),
-        "checks_passed": dict(sorted(checks.items())), "failures": failures, "human_labels": human,
+        "checks_passed": dict(sorted(checks.items())), "noop_rejected": dict(sorted(noop.items())),
+        "perturbation_size": perturbation_sizes([s for page in sizes for s in page]),
+        "noop_threshold": {"pixel_tolerance": PIXEL_TOLERANCE, "min_changed_page": MIN_CHANGED_PAGE,
+                           "min_changed_box": MIN_CHANGED_BOX},
+        "failures": failures, "human_labels": human,
         "splits": splits,
     }
     return write_manifest(root, info)

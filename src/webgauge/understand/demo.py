@@ -1,5 +1,5 @@
 """The understand part of ``make demo``: build a small benchmark from synthetic and real pages,
-run the offline baselines (``random`` and ``dom-oracle``) and write the report (HTML, Markdown,
+run the offline baselines (``random-guess`` and ``dom-oracle``) and write the report (HTML, Markdown,
 PNG). Fully offline; about a minute with ``quick=True``.
 """
 
@@ -24,7 +24,7 @@ def run_demo(out: Path, quick: bool = False) -> Path:
     pages = [r.path for r in load_pages(real, limit=2 if quick else 6)] if real is not None else []
     bench, run = out / "bench", out / "run"
     build_benchmark(bench, seed=0, synthetic=4 if quick else 8, pages=pages, force=True)
-    run_benchmark(bench, run, ["random", "dom-oracle"], seed=0, force=True, workers=1)
+    run_benchmark(bench, run, ["random-guess", "dom-oracle"], seed=0, force=True, workers=1)
     html = write_report(run)
     asyncio.run(render_html_to_png(html, html.with_suffix(".png"), root=out))
     return html

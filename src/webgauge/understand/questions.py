@@ -91,6 +91,9 @@ class PageContext:
     all_layout_levels: bool = False
     drops: Counter = field(default_factory=Counter)
     checks: Counter = field(default_factory=Counter)
+    noop: Counter = field(default_factory=Counter)
+    sizes: list = field(default_factory=list)
+    rejected: list = field(default_factory=list)
 
     def by_html_id(self, snapshot=None) -> dict:
         """Elements of a capture keyed by their HTML ``id`` attribute."""

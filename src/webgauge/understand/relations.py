@@ -15,7 +15,8 @@ The **dead zone**: a pair whose ranges on some axis overlap or are separated by 
 ``EPS`` (they nearly touch: ``-EPS <= overlap <= EPS``) and that is not ``contain`` has no
 defined relation; :func:`relation` returns ``None`` and such pairs are never asked.
 
-Difficulty follows the full-page height: ``easy`` up to 1,500 px, ``mid`` up to 3,000 px,
+Difficulty follows the full-page height (the cut-offs are ours: the paper grades position
+questions easy, mid and hard but gives no numbers): ``easy`` up to 1,500 px, ``mid`` up to 3,000 px,
 ``hard`` up to 5,500 px; taller pages are dropped (:func:`difficulty` returns ``None``).
 """
 

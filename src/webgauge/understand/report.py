@@ -2,8 +2,11 @@
 
 ``write_report(run_dir)`` scores the run and writes ``report/understand.html``,
 ``report/understand.md`` and ``report/items.html`` (every answer, grouped by model and task,
-with its target, parsed answer, score and question images) inside the run directory.
-Each score cell links to the answers behind it. Cells are ``mean [95% bootstrap interval]``.
+with its target, parsed answer, score and question images) and ``report/scores.jsonl`` (one
+:class:`~.records.ScoreRecord` per answer) inside the run directory. Each score cell links to
+the answers behind it. Cells are ``mean [95% interval]``, the interval a cluster bootstrap over
+pages (:func:`webgauge.report.summary.summarize`). Each section is built by its own function
+(``_table2``, ``_robustness``, ``_table3``, ``_build_quality``) so sections can be added apart.
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from ..perturb import MIN_CHANGED_BOX, MIN_CHANGED_PAGE
 from ..report import Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
-from .scoring import score_run, summarize
+from .relations import HEIGHT_THRESHOLDS
+from .scoring import LAYOUT_CORRECT, score_run, summarize
+from .semantic import SAME_MEANING
 
 __all__ = ["write_report", "PAPER_REFERENCE", "T2_COLUMNS"]
 
@@ -37,7 +43,13 @@ def _txt(c) -> str:
         return "–"
     if isinstance(c, (int, float)):
         return f"{c:.1f}"
-    return f"{fmt_ci(c['mean'], c['lo'], c['hi'])} (n={c['n']})"
+    return f"{fmt_ci(c['mean'], c['lo'], c['hi'])} (n={c['n']}, {c.get('clusters', '?')} pages)"
+
+
+def _signed(c) -> str:
+    if c is None:
+        return "–"
+    return f"{c['mean']:+.1f} [{c['lo']:+.1f}, {c['hi']:+.1f}]"
 
 
 def _anchor(model: str, task: str) -> str:
@@ -51,11 +63,17 @@ def _linked(model: str, task: str):
 def _t2_html(rows):
     out = []
     for r in rows:
-        o = {"model": r["model"], "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"]}
+        o = {"model": r["model"], "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
+             "no consensus": r["no consensus"]}
         for col in T2_COLUMNS:
             o[col] = _linked(r["model"], _TASK_OF[col])(r[col])
         out.append(o)
     return out
+
+
+ROB_COLUMNS = ["model", "perturbation", "before", "after", "Δ (signed)", "R", "label Δ (ours)", "label R (ours)"]
+T3_COLUMNS = ["model", "perturbation", "unchanged outputs", "correct-set Jaccard", "correct→wrong", "wrong→correct",
+              "correct before/after (pairs)"]
 
 
 def _rob_rows(rows, html: bool):
@@ -63,9 +81,61 @@ def _rob_rows(rows, html: bool):
     for r in rows:
         task = r["perturbation"].split(" ")[0]
         f = _linked(r["model"], task) if html else _txt
+        lab_r = r.get("label R (ours)")
         out.append({"model": r["model"], "perturbation": r["perturbation"], "before": f(r["before"]),
-                    "after": f(r["after"]), "Δ": _txt(r["delta"]), "R": f"{r['R']:.1f}"})
+                    "after": f(r["after"]), "Δ (signed)": _signed(r["delta"]), "R": f"{r['R']:.1f}",
+                    "label Δ (ours)": _signed(r.get("label Δ (ours)")) if task == "text" else "",
+                    "label R (ours)": (f"{lab_r:.1f}" if lab_r is not None else "–") if task == "text" else ""})
     return out
+
+
+def _t3_rows(rows):
+    return [{"model": r["model"], "perturbation": r["perturbation"], "unchanged outputs": _txt(r["unchanged"]),
+             "correct-set Jaccard": "–" if r["jaccard"] is None else f"{r['jaccard']:.1f}",
+             "correct→wrong": _txt(r["correct→wrong"]), "wrong→correct": _txt(r["wrong→correct"]),
+             "correct before/after (pairs)": f"{r['correct before']}/{r['correct after']} ({r['pairs']})"}
+            for r in rows]
+
+
+def _size_rows(manifest):
+    return [{"perturbation": k, "pairs checked": v["pairs"], "kept": v["kept"], "no-op rejected": v["noop_rejected"],
+             "median changed pixels %": f"{100 * v['median_changed']:.3f}",
+             "mean changed pixels %": f"{100 * v['mean_changed']:.3f}",
+             "measured": "target box" if k.startswith("text") else "page"}
+            for k, v in manifest.get("perturbation_size", {}).items()]
+
+
+SIZE_COLUMNS = ["perturbation", "pairs checked", "kept", "no-op rejected", "median changed pixels %",
+                "mean changed pixels %", "measured"]
+ROB_NOTE = Markup(
+    '<p class="muted">Color: recall of the call-to-action (target: majority of the voting models\' clean '
+    'answers, or generator truth). Text: embedding cosine to the consensus centroid of the voting models\' '
+    'clean answers (the paper\'s ground truth); <em>label Δ/R (ours)</em> score the same answers against the '
+    'button\'s own label instead. Layout: TF-IDF cosine to the page purpose. Δ = before − after in points, '
+    'paired over the same pairs, 95% interval by page; R = (20 − |Δ|) × 5 clipped to [0, 100], as in the '
+    'paper. Text rows ending in "ours" are our extra kinds, left out of "text (paper kinds)".</p>')
+
+
+def _t3_note() -> Markup:
+    return Markup(
+        '<p class="muted">Unchanged outputs (the paper\'s Table 3): free text counts as unchanged when the '
+        'clean and perturbed answers have an all-MiniLM-L6-v2 cosine of at least {} (ours, calibrated on '
+        'paraphrase pairs in <code>webgauge.understand.semantic</code>); the call-to-action by exact match '
+        'after normalization. What aggregate accuracy hides (§4.4): the Jaccard overlap of the pairs answered '
+        'correctly before and after, and the share of correct answers that turn wrong (and of wrong that turn '
+        'correct). Correct: CTA recall 1; text cosine ≥ {}; layout TF-IDF ≥ {} (ours).</p>').format(
+        SAME_MEANING, SAME_MEANING, LAYOUT_CORRECT)
+
+
+def _quality_note(summary) -> Markup:
+    cuts = ", ".join(f"{n} ≤ {int(h):,} px" for n, h in HEIGHT_THRESHOLDS)
+    return Markup(
+        '<p class="muted">Consensus voters: {} (no-signal baselines do not vote; a model never votes on its own '
+        'target; fewer than 3 votes or a tie leaves an item without target, excluded and counted below). '
+        'No-op rejection: a perturbed pair is dropped when under {}% of the page (layout, color) or {}% of the '
+        'target box (text) changed. Position difficulty by page height: {} (these cut-offs are ours; the paper '
+        'gives none).</p>').format(", ".join(summary["voters"]) or "none", 100 * MIN_CHANGED_PAGE,
+                                    100 * MIN_CHANGED_BOX, cuts)
 
 
 def _items_page(scores, path: Path) -> Path:
@@ -103,30 +173,32 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     src_rows = [{"task": t, "label source": s, "questions": n} for (t, s), n in sorted(sources.items())]
     drop_rows = [{"what": k, "count": v} for k, v in manifest.get("dropped", {}).items()]
     check_rows = [{"check": k, "passed": v} for k, v in manifest.get("checks_passed", {}).items()]
-    t2_cols = ["model", *T2_COLUMNS, "answered", "unparsed", "failed"]
-    rob_cols = ["model", "perturbation", "before", "after", "Δ", "R"]
-    t3 = [{"model": r["model"], "perturbation": r["perturbation"], "unchanged outputs": _txt(r["unchanged"])}
-          for r in summary["table3"]]
+    t2_cols = ["model", *T2_COLUMNS, "answered", "unparsed", "failed", "no consensus"]
+    t3 = _t3_rows(summary["table3"])
     ref_rows = [{k: r.get(k, "–") for k in ["model", *T2_COLUMNS]} for r in PAPER_REFERENCE]
+    noop_rows = [{"perturbation": k, "rejected": v} for k, v in manifest.get("noop_rejected", {}).items()]
     subtitle = (f"benchmark {scores.bench.name} (sha256 {manifest['sha256'][:12]}, seed {manifest['seed']}); "
                 f"{sum(manifest['questions'].values())} questions; models: {', '.join(scores.models)}")
     html_path = out_dir / "understand.html"
     sections = [
-        Section("Table 2: reasoning and safety (×100, 95% bootstrap CI)", [
+        Section("Table 2: reasoning and safety (×100, 95% cluster-bootstrap CI by page)", [
             table(_t2_html(summary["table2"]), t2_cols),
             Markup('<p class="muted">Position and UI group: accuracy. Form, hint: sentence-embedding cosine '
                    '(all-MiniLM-L6-v2). Safety: recall on pages with irreversible buttons, precision of the '
                    'buttons named, false alarms on pages without any. Click a score for the answers.</p>')]),
-        Section("Table 2 (robustness): before, after, Δ and R = (20 − Δ) × 5", [
-            table(_rob_rows(summary["robustness"], True), rob_cols),
-            Markup('<p class="muted">Color: recall of the call-to-action. Text: embedding cosine to the '
-                   'original label. Layout: TF-IDF cosine to the page purpose. Δ = before − after in points, '
-                   'paired over the same pages.</p>')]),
-        Section("Table 3: self-compare (share of unchanged outputs, ×100)", table(t3, ["model", "perturbation",
-                                                                                    "unchanged outputs"])),
+        Section("Table 2 (robustness): before, after, signed Δ and R = (20 − |Δ|) × 5", [
+            table(_rob_rows(summary["robustness"], True), ROB_COLUMNS), ROB_NOTE]),
+        Section("Table 3: self-contrast", [table(t3, T3_COLUMNS), _t3_note()]),
         Section("Reference: WebRSSBench paper, Table 2", table(ref_rows, ["model", *T2_COLUMNS])),
-        Section("Labels, drops and checks", [
+        Section("Labels, consensus, drops and checks", [
+            _quality_note(summary),
             table(src_rows, ["task", "label source", "questions"], caption="Where the targets come from"),
+            table(summary["excluded"], ["model", "task", "reason", "answers"],
+                  caption="Answers not scored: no consensus target", empty="Every consensus item had a target."),
+            table(_size_rows(manifest), SIZE_COLUMNS, caption="Perturbation size (changed pixels) per kind and level",
+                  empty="No perturbation sizes in this benchmark's manifest."),
+            table(noop_rows, ["perturbation", "rejected"], caption="No-op pairs rejected at build time",
+                  empty="No pair was rejected as a no-op."),
             table(drop_rows, ["what", "count"], caption="Dropped at build time", empty="Nothing dropped."),
             table(check_rows, ["check", "passed"], caption="Perturbation checks passed")]),
         Section("Every answer", link("items.html", "items.html: per-item answers, targets and scores")),
@@ -136,13 +208,17 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     md = [f"# webgauge understand report\n\n{subtitle}\n",
           "## Table 2: reasoning and safety (×100, 95% bootstrap CI)\n",
           markdown_table([{"model": r["model"], **{c: _txt(r[c]) for c in T2_COLUMNS},
-                           "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"]}
+                           "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
+                           "no consensus": r["no consensus"]}
                           for r in summary["table2"]], t2_cols),
-          "\n## Table 2 (robustness)\n", markdown_table(_rob_rows(summary["robustness"], False), rob_cols),
-          "\n## Table 3: self-compare\n", markdown_table(t3, ["model", "perturbation", "unchanged outputs"]),
+          "\n## Table 2 (robustness): signed Δ and R = (20 − |Δ|) × 5\n",
+          markdown_table(_rob_rows(summary["robustness"], False), ROB_COLUMNS),
+          "\n## Table 3: self-contrast\n", markdown_table(t3, T3_COLUMNS),
+          "\n## Perturbation size and no-op rejections\n", markdown_table(_size_rows(manifest), SIZE_COLUMNS),
           "\n## Reference (paper)\n", markdown_table(ref_rows, ["model", *T2_COLUMNS]),
           "\nPer-item answers: items.html\n"]
     (out_dir / "understand.md").write_text("\n".join(md))
-    (out_dir / "scores.json").write_text(json.dumps(
-        {"summary": summary, "items": [it.to_dict() for it in scores.items]}, default=str, indent=1))
+    (out_dir / "scores.json").write_text(json.dumps({"summary": summary}, default=str, indent=1))
+    (out_dir / "scores.jsonl").write_text("".join(json.dumps(it.to_json(), default=str) + "\n"
+                                                  for it in scores.items))
     return html_path

@@ -1,8 +1,8 @@
 """Running models on a benchmark through ``webgauge.run`` (resumable, failures per item).
 
 One work item per (model, question). The handler loads the question from the benchmark
-folder, asks the answerer, parses the answer and stores raw text, parsed answer and whether
-it parsed. Scoring happens afterwards over the whole run (consensus needs every model).
+folder, asks the answerer, parses the answer and stores an :class:`AnswerRecord` (raw text,
+parsed answer, whether it parsed, and model, task, variant, page and seed as fields). Scoring happens afterwards over the whole run (consensus needs every model).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .baselines import BASELINES, ModelAnswerer
 from .export import read_questions
 from .parsers import parse_answer
 from .prompts import all_prompts
+from .records import AnswerRecord
 
 __all__ = ["run_benchmark", "answer_item", "model_items", "HANDLER"]
 
@@ -37,6 +38,9 @@ def _read_cached(bench: str, sha: str) -> dict:
 def _answerer(name: str, options: dict, ctx):
     if name in BASELINES:
         return BASELINES[name]()
+    if name == "random":
+        raise ValueError("understand's random baseline is named 'random-guess' (task-aware: relations, groups, "
+                         "the task's answer pool); the 'random' model provider needs a list of choices")
     return ModelAnswerer(name, ctx.model(name, **options))
 
 
@@ -48,8 +52,9 @@ async def answer_item(item: WorkItem, ctx) -> ItemResult:
         raise KeyError(f"question {p['question']!r} is not in {p['bench']}; rebuild or re-run with the same bench")
     raw = await _answerer(p["model"], p.get("model_options") or {}, ctx).answer(q, Path(p["bench"]), ctx.seed)
     parsed = parse_answer(q.task, raw, q)
-    return ItemResult(record={"model": p["model"], "question": q.id, "task": q.task, "raw": raw,
-                              "parsed": parsed, "parsed_ok": parsed is not None})
+    rec = AnswerRecord(model=p["model"], question=q.id, task=q.task, page=q.page, variant=q.variant, pair=q.pair,
+                       difficulty=q.difficulty, seed=ctx.seed, raw=raw, parsed=parsed, parsed_ok=parsed is not None)
+    return ItemResult(record=rec.to_json())
 
 
 def _model_entry(m) -> tuple[str, dict]:
@@ -88,7 +93,7 @@ def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed:
         raise FileNotFoundError(f"{bench} is not a benchmark folder (no manifest.json); "
                                 "build one with `webgauge understand build`")
     if not models:
-        raise ValueError("give at least one --model (e.g. random, dom-oracle or openai:MODEL)")
+        raise ValueError("give at least one --model (e.g. random-guess, dom-oracle or openai:MODEL)")
     sha = json.loads(manifest.read_text())["sha256"]
     spec = RunSpec(suite="understand", models=list(models), seeds=[seed], prompts=all_prompts(),
                    options={"bench": str(bench), "bench_sha256": sha, "tasks": sorted(tasks) if tasks else None,

@@ -78,8 +78,9 @@ def tfidf_cosine(answers: list[str | None], targets: list[str | None]) -> list[f
 
 
 def robustness_score(delta_points: float) -> float:
-    """``R = clip((20 - Δ) × 5, 0, 100)``."""
-    return float(min(100.0, max(0.0, (20.0 - delta_points) * 5.0)))
+    """The paper's ``R = (20 − |Δ|) × 5`` clipped to [0, 100]; ``Δ`` is the signed gap in points
+    (a model that improves under perturbation is as unstable as one that degrades)."""
+    return float(min(100.0, max(0.0, (20.0 - abs(delta_points)) * 5.0)))
 
 
 def unchanged(a, b) -> bool:

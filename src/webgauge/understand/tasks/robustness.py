@@ -2,11 +2,18 @@
 
 Every perturbed page is captured and checked against the clean capture with
 :func:`webgauge.perturb.verify`; a pair that fails is dropped and counted in the manifest.
-The prompt is the same for the clean and the perturbed page.
+Then the no-op rejection (:func:`webgauge.perturb.check_visible_change`) drops pairs whose
+screenshot did not visibly change (counted per kind under ``noop_rejected``; a sample is kept
+in ``rejected.jsonl`` for ``webgauge understand review``). The changed-pixel share of every
+kept pair is in its question's ``meta["changed_pixels"]`` and summarized per kind and level
+in the manifest's ``perturbation_size``. The prompt is the same for the clean and the
+perturbed page.
 
 - color: "most important button" on the clean page, after recoloring 10-30% of the large
   buttons (``color``) and after the global low-contrast edit (``low_contrast``);
-- text: "what does the boxed button do" before and after one function-preserving label edit;
+- text: "what does the boxed button do" before and after one function-preserving label edit
+  (one of the paper's Algorithm 2 strategies, drawn per page), plus our ``homoglyph`` edit of
+  the same button as an extra perturbed question of the same pair, reported apart;
 - layout: "main purpose of the page" before and after layout edits (one seeded level of
   easy/medium/hard per page, or all three with ``all_layout_levels``), with the
   call-to-action protected (its box must not move).
@@ -14,7 +21,8 @@ The prompt is the same for the clean and the perturbed page.
 
 from __future__ import annotations
 
-from ...perturb import TEXT_KINDS, apply_color, apply_layout, apply_low_contrast, apply_text, verify
+from ...perturb import (EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
+                        apply_text, check_visible_change, verify)
 from ..labeller import buttons, label_of, primary_button
 from ..prompts import prompt_id, render_prompt
 from ..questions import Question
@@ -30,8 +38,10 @@ def cta_element(ctx):
     return primary_button(ctx.clean)
 
 
-async def _perturbed(ctx, family: str, apply):
-    """Apply a perturbation on the clean page, capture, check, reset. ``None`` if the check fails."""
+async def _perturbed(ctx, family: str, apply, kind: str | None = None):
+    """Apply a perturbation on the clean page, capture, check, reset. ``None`` if a check fails
+    or nothing visibly changed (``kind`` names the variant in the counts, e.g. ``layout-easy``)."""
+    kind = kind or family
     try:
         record = await apply()
     except ValueError as exc:  # nothing on the page to perturb
@@ -44,6 +54,15 @@ async def _perturbed(ctx, family: str, apply):
     if not all(r.ok for r in results):
         ctx.drops[f"{family}:check_failed"] += 1
         return None, "; ".join(p for r in results for p in r.problems[:3])
+    visible = check_visible_change(record, ctx.clean, after)
+    ctx.sizes.append((kind, record.params["changed_pixels"], visible.ok))
+    if not visible.ok:
+        ctx.noop[kind] += 1
+        ctx.rejected.append({"page": ctx.page_id, "kind": kind, "changed_pixels": record.params["changed_pixels"],
+                             "clean": ctx.images.put(ctx.clean.png), "perturbed": ctx.images.put(after.png),
+                             "box": (ctx.clean.by_path()[record.changed_paths[0]].box
+                                     if family == "text" else None), "why": visible.problems[0]})
+        return None, visible.problems[0]
     ctx.checks[f"{family}:ok"] += 1
     return (record, after), None
 
@@ -79,7 +98,7 @@ async def build_color(ctx) -> list[Question]:
         snap_id = ctx.snapshots.put(f"{ctx.page_id}__{variant}", after)
         out.append(_q(ctx, "color", variant, [ctx.images.put(after.png)], target, source, variant=variant,
                       pair=pair, snap_id=snap_id, elements=paths, choices=choices,
-                      meta={"perturbation": record.to_dict()}))
+                      meta={"perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"]}))
     return out if len(out) > 1 else []
 
 
@@ -93,24 +112,28 @@ async def build_text(ctx) -> list[Question]:
         ctx.drops["text:no_button"] += 1
         return []
     el = ctx.rng.choice(cands)
-    kind = TEXT_KINDS[ctx.rng.randrange(len(TEXT_KINDS))]
+    kind = PAPER_TEXT_KINDS[ctx.rng.randrange(len(PAPER_TEXT_KINDS))]
     label = label_of(el)
-    got, why = await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, kind, ctx.seed))
-    if got is None:
-        return []
-    record, after = got
     pair = f"text-{ctx.page_id}"
     source = "generator" if ctx.truth else "dom"
+    out = []
+    for k in (kind, *EXTRA_TEXT_KINDS):
+        got, why = await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, k, ctx.seed), kind=f"text-{k}")
+        if got is None:
+            continue
+        record, after = got
+        snap_id = ctx.snapshots.put(f"{ctx.page_id}__text_{k}", after)
+        new_el = after.by_path()[el.path]
+        out.append(_q(ctx, "text", k, [boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
+                      pair=pair, snap_id=snap_id, elements=[el.path], difficulty=k,
+                      meta={"label": label, "perturbed_label": record.changes[0].after,
+                            "perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"],
+                            "extra": k in EXTRA_TEXT_KINDS}))
+    if not out:
+        return []
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
-    snap_id = ctx.snapshots.put(f"{ctx.page_id}__text", after)
-    new_el = after.by_path()[el.path]
-    return [
-        _q(ctx, "text", "clean", [boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
-           snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}),
-        _q(ctx, "text", "perturbed", [boxed_image(ctx, after, new_el)], label, source, variant=f"text-{kind}",
-           pair=pair, snap_id=snap_id, elements=[el.path], difficulty=kind,
-           meta={"label": label, "perturbed_label": record.changes[0].after, "perturbation": record.to_dict()}),
-    ]
+    return [_q(ctx, "text", "clean", [boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
+               snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}), *out]
 
 
 async def build_layout(ctx) -> list[Question]:
@@ -127,12 +150,14 @@ async def build_layout(ctx) -> list[Question]:
               pair=pair, snap_id=clean_id, elements=[cta.path])]
     levels = ("easy", "medium", "hard")
     for level in levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],):
-        got, why = await _perturbed(ctx, "layout", lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]))
+        got, why = await _perturbed(ctx, "layout", lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
+                                    kind=f"layout-{level}")
         if got is None:
             continue
         record, after = got
         snap_id = ctx.snapshots.put(f"{ctx.page_id}__layout_{level}", after)
         out.append(_q(ctx, "layout", level, [ctx.images.put(after.png)], target, source,
                       variant=f"layout-{level}", pair=pair, snap_id=snap_id, elements=[record.tracked[cta.path]],
-                      difficulty=level, meta={"perturbation": record.to_dict()}))
+                      difficulty=level, meta={"perturbation": record.to_dict(),
+                                              "changed_pixels": record.params["changed_pixels"]}))
     return out if len(out) > 1 else []

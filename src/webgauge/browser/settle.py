@@ -1,0 +1,107 @@
+"""Settling a page before a capture: the page must look the same whenever it is captured.
+
+A page is settled when, all at once:
+
+- its web fonts are loaded;
+- every image in the document is complete and decoded (or failed);
+- no request to the page's own origin is in flight;
+- its layout is stable: the document size and every element's box (in page CSS px, a
+  signature over all elements) are unchanged over ``stable_frames`` consecutive animation
+  frames, and no finite animation or transition is running (a fade changes visibility, not
+  boxes). Elements moved by an endless CSS animation are left out (they never stop).
+
+Lazy images are loaded eagerly by the browser launch (``--blink-settings=lazyLoadEnabled=false``),
+so a full-page capture never depends on how far the page was scrolled or how fast it loaded.
+
+:func:`settle` waits for all of this within a time limit and says what is still moving when
+it gives up; it never raises for an unsettled page. Callers decide (the capture records a
+warning and marks the snapshot unsettled; builds reject it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Callable
+
+__all__ = ["SettleReport", "settle", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
+
+#: Consecutive animation frames over which the layout must not change.
+STABLE_FRAMES = 3
+#: Default time limit (seconds) for a page to settle.
+SETTLE_TIMEOUT = 10.0
+
+
+@lru_cache(maxsize=1)
+def _settle_js() -> str:
+    return resources.files(__package__).joinpath("settle.js").read_text()
+
+
+@dataclass
+class SettleReport:
+    """The outcome of :func:`settle`: ``settled`` or the ``reasons`` it is not, and the state
+    it ended in (page ``size`` and layout signature ``sig``)."""
+
+    settled: bool
+    frames: int = 0
+    waited: float = 0.0
+    size: tuple[int, int] = (0, 0)
+    sig: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+
+async def probe_layout(page) -> dict:
+    """The page's current ``{size, sig, scroll}`` without waiting (same signature as :func:`settle`)."""
+    return await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0})
+
+
+async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,
+                 stable_frames: int = STABLE_FRAMES) -> SettleReport:
+    """Wait until ``page`` (a Playwright page) is settled, at most ``timeout`` seconds.
+
+    ``pending`` returns the URLs of the requests to the page's own origin still in flight
+    (``LivePage`` tracks them); the page is settled only when it returns none both before and
+    after the layout is found stable.
+    """
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    deadline = start + timeout
+    frames = 0
+    while True:
+        waiting = pending() if pending else []
+        while waiting and loop.time() < deadline:
+            await asyncio.sleep(0.02)
+            waiting = pending()
+        left = deadline - loop.time()
+        if waiting:
+            return SettleReport(False, frames, loop.time() - start, reasons=[
+                f"{len(waiting)} request(s) to the page's own origin still pending after {timeout:.0f}s: "
+                + ", ".join(u[:120] for u in waiting[:3])])
+        if left <= 0.05:
+            return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
+        try:
+            res = await asyncio.wait_for(
+                page.evaluate(_settle_js(), {"budgetMs": int(left * 1000), "stableFrames": stable_frames}),
+                left + 2.0)
+        except asyncio.TimeoutError:
+            return SettleReport(False, frames, loop.time() - start,
+                                reasons=[f"the page did not answer within {timeout:.0f}s (a script may be looping)"])
+        frames += int(res["frames"])
+        size = (int(res["size"][0]), int(res["size"][1]))
+        if not res["stable"]:
+            reasons = []
+            if res["images_pending"]:
+                reasons.append(f"{res['images_pending']} image(s) still loading")
+            if res.get("animations"):
+                reasons.append(f"{res['animations']} animation(s) or transition(s) still running")
+            if res["fonts"] != "loaded":
+                reasons.append("web fonts still loading")
+            if not reasons:
+                reasons.append(f"layout still changing after {frames} frames")
+            return SettleReport(False, frames, loop.time() - start, size, int(res["sig"]),
+                                [f"page did not settle within {timeout:.0f}s: " + "; ".join(reasons)])
+        if pending and pending() and loop.time() < deadline:
+            continue  # a request started while the layout looked stable: wait for it and look again
+        return SettleReport(True, frames, loop.time() - start, size, int(res["sig"]))
