@@ -4,8 +4,11 @@ per minute on this machine.
     .venv/bin/python bench/arena_bench.py [--seeds 0 1] [--resets 200] [--concurrency 2]
 
 Prints medians; the database reset is timed inside the server (sqlite backup), through
-the control API over HTTP and through the in-process client; the environment reset adds a
-fresh browser context, the start page load and the first capture. The step is broken down
+the control API over HTTP and through the in-process client; the environment reset adds
+the browser context (reused and cleared, or fresh), the start page load and the first capture.
+``--speedups on off`` (the default) runs the episodes twice, with and without context reuse,
+CDP screenshots and change-watch stale checks, and prints the ratio; it also prints the
+machine's load average before and after (the machine may be shared). The step is broken down
 into its phases (guard, action, settle, state read, observe) to show where the time goes.
 Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 
@@ -15,6 +18,7 @@ Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import statistics
 import time
@@ -32,17 +36,20 @@ def med(xs: list[float]) -> str:
     return f"{statistics.median(xs):8.2f}" if xs else "     n/a"
 
 
-async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local"):
+async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
+                   speedups: bool = True):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
     phases: dict[str, list[float]] = {}
     solved = 0
+    counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0}
 
     async def worker():
         nonlocal solved
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
-        env = ArenaEnv(browser, srv.app_url, client, with_aria=with_aria)
+        env = ArenaEnv(browser, srv.app_url, client, with_aria=with_aria, reuse_context=speedups,
+                       fast_screenshots=speedups, watch_changes=speedups)
         try:
             while queue:
                 t = queue.pop(0)
@@ -56,11 +63,21 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                         phases.setdefault(k, []).append(v)
                 solved += rec.success
         finally:
+            counts["contexts reused"] += env.contexts_reused
+            for k, v in env.stale_checks.items():
+                counts[f"stale checks by {k}"] += v
             await env.close()
 
     t0 = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases
+    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts
+
+
+def load() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+    except OSError:
+        return "load average n/a"
 
 
 async def main() -> None:
@@ -72,8 +89,12 @@ async def main() -> None:
                     help="Capture the aria snapshot on every step (off: element table and screenshot only).")
     ap.add_argument("--control", choices=["local", "http"], default="local",
                     help="In-process control client (default) or the HTTP one.")
+    ap.add_argument("--speedups", choices=["on", "off"], nargs="+", default=["on", "off"],
+                    help="on: context reuse, CDP screenshots, change-watch stale checks; off: a fresh context "
+                         "per episode, Playwright screenshots, a screenshot per stale check (side by side).")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
+    print(load(), flush=True)
     with ArenaServer() as srv:
         ctl = ControlClient(srv.control_url)
         ep = ctl.create(seed=0)
@@ -92,11 +113,14 @@ async def main() -> None:
         print(f"{'database reset, inside the server (ms)':52s}{med(server_ms)}", flush=True)
         print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}", flush=True)
         print(f"{'database reset via the in-process client (ms)':52s}{med(local_ms)}", flush=True)
+        medians: dict = {}
         async with Browser.launch() as browser:
-            for aria in (a == "on" for a in args.aria):
-                for c in args.concurrency:
-                    wall, steps, resets, solved, phases = await episodes(browser, srv, tasks, c, aria, args.control)
-                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}"
+            for aria, c, sp in ((a == "on", c, s == "on") for a in args.aria for c in args.concurrency
+                                for s in args.speedups):
+                    wall, steps, resets, solved, phases, counts = await episodes(browser, srv, tasks, c, aria,
+                                                                                 args.control, sp)
+                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, speedups {'on' if sp else 'off'}"
+                    medians.setdefault((aria, c), {})[sp] = (statistics.median(resets), statistics.median(steps))
                     print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
                     for name, xs in phases.items():
@@ -104,6 +128,14 @@ async def main() -> None:
                         print(f"{label:52s}{med(xs)}", flush=True)
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
+                    print("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()), flush=True)
+        print(load(), flush=True)
+        for (aria, c), m in medians.items():
+            if True in m and False in m:
+                (r_on, s_on), (r_off, s_off) = m[True], m[False]
+                print(f"speedups on vs off (aria {'on' if aria else 'off'}, concurrency {c}): env reset "
+                      f"{r_off:.0f} -> {r_on:.0f} ms ({r_off / r_on:.2f}x), step {s_off:.0f} -> {s_on:.0f} ms "
+                      f"({s_off / s_on:.2f}x)", flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.effects import check_effects
 from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.page_pool import PagePool
 from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
@@ -135,3 +136,73 @@ async def test_disabled_controls_are_rejected_until_enabled(browser, arena):
         assert task.validate(env.state).errors == [f"display name is 'Alex Q. Morgan', expected {want!r}"]
     finally:
         await env.close()
+
+
+_STORE_JS = """async () => {
+  document.cookie = 'leak=1; path=/';
+  localStorage.setItem('leak', '1');
+  sessionStorage.setItem('leak', '1');
+  await new Promise((res, rej) => {
+    const r = indexedDB.open('leakdb', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('t');
+    r.onsuccess = () => { const tx = r.result.transaction('t', 'readwrite'); tx.objectStore('t').put('1', 'k');
+                          tx.oncomplete = () => { r.result.close(); res(); }; tx.onerror = rej; };
+    r.onerror = rej;
+  });
+  await (await caches.open('leakcache')).put(location.href, new Response('1'));
+}"""
+
+_READ_JS = """async () => ({cookie: document.cookie.includes('leak'), local: localStorage.getItem('leak'),
+  session: sessionStorage.getItem('leak'), idb: (await indexedDB.databases()).map(d => d.name),
+  caches: await caches.keys(), history: history.length})"""
+
+
+async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
+    import dataclasses
+
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client())
+    try:
+        await env.reset(task)
+        first_page = env.page
+        await env.page.evaluate(_STORE_JS)
+        stored = await env.page.evaluate(_READ_JS)
+        assert stored["cookie"] and stored["local"] == stored["session"] == "1"
+        assert "leakdb" in stored["idb"] and "leakcache" in stored["caches"]
+        obs = await env.reset(task)
+        assert env.page is first_page and env.contexts_reused == 1  # the same context, cleared
+        fresh = await env.page.evaluate(_READ_JS)
+        # as in the fresh context of episode 1, history included (the app's own entries)
+        assert fresh == {"cookie": False, "local": None, "session": None, "idb": [], "caches": [],
+                         "history": stored["history"]}
+        assert obs.viewport == (task.viewport.width, task.viewport.height)
+        # a pointer action on an unchanged page is checked by the change watch, not a screenshot
+        name = next(e for e in obs.elements if e.role == "textbox" and e.visible)
+        x, y, w, h = obs.viewport_box(name)
+        out = await env.step(Action("pointer", pointer="click", x=(x + w / 2) / obs.viewport[0],
+                                    y=(y + h / 2) / obs.viewport[1], screenshot_hash=obs.screenshot_hash))
+        assert out.info["result"]["ok"] and env.stale_checks == {"watch": 1, "screenshot": 0}
+        # a device scale factor a context cannot change gets a fresh context
+        hidpi = dataclasses.replace(task, viewport=dataclasses.replace(task.viewport, device_scale_factor=2.0))
+        obs = await env.reset(hidpi)
+        assert env.page is not first_page and env.contexts_reused == 1
+        assert len(obs.png) > 0 and env.page.profile.device_scale_factor == 2.0
+        # ... and the first context, parked cleared, serves the next task with its profile
+        await env.reset(task)
+        assert env.page is first_page and env.contexts_reused == 2
+        assert await env.page.evaluate(_READ_JS) == fresh
+        await env.page.evaluate(_STORE_JS)
+    finally:
+        await env.close()
+    # a shared pool (the runner's, one per browser) passes cleared contexts from env to env
+    pool = PagePool()
+    for n in range(2):
+        env = ArenaEnv(browser, arena.app_url, arena.client(), pool=pool)
+        try:
+            await env.reset(task)
+            assert env.contexts_reused == n and await env.page.evaluate(_READ_JS) == fresh
+            await env.page.evaluate(_STORE_JS)
+        finally:
+            await env.close()
+        assert len(pool) == 1
+    await pool.close()

@@ -28,6 +28,7 @@ from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
 from .core.approval import get_policy
 from .core.env import ArenaEnv
+from .core.page_pool import pool_for
 from .core.episode import play
 from .core.records import EpisodeRecord
 from .core.task import Task
@@ -160,8 +161,9 @@ async def episode_item(item, ctx):
     srv = _server()
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
     gated = bool(ctx.options.get("gate_destructive", False))
-    env = ArenaEnv(await ctx.browser(), srv.app_url, srv.client(), hooks=[variant],
-                   gate_destructive=gated, approval_policy=policy)
+    browser = await ctx.browser()
+    env = ArenaEnv(browser, srv.app_url, srv.client(), hooks=[variant], pool=pool_for(browser),
+                   gate_destructive=gated, approval_policy=policy)  # cleared contexts pass between episodes
     spec = p["agent"]
     agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
     try:

@@ -8,7 +8,7 @@ import json
 import struct
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
+from typing import Awaitable, Callable
 
 from .profile import RenderProfile
 from .settle import SETTLE_TIMEOUT, SettleReport, probe_layout, settle
@@ -73,7 +73,7 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 
 
 async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
-                before: SettleReport) -> tuple[Snapshot, list[str]]:
+                before: SettleReport, viewport_screenshot=None) -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
@@ -82,7 +82,10 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
         if full_page and before.size[1] > max_full_page_height:
             warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
             full_page = False
-        png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
+        if viewport_screenshot is not None and not full_page:
+            png = await viewport_screenshot()
+        else:
+            png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     data = json.loads(await page.evaluate(_capture_js(), {"maxElements": max_elements}))
     after = await probe_layout(page)
     elements: list[Element] = []
@@ -116,7 +119,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
 async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
                        with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
                        max_full_page_height: int = MAX_FULL_PAGE_HEIGHT, settle_timeout: float = SETTLE_TIMEOUT,
-                       pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS) -> Snapshot:
+                       pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
+                       viewport_screenshot: Callable[[], Awaitable[bytes]] | None = None) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -128,6 +132,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     A page that does not settle within ``settle_timeout``, or stays inconsistent, is returned
     with ``settled=False`` and the reason in ``warnings`` (``unsettled: ...``); callers that
     need a reproducible capture reject it (``LivePage(require_settled=True)`` raises).
+
+    ``viewport_screenshot`` (a coroutine function returning PNG bytes) replaces Playwright's
+    viewport screenshot (``LivePage.viewport_png``: CDP, the same pixels).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -141,7 +148,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
             report.size, report.sig = (int(now["size"][0]), int(now["size"][1])), int(now["sig"])
         snap, problems = await _read(page, profile, full_page=full_page, max_elements=max_elements,
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
-                                     max_full_page_height=max_full_page_height, before=report)
+                                     max_full_page_height=max_full_page_height, before=report,
+                                     viewport_screenshot=viewport_screenshot)
         if not report.settled:
             unsettled = report.reasons + problems
             break

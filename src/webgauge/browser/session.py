@@ -21,6 +21,7 @@ from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
 from .errors import BrowserError, ElementNotFound, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .snapshot import Snapshot
+from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, clear_origin_data, viewport_png
 
 __all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
 
@@ -208,6 +209,12 @@ class LivePage:
                  dialog_policy: str | Callable, require_settled: bool = False,
                  settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None) -> None:
         self._ctx = ctx
+        # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
+        self.fast_screenshots = False
+        self._cdp: dict = {}  # Playwright page -> CDP session
+        self._watches: dict = {}  # Playwright page -> ChangeWatch
+        self._origins_seen: set[str] = set()  # origins whose data reuse() clears
+        self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
         self.profile = profile
         self._allowed = {origin_of(o) for o in allowed_origins}
         self.max_tabs = max_tabs
@@ -260,6 +267,8 @@ class LivePage:
     def _on_nav(self, page, frame) -> None:
         if frame == page.main_frame:
             self.navigation_id += 1
+        if frame.url.startswith(("http://", "https://")):
+            self._origins_seen.add(origin_of(frame.url))
 
     def _on_crash(self) -> None:
         self.crashed = True
@@ -323,7 +332,9 @@ class LivePage:
 
     async def add_init_script(self, js: str) -> None:
         """Run ``js`` in every document of this page (and its tabs) before the page's own
-        scripts. Only for deliberate variants (injected pop-ups, traps): it is a mark."""
+        scripts. Only for deliberate variants (injected pop-ups, traps): it is a mark.
+        A page with an init script is not reusable (:meth:`can_reuse`)."""
+        self._init_scripts += 1
         await self._ctx.add_init_script(js)
 
     def allow_origin(self, url: str) -> None:
@@ -456,7 +467,8 @@ class LivePage:
                     capture_page(self._page, self.profile, full_page=full_page, max_elements=max_elements,
                                  with_aria=with_aria, with_screenshot=with_screenshot, timeout=remaining,
                                  settle_timeout=min(self.settle_timeout, remaining * 0.6),
-                                 pending=self.pending_requests),
+                                 pending=self.pending_requests,
+                                 viewport_screenshot=self.viewport_png if self.fast_screenshots else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -626,6 +638,85 @@ class LivePage:
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
+
+    # ---- CDP: fast screenshots, change watch, reuse across episodes --------
+    async def cdp(self, page=None):
+        """The CDP session of a tab (the active one by default), opened once."""
+        page = page or self._page
+        if page not in self._cdp:
+            self._cdp[page] = await self._ctx.new_cdp_session(page)
+        return self._cdp[page]
+
+    async def viewport_png(self) -> bytes:
+        """PNG of the active tab's viewport: through CDP ``Page.captureScreenshot`` (the same
+        pixels as :meth:`screenshot`, less work), or Playwright's screenshot when an animation
+        runs (Playwright freezes animations for the shot; a raw capture would not)."""
+        page = self._page
+        if await page.evaluate(RUNNING_ANIMATIONS_JS):
+            return await self.screenshot()
+        size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
+        return await viewport_png(await self.cdp(page), size["width"], size["height"],
+                                  self.profile.device_scale_factor)
+
+    async def watch_changes(self) -> None:
+        """Start watching the active tab for changes (from an isolated world the page cannot
+        see); :meth:`changes_since_watch` tells what happened since. Call it before a capture."""
+        page = self._page
+        if page not in self._watches:
+            self._watches[page] = ChangeWatch(await self.cdp(page))
+        await self._watches[page].arm()
+
+    async def changes_since_watch(self) -> list[str]:
+        """Why the active tab may look different since :meth:`watch_changes` (mutation, scroll,
+        resize, load, focus, animation, media, navigation, ...); empty when nothing happened."""
+        page = self._page
+        watch = self._watches.get(page)
+        return ["unarmed"] if watch is None else await watch.changes()
+
+    def can_reuse(self, profile: RenderProfile) -> bool:
+        """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Not when a
+        context-level setting differs (device scale, mobile, touch, locale, ...; the viewport
+        size can change), an init script was added, or the page crashed or was closed."""
+        def fixed(p: RenderProfile) -> RenderProfile:
+            return p.with_(width=0, height=0, allowed_origins=())
+        return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
+
+    async def reuse(self, profile: RenderProfile, *, allowed_origins: tuple[str, ...] = ()) -> None:
+        """Make this page as a fresh one for ``profile`` without a new browser context: other
+        tabs closed, the first blanked, its history reset to the blank page alone (a new tab's
+        history: back from the first page leads there too), the pointer moved out, cookies,
+        permissions and every visited origin's data (localStorage, sessionStorage, IndexedDB,
+        Cache Storage, service workers, ...) cleared, and the recorded events, request delays
+        and allowed origins forgotten."""
+        if not self.can_reuse(profile):
+            raise BrowserError("this page cannot be reused for that profile (check can_reuse first): "
+                               "open a new page instead")
+        self._page  # prune closed tabs
+        for p in self._pages[1:]:
+            with contextlib.suppress(Exception):
+                await p.close(run_before_unload=False)
+        page = self._pages[0]
+        self._pages, self._active = [page], 0
+        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
+        await page.mouse.move(-1, -1)  # the pointer leaves the view: no hover carries over
+        cdp = await self.cdp(page)
+        await clear_origin_data(cdp, self._origins_seen | self._allowed)
+        await self._ctx.clear_cookies()
+        await self._ctx.clear_permissions()
+        await cdp.send("Page.resetNavigationHistory")
+        size = page.viewport_size or {}
+        if (profile.width, profile.height) != (size.get("width"), size.get("height")):
+            await page.set_viewport_size({"width": profile.width, "height": profile.height})
+        self.profile = profile
+        self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
+        self._origins_seen.clear()
+        self._cdp = {page: cdp}
+        self._watches.clear()
+        self._paths.clear()
+        self._delays.clear()
+        for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
+            events.clear()
+        self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
 
     # ---- helpers ----------------------------------------------------------
     def _safe_url(self) -> str | None:

@@ -7,7 +7,10 @@ The environment talks to the browser only through :mod:`webgauge.browser`'s live
 and to the apps only through the control API. It enforces:
 
 - pointer actions must carry the hash of the current screenshot, and the page must still
-  show exactly that screenshot when the action runs (otherwise: ``stale``);
+  show exactly that screenshot when the action runs (otherwise: ``stale``). A change watch
+  armed before each observation's screenshot, in an isolated world the page cannot see,
+  decides it when nothing changed (``watch_changes``); only a change it saw costs a second
+  screenshot, compared with the observation's;
 - before a destructive control is activated (a ``btn-danger`` element), a fresh capture
   must show the target where the observation had it (otherwise: ``moved``), and, when
   ``gate_destructive`` is on, an approval must have been granted;
@@ -21,6 +24,10 @@ capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) st
 are direct calls; an HTTP control client runs off the event loop. Each step's
 ``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
 ``bench/arena_bench.py`` prints their medians.
+
+For speed (issue 13) reset reuses the last episode's browser context, cleared as a fresh one
+(``reuse_context``; ``LivePage.reuse``), and observations take their viewport PNG through CDP
+(``fast_screenshots``: the same pixels as Playwright's screenshot, not the same bytes).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
+from .page_pool import PagePool
 from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
 from .task import Task
 
@@ -78,7 +86,8 @@ class ArenaEnv:
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
                  settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
-                 hooks: Sequence[EnvHooks] = ()) -> None:
+                 hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
+                 watch_changes: bool = True, pool: PagePool | None = None) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -89,6 +98,14 @@ class ArenaEnv:
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
         self.hooks: list[EnvHooks] = list(hooks)
+        self.reuse_context = reuse_context  # clear and reuse the browser context between episodes
+        self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
+        self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
+        self.contexts_reused = 0
+        # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
+        self._own_pool = pool is None
+        self.pool = PagePool() if pool is None else pool
+        self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.events = WorldEvents()
         self._requested_id = episode_id
         self.episode_id: str | None = None
@@ -104,6 +121,7 @@ class ArenaEnv:
         self.reset_timings_ms: dict[str, float] = {}  # close, database, context, load, observe
         self._state: dict = {}
         self._dragging = False
+        self._dialogs_seen = 0  # dialogs the page had opened when the observation's watch was armed
 
     @property
     def base(self) -> str:
@@ -117,10 +135,19 @@ class ArenaEnv:
 
     async def reset(self, task: Task, seed: int | None = None) -> Observation:
         """Restore the task's seed world (database, sessions, flags, clock, external services)
-        and open a fresh browser context at the task's start URL."""
+        and open the task's start URL in a clean browser context: the last episode's context,
+        blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
+        permissions), when ``reuse_context`` is on and it can take the task's render profile
+        (or one from ``pool``: pages of earlier episodes, cleared); else a fresh one."""
         t_start = time.perf_counter()
         clock = _Clock()
-        await self._close_page()
+        vp = task.viewport
+        profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
+                                frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
+                                is_mobile=vp.width < 600, has_touch=False)
+        reuse = self.reuse_context and await self._take_page(profile)
+        if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
+            await self.page.reuse(profile)
         clock.lap("close")
         seed = task.seed if seed is None else seed
         if self.episode_id is None:
@@ -137,11 +164,11 @@ class ArenaEnv:
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
         clock.lap("database")
-        vp = task.viewport
-        profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
-                                frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
-                                is_mobile=vp.width < 600, has_touch=False)
-        self.page = await self.browser.new_page(profile, dialog_policy="accept")
+        if not reuse:
+            await self._close_page()
+            self.page = await self.browser.new_page(profile, dialog_policy="accept")
+            self.page.fast_screenshots = self.fast_screenshots
+        self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
         clock.lap("context")
@@ -153,8 +180,28 @@ class ArenaEnv:
         self.reset_timings_ms = clock.laps
         return self.obs
 
+    async def _take_page(self, profile: RenderProfile) -> bool:
+        """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or one from
+        the pool); the last one goes to the pool otherwise. False: there is none."""
+        page = self.page
+        if page is not None and page.can_reuse(profile):
+            return True
+        self.page = None
+        if page is not None:
+            await self.pool.put(page)  # another render profile: kept, cleared, for a later task
+        self.page = self.pool.take(profile)
+        if self.page is not None:
+            self.page.fast_screenshots = self.fast_screenshots
+        return self.page is not None
+
     async def close(self) -> None:
+        """Delete the episode; the page goes back to the pool (cleared) when context reuse is on."""
+        if self.page is not None and self.reuse_context:
+            page, self.page = self.page, None
+            await self.pool.put(page)
         await self._close_page()
+        if self._own_pool:
+            await self.pool.close()
         if self.episode_id is not None:
             try:
                 await self._control("delete", self.episode_id)
@@ -273,7 +320,12 @@ class ArenaEnv:
         if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
-        png = await page.screenshot()
+        if self.watch_changes and page.navigation_id == obs.navigation_id and len(page.dialogs) == self._dialogs_seen:
+            if not await page.changes_since_watch():  # nothing that can change a pixel happened: no screenshot
+                self.stale_checks["watch"] += 1
+                return
+        self.stale_checks["screenshot"] += 1
+        png = await (page.viewport_png() if page.fast_screenshots else page.screenshot())
         scroll = await page.scroll_offsets()
         same = hashlib.sha256(png).hexdigest() == obs.screenshot_hash
         if not same and obs.png is not None:  # a blinking caret in a focused field is not a page change
@@ -405,6 +457,9 @@ class ArenaEnv:
             await h.before_observe(self)
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
+                if self.watch_changes:  # armed before the screenshot: any later change counts
+                    self._dialogs_seen = len(self.page.dialogs)
+                    await self.page.watch_changes()
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
                 break
             except PageError as exc:

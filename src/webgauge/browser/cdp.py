@@ -1,0 +1,149 @@
+"""Chrome DevTools Protocol helpers for live pages (arena speed, issue 13).
+
+- :func:`viewport_png`: a viewport screenshot straight from ``Page.captureScreenshot``
+  (``optimizeForSpeed``, from the compositor surface): the same pixels as Playwright's
+  ``page.screenshot`` for the viewport, without its per-shot preparation round trips.
+- :func:`clear_origin_data`: everything an origin stored: cookies, localStorage, sessionStorage,
+  IndexedDB, Cache Storage, service workers (``Storage.clearDataForOrigin``); used to reuse
+  one browser context for the next episode.
+- :class:`ChangeWatch`: change tracking from an isolated world the page cannot see (its
+  own JavaScript globals; shared DOM). Armed before an observation's screenshot, it answers
+  "did anything that can change the pixels happen since?" (DOM mutations, scroll, resize,
+  loads, fonts, focus, animations and transitions, canvas pixels, media) without a screenshot.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+
+__all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
+
+#: Counts the running animations and transitions (Playwright freezes those in its screenshots,
+#: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
+RUNNING_ANIMATIONS_JS = ("() => document.getAnimations ? "
+                         "document.getAnimations().filter(a => a.playState === 'running').length : 0")
+
+
+async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0) -> bytes:
+    """PNG bytes of the ``width x height`` CSS px viewport at device pixels (``Page.captureScreenshot``
+    optimized for speed, clipped to the visual viewport as Playwright clips it). The device scale
+    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip."""
+    vv = (await cdp.send("Page.getLayoutMetrics"))["visualViewport"]
+    scale = vv.get("scale", 1) or 1
+    clip = {"x": vv["pageX"], "y": vv["pageY"], "width": math.ceil(width / scale - 1e-9),
+            "height": math.ceil(height / scale - 1e-9), "scale": scale * device_scale_factor}
+    r = await cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
+                                                  "captureBeyondViewport": False, "clip": clip})
+    return base64.b64decode(r["data"])
+
+
+#: What :func:`clear_origin_data` removes (``"all"`` also clears browser-wide caches such as
+#: the shader cache, several times slower and nothing a page can read back).
+STORAGE_TYPES = ("cookies,local_storage,indexeddb,cache_storage,service_workers,file_systems,websql,"
+                 "shared_storage,storage_buckets")
+
+
+async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
+    """Remove everything ``origins`` stored in this browser context (``Storage.clearDataForOrigin``:
+    cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
+    for origin in sorted(origins):
+        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
+
+
+_WORLD = "webgauge-change-watch"
+
+_CANVAS_SIG_JS = """var __wgView = () => [scrollX, scrollY, innerWidth, innerHeight].join(',');
+var __wgCanvasSig = async () => {
+  // A fingerprint of every canvas's pixels (canvases repaint without DOM mutations). Read
+  // through createImageBitmap: it never creates a context on the page's canvas.
+  const out = [];
+  for (const c of document.querySelectorAll('canvas')) {
+    try {
+      if (!c.width || !c.height) { out.push('empty'); continue; }
+      const bmp = await createImageBitmap(c);
+      const ctx = new OffscreenCanvas(c.width, c.height).getContext('2d');
+      ctx.drawImage(bmp, 0, 0);
+      bmp.close();
+      const d = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
+      let h1 = 0x811c9dc5 | 0, h2 = 0;
+      for (let i = 0; i < d.length; i++) { h1 = Math.imul(h1 ^ d[i], 16777619); h2 = (h2 + d[i] * (i + 1)) | 0; }
+      out.push(c.width + 'x' + c.height + ':' + h1 + ':' + h2);
+    } catch (e) { out.push('unreadable:' + Math.random()); }  // unreadable: always "changed"
+  }
+  return out.join(',');
+};
+"""
+
+_ARM_JS = _CANVAS_SIG_JS + """(async () => {
+  const old = window.__wgWatch;
+  if (old) { old.mo.takeRecords(); old.dirty = []; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
+  const s = {dirty: [], canvas: '', view: __wgView()};
+  const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
+  s.mo = new MutationObserver(() => mark('mutation'));
+  s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  for (const ev of ['scroll', 'resize']) window.addEventListener(ev, () => mark(ev), {capture: true, passive: true});
+  for (const ev of ['load', 'error', 'animationstart', 'transitionrun', 'play', 'playing', 'seeked', 'timeupdate',
+                    'focusin', 'focusout', 'input', 'selectionchange', 'toggle', 'fullscreenchange'])
+    document.addEventListener(ev, () => mark(ev), {capture: true, passive: true});
+  if (window.visualViewport) window.visualViewport.addEventListener('resize', () => mark('resize'));
+  if (document.fonts) document.fonts.addEventListener('loadingdone', () => mark('font'));
+  window.__wgWatch = s;
+  s.canvas = await __wgCanvasSig();
+  return 'armed';
+})()"""
+
+_CHECK_JS = _CANVAS_SIG_JS + """(async () => {
+  const s = window.__wgWatch;
+  if (!s) return ['unarmed'];
+  // scroll and resize events fire at the next frame: let one pass, and compare the viewport too
+  await new Promise((resolve) => { requestAnimationFrame(() => resolve()); setTimeout(resolve, 100); });
+  if (s.mo.takeRecords().length) s.dirty.push('mutation');
+  if (__wgView() !== s.view) s.dirty.push('viewport');
+  const out = s.dirty.slice();
+  if (document.getAnimations && document.getAnimations().some(a => a.playState === 'running')) out.push('animation');
+  if (await __wgCanvasSig() !== s.canvas) out.push('canvas');
+  if (document.querySelector('video, iframe, embed, object')) out.push('media');  // can repaint silently
+  return out;
+})()"""
+
+
+class ChangeWatch:
+    """Change tracking for one tab's main frame from an isolated world.
+
+    :meth:`arm` starts (or restarts) the watch; :meth:`changes` returns why the page may
+    look different since (empty: nothing happened that can change its pixels). A new
+    document destroys the world: :meth:`changes` then says ``navigation``.
+    """
+
+    def __init__(self, cdp) -> None:
+        self.cdp = cdp
+        self._ctx_id: int | None = None
+
+    async def arm(self) -> None:
+        if self._ctx_id is not None:  # the same document: restart the watch in its world
+            try:
+                await self._eval(_ARM_JS)
+                return
+            except Exception:  # a new document: make its world
+                self._ctx_id = None
+        tree = await self.cdp.send("Page.getFrameTree")
+        world = await self.cdp.send("Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"],
+                                                                 "worldName": _WORLD, "grantUniveralAccess": False})
+        self._ctx_id = world["executionContextId"]
+        await self._eval(_ARM_JS)
+
+    async def changes(self) -> list[str]:
+        if self._ctx_id is None:
+            return ["unarmed"]
+        try:
+            return list(await self._eval(_CHECK_JS))
+        except Exception:  # the armed document is gone (navigation, crash)
+            return ["navigation"]
+
+    async def _eval(self, js: str):
+        r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,
+                                                     "returnByValue": True, "awaitPromise": True, "silent": True})
+        if "exceptionDetails" in r:
+            raise RuntimeError(r["exceptionDetails"].get("text", "script error"))
+        return r["result"].get("value")

@@ -1,0 +1,140 @@
+"""CDP helpers of live pages in real Chromium: the fast viewport screenshot shows the same
+pixels as Playwright's, reuse clears every kind of stored data, the change watch sees
+changes from a world the page cannot see."""
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from webgauge.browser import RenderProfile
+from webgauge.pages import StaticServer
+
+PAGE = """<!doctype html><html><head><title>C</title></head>
+<body style="margin:0;font:16px sans-serif">
+<header style="height:60px;background:linear-gradient(90deg,#123456,#c0ffee);color:#fff">Header <b>bold</b></header>
+<main style="height:3000px;padding:10px">
+ <input id="q" value="query text"> <button id="go" style="background:rgb(200,0,0)">Go</button>
+ <p>Some text with <i>italics</i> and <span style="opacity:.5">half opacity</span>.</p>
+ <div style="width:120px;height:80px;border-radius:12px;box-shadow:0 4px 12px #0008;background:#fa0"></div>
+</main></body></html>"""
+
+CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);</script>
+</body>"""
+
+STORE_JS = """async () => {
+  document.cookie = 'sid=episode1; path=/';
+  localStorage.setItem('k', 'v1');
+  sessionStorage.setItem('s', 'v1');
+  await new Promise((res, rej) => {
+    const r = indexedDB.open('wgdb', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('t');
+    r.onsuccess = () => { const tx = r.result.transaction('t', 'readwrite'); tx.objectStore('t').put('v1', 'x');
+                          tx.oncomplete = () => { r.result.close(); res(); }; tx.onerror = rej; };
+    r.onerror = rej;
+  });
+  const c = await caches.open('wgcache');
+  await c.put('/cached', new Response('v1'));
+}"""
+
+READ_JS = """async () => {
+  const dbs = indexedDB.databases ? (await indexedDB.databases()).map(d => d.name) : ['unknown'];
+  return {cookie: document.cookie, local: localStorage.getItem('k'), session: sessionStorage.getItem('s'),
+          idb: dbs, caches: await caches.keys(), history: history.length};
+}"""
+
+
+@pytest.fixture
+def site():
+    with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS}) as srv:
+        yield srv
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+async def test_cdp_viewport_png_has_playwrights_pixels(browser, site, scale):
+    page = await browser.new_page(RenderProfile(width=640, height=400, device_scale_factor=scale))
+    try:
+        await page.goto(site.url("index.html"))
+        await page.scroll_to(0, 37)
+        playwright_png = await page.screenshot()
+        fast_a = await page.viewport_png()
+        fast_b = await page.viewport_png()
+        assert _pixels(fast_a).shape == (400 * scale, 640 * scale, 4)
+        assert np.array_equal(_pixels(fast_a), _pixels(playwright_png))
+        assert fast_a == fast_b  # the same hash across captures
+        page.fast_screenshots = True
+        snap = await page.capture(with_aria=False)
+        assert snap.png == fast_a and snap.scroll == (0, 37)
+    finally:
+        await page.close()
+
+
+async def test_reuse_clears_everything_the_last_use_stored(browser, site):
+    profile = RenderProfile(width=640, height=400)
+    page = await browser.new_page(profile)
+    try:
+        await page.goto(site.url("index.html"))
+        await page.goto(site.url("other.html"))
+        await page.evaluate(STORE_JS)
+        seen = await page.evaluate(READ_JS)
+        assert seen["cookie"] == "sid=episode1" and seen["local"] == seen["session"] == "v1"
+        assert "wgdb" in seen["idb"] and seen["caches"] == ["wgcache"]
+        await page.mouse_click(20, 20)  # the pointer rests on the heading: it is hovered
+        assert await page.evaluate("() => document.querySelectorAll('h1:hover').length") == 1
+        page.delay_requests("*never*", 10)
+        assert page.can_reuse(profile.with_(width=800, height=500))
+        await page.reuse(profile.with_(width=800, height=500))
+        assert page.navigation_id == 0 and not page._delays and page.tabs == ["about:blank"]
+        await page.goto(site.url("other.html"))
+        now = await page.evaluate(READ_JS)
+        async with browser.open(site.url("other.html"), profile) as fresh_page:  # what a new context shows
+            fresh = await fresh_page.evaluate(READ_JS)
+        assert now == fresh == {"cookie": "", "local": None, "session": None, "idb": [], "caches": [],
+                                "history": fresh["history"]}
+        assert await page.evaluate("() => [innerWidth, innerHeight]") == [800, 500]
+        assert await page.evaluate("() => document.querySelectorAll(':hover').length") == 0  # as a fresh page
+        # a context-level setting (device scale) or an init script cannot be taken back: no reuse
+        assert not page.can_reuse(profile.with_(device_scale_factor=2.0))
+        await page.add_init_script("window.__mark = 1")
+        assert not page.can_reuse(profile)
+    finally:
+        await page.close()
+
+
+async def test_change_watch_sees_changes_the_page_cannot_see(browser, site):
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    try:
+        await page.goto(site.url("index.html"))
+        assert await page.changes_since_watch() == ["unarmed"]
+        await page.watch_changes()
+        await page.viewport_png()
+        assert await page.changes_since_watch() == []
+        assert await page.evaluate("() => typeof window.__wgWatch") == "undefined"  # an isolated world
+        await page.evaluate("() => document.querySelector('p').textContent = 'changed'")
+        assert "mutation" in await page.changes_since_watch()
+        await page.watch_changes()
+        assert await page.changes_since_watch() == []
+        await page.evaluate("() => window.scrollTo(0, 72)")
+        assert {"scroll", "viewport"} <= set(await page.changes_since_watch())
+        await page.watch_changes()
+        await page.evaluate("() => document.getElementById('q').focus()")
+        assert "focusin" in await page.changes_since_watch()
+        await page.watch_changes()
+        await page.set_viewport(600, 380)
+        assert {"resize", "viewport"} <= set(await page.changes_since_watch())
+        await page.watch_changes()
+        await page.goto(site.url("canvas.html"))
+        assert await page.changes_since_watch() == ["navigation"]
+        # a canvas repaints without DOM mutations: its pixels are fingerprinted
+        await page.watch_changes()
+        assert await page.changes_since_watch() == []
+        await page.evaluate("() => document.getElementById('cv').getContext('2d').fillRect(100, 50, 4, 4)")
+        assert await page.changes_since_watch() == ["canvas"]
+    finally:
+        await page.close()
