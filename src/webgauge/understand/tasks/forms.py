@@ -66,9 +66,10 @@ async def build_hint_text(ctx) -> list[Question]:
     if not fields:
         return []
     f = ctx.rng.choice(fields)
+    await ctx.begin_edit()
     await ctx.live.evaluate(_REMOVE, f["el"].path)
     after = await ctx.live.capture(full_page=True, with_aria=False)
-    await ctx.reset()
+    await ctx.end_edit()
     check = check_boxes_unchanged(ctx.clean, after)
     gone = after.by_path().get(f["el"].path)
     if not check.ok or gone is None or gone.attrs.get("placeholder"):

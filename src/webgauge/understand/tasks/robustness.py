@@ -39,17 +39,19 @@ def cta_element(ctx):
 
 
 async def _perturbed(ctx, family: str, apply, kind: str | None = None):
-    """Apply a perturbation on the clean page, capture, check, reset. ``None`` if a check fails
+    """Apply a perturbation on the clean page, capture, check, and give the clean page back
+    (undone in place where exact, else reloaded before the next edit). ``None`` if a check fails
     or nothing visibly changed (``kind`` names the variant in the counts, e.g. ``layout-easy``)."""
     kind = kind or family
+    await ctx.begin_edit()
     try:
         record = await apply()
     except ValueError as exc:  # nothing on the page to perturb
         ctx.drops[f"{family}:not_applicable"] += 1
-        await ctx.reset()
+        await ctx.end_edit()
         return None, str(exc)
     after = await ctx.live.capture(full_page=True, with_aria=False)
-    await ctx.reset()
+    await ctx.end_edit()
     results = verify(record, ctx.clean, after)
     if not all(r.ok for r in results):
         ctx.drops[f"{family}:check_failed"] += 1
