@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -117,21 +118,24 @@ def check_boxes_unchanged(before, after, tol: float = 0.5) -> CheckResult:
 
 
 _DECODED: "OrderedDict[str, np.ndarray]" = OrderedDict()
+_LOCK = threading.Lock()  # checks may run in worker threads
 
 
 def _rgb(png: bytes) -> np.ndarray:
     """The screenshot as a read-only ``uint8`` RGB array. The last few are kept: a suite
     compares one clean capture with every perturbed capture of its page."""
     key = hashlib.sha256(png).hexdigest()
-    arr = _DECODED.get(key)
+    with _LOCK:
+        arr = _DECODED.get(key)
+        if arr is not None:
+            _DECODED.move_to_end(key)
     if arr is None:
         arr = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.uint8)
         arr.flags.writeable = False
-        _DECODED[key] = arr
-        while len(_DECODED) > 4:
-            _DECODED.popitem(last=False)
-    else:
-        _DECODED.move_to_end(key)
+        with _LOCK:
+            _DECODED[key] = arr
+            while len(_DECODED) > 4:
+                _DECODED.popitem(last=False)
     return arr
 
 

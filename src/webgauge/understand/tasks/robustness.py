@@ -21,6 +21,8 @@ perturbed page.
 
 from __future__ import annotations
 
+import asyncio
+
 from ...perturb import (EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
                         apply_text, check_visible_change, verify)
 from ..labeller import buttons, label_of, primary_button
@@ -52,11 +54,13 @@ async def _perturbed(ctx, family: str, apply, kind: str | None = None):
         return None, str(exc)
     after = await ctx.live.capture(full_page=True, with_aria=False)
     await ctx.end_edit()
-    results = verify(record, ctx.clean, after)
+    # the checks decode and compare two full-page screenshots: in a worker thread, so the other
+    # pages being built go on meanwhile (the result is awaited before anything else is done)
+    results = await asyncio.to_thread(verify, record, ctx.clean, after)
     if not all(r.ok for r in results):
         ctx.drops[f"{family}:check_failed"] += 1
         return None, "; ".join(p for r in results for p in r.problems[:3])
-    visible = check_visible_change(record, ctx.clean, after)
+    visible = await asyncio.to_thread(check_visible_change, record, ctx.clean, after)
     ctx.sizes.append((kind, record.params["changed_pixels"], visible.ok))
     if not visible.ok:
         ctx.noop[kind] += 1
@@ -126,7 +130,7 @@ async def build_text(ctx) -> list[Question]:
         record, after = got
         snap_id = ctx.snapshots.put(f"{ctx.page_id}__text_{k}", after)
         new_el = after.by_path()[el.path]
-        out.append(_q(ctx, "text", k, [boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
+        out.append(_q(ctx, "text", k, [await boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
                       pair=pair, snap_id=snap_id, elements=[el.path], difficulty=k,
                       meta={"label": label, "perturbed_label": record.changes[0].after,
                             "perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"],
@@ -134,7 +138,7 @@ async def build_text(ctx) -> list[Question]:
     if not out:
         return []
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
-    return [_q(ctx, "text", "clean", [boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
+    return [_q(ctx, "text", "clean", [await boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
                snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}), *out]
 
 
