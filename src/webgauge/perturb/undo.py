@@ -48,7 +48,11 @@ _START_JS = r"""
   for (const el of document.getElementsByTagName("*"))
     for (const a of el.attributes)
       if (a.name.startsWith("on") && !allowed.has(a.name.slice(2))) return {ok: false, why: "handler " + a.name};
-  if (document.getAnimations && document.getAnimations().length) return {ok: false, why: "animated"};
+  // an endless animation keeps changing the page; finite ones end, and every perturbation
+  // script waits for them (it settles the page first)
+  if (document.getAnimations && document.getAnimations().some((a) => {
+    const t = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+    return !t || t.iterations === Infinity; })) return {ok: false, why: "animated"};
   const fp = () => {
     let s = document.documentElement.outerHTML + "\u0000" + scrollX + "," + scrollY;
     for (const el of document.querySelectorAll("input, textarea, select"))

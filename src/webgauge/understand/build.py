@@ -117,8 +117,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     Between two edits of a page the clean page comes back by undoing the edits in place where
     that is provably exact (:class:`webgauge.perturb.EditLog`) and by a reload elsewhere;
     ``reload_every_edit`` reloads after every edit instead (the old path, same output, kept for
-    ``bench/understand_bench.py``). ``stats`` (a Counter), when given, counts the undos and the
-    reloads and why each reload was needed; it is not part of the benchmark.
+    ``bench/understand_bench.py``). ``stats`` (a Counter), when given, counts the undos, the
+    reloads and why an edit was not undone; it is not part of the benchmark.
     """
     tasks = list(tasks)
     bad = [t for t in tasks if t not in BUILDERS]

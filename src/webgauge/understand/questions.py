@@ -122,7 +122,8 @@ class PageContext:
             self.dirty = False
             self.stats["reloads"] += 1
         if not self.reload_every_edit:
-            await self.live.settle()  # the clean fingerprint is taken on the settled page
+            # no settle needed here: the log reads only the DOM, which a script-less page does
+            # not change while it settles; the edit itself settles the page before it reads it
             self._log = EditLog(self.live)
             await self._log.start()
 
@@ -140,7 +141,7 @@ class PageContext:
             self.dirty = False
             self.stats["reloads"] += 1
         elif log is not None:
-            self.stats["reload: " + (log.why or "not eligible")] += 1
+            self.stats["not undone: " + (log.why or "not eligible")] += 1
 
     async def reset(self) -> None:
         """Reload the page now, so the next edit starts from the clean DOM."""
