@@ -1,78 +1,113 @@
-"""Build throughput of the understand suite on the shared real pages (pages per second).
+"""Build throughput of the understand suite on the shared real pages (pages per second), old
+path against new, side by side.
 
-Prints medians over repeats for: capture only (one full-page capture per page, the floor),
-the build without the perturbation tasks, the full build (all eight tasks, perturbations
-and checks) one page at a time and two at a time, and the full build on synthetic pages,
-with each configuration's seconds per page as a ratio to the capture floor. Usage:
+Each repeat builds the same benchmark (``--pages`` shared real pages plus ``--synthetic``
+synthetic pages, seed 0, all eight tasks, two pages at once) once per configuration, the
+configurations taking turns so that the machine's load hits them alike:
 
-    .venv/bin/python bench/understand_bench.py [--pages N] [--repeats R] [--synthetic S]
+- ``base``: the code at ``--baseline-src`` (a ``src`` folder, e.g. one exported from the
+  commit before the speed-up with ``git archive <commit> src | tar -x -C /tmp/base``);
+- ``reload``: this code with ``reload_every_edit=True`` (a reload after every edit, the old
+  way back to the clean page);
+- ``new``: this code as the CLI runs it (edits undone in place where exact, see
+  :class:`webgauge.perturb.EditLog`).
+
+Each build runs in its own process with its own ``PYTHONPATH``. It prints the median seconds,
+pages/s, the ratio to the first configuration, the load average before and after, and a
+content hash of every build (every file but the manifest, with the snapshots'
+``navigation_id`` left out: it counts the build's own reloads), which must be the same for all
+configurations. Usage:
+
+    .venv/bin/python bench/understand_bench.py [--pages 8] [--synthetic 2] [--repeats 3]
+                                               [--baseline-src /tmp/base/src]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
-from webgauge.browser import Browser
-from webgauge.pages import load_pages, real_pages_dir, serve_pages
-from webgauge.understand import build_benchmark
-from webgauge.understand.build import BUILD_PROFILE
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+_CHILD = r"""
+import collections, hashlib, json, os, sys, time
+from pathlib import Path
+from webgauge.pages import load_pages, real_pages_dir
+from webgauge.understand.build import build_benchmark
+out, n, syn, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+paths = [r.path for r in load_pages(real_pages_dir(), limit=n)]
+stats = collections.Counter()
+kw = {} if mode == "base" else {"stats": stats, "reload_every_edit": mode == "reload"}
+t0 = time.perf_counter()
+m = build_benchmark(out, seed=0, synthetic=syn, pages=paths, progress=False, force=True, **kw)
+secs = time.perf_counter() - t0
+h = hashlib.sha256()
+for p in sorted(Path(out).rglob("*")):
+    if not p.is_file() or p.name == "manifest.json":
+        continue
+    data = p.read_bytes()
+    if p.parent.name == "snapshots":
+        d = json.loads(data)
+        d.pop("navigation_id", None)
+        data = json.dumps(d, sort_keys=True).encode()
+    h.update(str(p.relative_to(out)).encode() + b"\0" + data)
+print(json.dumps({"secs": secs, "questions": sum(m["questions"].values()), "failures": len(m["failures"]),
+                  "content": h.hexdigest()[:16], "stats": dict(stats)}))
+"""
 
 
-async def _capture_only(refs) -> float:
-    t0 = time.perf_counter()
-    with serve_pages(refs) as urls:
-        async with Browser.launch() as browser:
-            for ref in refs:
-                async with browser.open(urls[ref.id], BUILD_PROFILE) as live:
-                    await live.capture(full_page=True, with_aria=False)
-    return time.perf_counter() - t0
-
-
-ALL = ["position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety"]
-
-
-def _build(paths, tasks, synthetic=0, concurrency=2) -> tuple[float, int]:
+def _run(src: Path, mode: str, pages: int, synthetic: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(src))
     with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        m = build_benchmark(Path(tmp) / "b", seed=0, synthetic=synthetic, pages=paths, tasks=tasks, progress=False,
-                            concurrency=concurrency)
-        return time.perf_counter() - t0, sum(m["questions"].values())
+        res = subprocess.run([sys.executable, "-c", _CHILD, str(Path(tmp) / "b"), str(pages), str(synthetic), mode],
+                             env=env, capture_output=True, text=True)
+    if res.returncode:
+        raise SystemExit(f"{mode} build failed:\n{res.stderr[-2000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--pages", type=int, default=8, help="real pages to use (default 8)")
-    ap.add_argument("--repeats", type=int, default=3, help="repeats per configuration (default 3)")
-    ap.add_argument("--synthetic", type=int, default=4, help="synthetic pages for the synthetic build row")
+    ap.add_argument("--pages", type=int, default=8, help="shared real pages (default 8)")
+    ap.add_argument("--synthetic", type=int, default=2, help="synthetic pages (default 2)")
+    ap.add_argument("--repeats", type=int, default=3, help="builds per configuration (default 3)")
+    ap.add_argument("--baseline-src", type=Path, default=None,
+                    help="a src folder of the code to compare against (default: only this code, both paths)")
     args = ap.parse_args()
-    root = real_pages_dir()
-    if root is None:
-        raise SystemExit("the shared real pages were not found; set WEBGAUGE_SHARED to the shared/ folder")
-    refs = load_pages(root, limit=args.pages)
-    paths = [r.path for r in refs]
-    n = len(refs)
-    rows = []
-    cap = [asyncio.run(_capture_only(refs)) for _ in range(args.repeats)]
-    rows.append(("capture only (floor)", statistics.median(cap), n, 0))
-    static = ["position", "ui_group", "form_fill", "safety"]
-    runs = [_build(paths, static) for _ in range(args.repeats)]
-    rows.append(("build: static tasks", statistics.median(t for t, _ in runs), n, runs[0][1]))
-    for conc in (1, 2):
-        runs = [_build(paths, ALL, concurrency=conc) for _ in range(args.repeats)]
-        rows.append((f"build: all 8 tasks, {conc} at once", statistics.median(t for t, _ in runs), n, runs[0][1]))
-    if args.synthetic:
-        runs = [_build([], ALL, args.synthetic) for _ in range(args.repeats)]
-        rows.append(("build: all 8 tasks, synthetic", statistics.median(t for t, _ in runs), args.synthetic,
-                     runs[0][1]))
-    floor = rows[0][1] / rows[0][2]
-    print(f"{'configuration':34s} {'pages':>5s} {'median s':>9s} {'pages/s':>8s} {'questions':>9s} {'s/page vs capture':>18s}")
-    for name, secs, pages, qs in rows:
-        print(f"{name:34s} {pages:5d} {secs:9.2f} {pages / secs:8.3f} {qs:9d} {secs / pages / floor:17.1f}x")
+    if not os.environ.get("WEBGAUGE_SHARED") and not Path("shared").exists():
+        print("note: set WEBGAUGE_SHARED to the shared/ folder if the real pages are not found", file=sys.stderr)
+    configs = ([("base", args.baseline_src)] if args.baseline_src else []) + [("reload", SRC), ("new", SRC)]
+    runs: dict[str, list[dict]] = {name: [] for name, _ in configs}
+    load0 = os.getloadavg()
+    for r in range(args.repeats):
+        order = configs[r % len(configs):] + configs[:r % len(configs)]  # take turns going first
+        for name, src in order:
+            runs[name].append(_run(src, name, args.pages, args.synthetic))
+    load1 = os.getloadavg()
+    n = args.pages + args.synthetic
+    first = statistics.median(x["secs"] for x in runs[configs[0][0]])
+    print(f"understand build: {args.pages} shared + {args.synthetic} synthetic pages, seed 0, all tasks, 2 at once, "
+          f"{args.repeats} repeats; load average {load0[0]:.1f} before, {load1[0]:.1f} after "
+          f"({os.cpu_count()} cores)")
+    print(f"{'configuration':10s} {'median s':>9s} {'pages/s':>8s} {'x faster':>9s} {'questions':>9s} "
+          f"{'content':>17s}  runs (s)")
+    for name, _ in configs:
+        xs = runs[name]
+        med = statistics.median(x["secs"] for x in xs)
+        contents = sorted({x["content"] for x in xs})
+        print(f"{name:10s} {med:9.2f} {n / med:8.3f} {first / med:8.2f}x {xs[0]['questions']:9d} "
+              f"{','.join(contents):>17s}  {' '.join('%.1f' % x['secs'] for x in xs)}")
+    for name, _ in configs:
+        if runs[name][0]["stats"]:
+            print(f"{name}: {runs[name][0]['stats']}")
+    if len({x["content"] for xs in runs.values() for x in xs}) != 1:
+        print("WARNING: the builds differ in content; the speed-up is not exact")
 
 
 if __name__ == "__main__":

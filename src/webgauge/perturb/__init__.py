@@ -9,6 +9,7 @@ Each family is one module and a short coroutine that edits the page through
 >>> rec = await apply_layout(page, seed=3, level="hard", protect=[cta_element])
 >>> results = verify(rec, snapshot_before, snapshot_after) # all ok -> keep the pair
 >>> check_visible_change(rec, snapshot_before, snapshot_after).ok   # and it visibly changed
+>>> log = EditLog(page); await log.start(); ...; await log.undo()  # True: the clean page is back
 """
 
 from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, target_path
@@ -18,6 +19,7 @@ from .checks import (MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE, CheckRe
 from .color import MIN_BUTTON_AREA, STRONG_COLORS, ColorPerturbation, apply_color, contrast_ratio
 from .contrast import LowContrastPerturbation, apply_low_contrast
 from .layout import LAYOUT_LEVELS, LayoutPerturbation, apply_layout
+from .undo import UNDO_SAFE_HANDLERS, EditLog
 from .text import EXTRA_TEXT_KINDS, MARKER, PAPER_TEXT_KINDS, TEXT_KINDS, TextPerturbation, apply_text, perturb_label
 
 FAMILIES: dict[str, Perturbation] = {p.name: p for p in (
@@ -39,7 +41,7 @@ def variants() -> list[tuple[str, dict]]:
 
 __all__ = [
     "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES", "VARIANT_PARAMS", "variants",
-    "apply_perturbation",
+    "apply_perturbation", "EditLog", "UNDO_SAFE_HANDLERS",
     "apply_color", "apply_low_contrast", "apply_text", "apply_layout", "perturb_label",
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",

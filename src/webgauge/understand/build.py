@@ -76,7 +76,8 @@ class _Source:
 
 
 async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      profile, timeout, noop, sizes, rejected, all_layout_levels=False):
+                      profile, timeout, noop, sizes, rejected, all_layout_levels=False, reload_every_edit=False,
+                      stats=None):
     # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
     # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
     # could differ next time
@@ -90,10 +91,12 @@ async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, im
         ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
                           rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
                           crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
-                          all_layout_levels=all_layout_levels)
+                          all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit)
         out = []
         for task in tasks:
             out += await BUILDERS[task](ctx)
+        if stats is not None:
+            stats.update(ctx.stats)
         return out
 
 
@@ -101,7 +104,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                                 pages: Iterable[str | Path] = (), tasks: Iterable[str] = TASKS, crops: int = 4,
                                 labels: str | Path | None = None, fmt: str = "jsonl", force: bool = False,
                                 all_layout_levels: bool = False, timeout: float = 30.0,
-                                concurrency: int = 2, progress: bool = True) -> dict:
+                                concurrency: int = 2, progress: bool = True, reload_every_edit: bool = False,
+                                stats: Counter | None = None) -> dict:
     """Build a benchmark into ``out`` and return its manifest (see module docstring).
 
     ``synthetic`` generated pages (half with irreversible actions) plus the real ``pages``
@@ -110,6 +114,11 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     ``all_layout_levels`` perturbs every page at all three layout levels (default: one seeded
     level per page, which keeps builds fast on small machines). ``concurrency`` pages are built
     at once in one browser; the result does not depend on it (pages are merged in source order).
+    Between two edits of a page the clean page comes back by undoing the edits in place where
+    that is provably exact (:class:`webgauge.perturb.EditLog`) and by a reload elsewhere;
+    ``reload_every_edit`` reloads after every edit instead (the old path, same output, kept for
+    ``bench/understand_bench.py``). ``stats`` (a Counter), when given, counts the undos, the
+    reloads and why an edit was not undone; it is not part of the benchmark.
     """
     tasks = list(tasks)
     bad = [t for t in tasks if t not in BUILDERS]
@@ -133,7 +142,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         sources.append(_Source(f"syn{i:03d}", "synthetic", files=page.files(), truth=page.truth))
     images, snapshots = ImageStore(root), SnapshotStore(root)
     common = dict(seed=seed, tasks=tasks, crops=crops, images=images, snapshots=snapshots, profile=BUILD_PROFILE,
-                  timeout=timeout, all_layout_levels=all_layout_levels)
+                  timeout=timeout, all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit,
+                  stats=stats)
     drops, checks, noop, failures, questions = Counter(), Counter(), Counter(), [], []
     sizes: list[list] = [[] for _ in range(synthetic)]
     rejected: list[list] = [[] for _ in range(synthetic)]

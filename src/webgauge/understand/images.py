@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -18,6 +19,7 @@ BOX_COLOR = (255, 0, 0)
 
 
 _DECODED: dict[str, Image.Image] = {}
+_LOCK = threading.Lock()  # builds draw question images in worker threads
 
 
 def _png(img: Image.Image) -> bytes:
@@ -30,12 +32,14 @@ def _open(png: bytes) -> Image.Image:
     """Decoded screenshot (read-only; callers copy before drawing). The last few are cached
     because one capture is boxed and cropped many times."""
     key = hashlib.sha256(png).hexdigest()
-    img = _DECODED.get(key)
+    with _LOCK:
+        img = _DECODED.get(key)
     if img is None:
         img = Image.open(io.BytesIO(png)).convert("RGB")
-        if len(_DECODED) >= 4:
-            _DECODED.pop(next(iter(_DECODED)))
-        _DECODED[key] = img
+        with _LOCK:
+            if len(_DECODED) >= 4:
+                _DECODED.pop(next(iter(_DECODED)))
+            _DECODED[key] = img
     return img
 
 
@@ -65,11 +69,14 @@ class ImageStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         (self.root / "images").mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
 
     def put(self, png: bytes) -> str:
+        """Store ``png`` (thread-safe) and return its path relative to the benchmark folder."""
         sha = hashlib.sha256(png).hexdigest()
         rel = f"images/{sha}.png"
         path = self.root / rel
-        if not path.exists():
-            path.write_bytes(png)
+        with self._lock:
+            if not path.exists():
+                path.write_bytes(png)
         return rel

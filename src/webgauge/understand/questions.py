@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from ..perturb import EditLog
 from .images import ImageStore
 
 __all__ = ["TASKS", "Question", "PageContext", "TaskBuilder", "SnapshotStore"]
@@ -60,8 +62,13 @@ class SnapshotStore:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         (self.root / "snapshots").mkdir(parents=True, exist_ok=True)
+        self._written: dict[str, weakref.ref] = {}  # snapshot id -> the capture written there
 
     def put(self, snap_id: str, snapshot) -> str:
+        ref = self._written.get(snap_id)
+        if ref is not None and ref() is snapshot:  # every task stores the same clean capture
+            return snap_id
+        self._written[snap_id] = weakref.ref(snapshot)
         d = snapshot.to_dict()
         d.pop("aria", None)
         parts = urlsplit(snapshot.url)
@@ -94,6 +101,10 @@ class PageContext:
     noop: Counter = field(default_factory=Counter)
     sizes: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
+    reload_every_edit: bool = False
+    stats: Counter = field(default_factory=Counter)
+    dirty: bool = False
+    _log: Any = None
 
     def by_html_id(self, snapshot=None) -> dict:
         """Elements of a capture keyed by their HTML ``id`` attribute."""
@@ -103,9 +114,39 @@ class PageContext:
     def qid(self, task: str, n: int | str) -> str:
         return f"{task}-{self.page_id}-{n}"
 
+    async def begin_edit(self) -> None:
+        """Call before editing the live page: make sure it is the clean page (reload it if an
+        earlier edit could not be undone exactly) and start recording the edits."""
+        if self.dirty:
+            await self.live.reload()
+            self.dirty = False
+            self.stats["reloads"] += 1
+        if not self.reload_every_edit:
+            # no settle needed here: the log reads only the DOM, which a script-less page does
+            # not change while it settles; the edit itself settles the page before it reads it
+            self._log = EditLog(self.live)
+            await self._log.start()
+
+    async def end_edit(self) -> None:
+        """Call once the edited page has been captured: undo the edits where that is provably
+        exact (:class:`webgauge.perturb.EditLog`), else leave the page to be reloaded before
+        the next edit (never after the last one: nothing reads the page then)."""
+        log, self._log = self._log, None
+        if log is not None and await log.undo():
+            self.stats["undone"] += 1
+            return
+        self.dirty = True
+        if self.reload_every_edit:  # the old path, kept for the bench: reload after every edit
+            await self.live.reload()
+            self.dirty = False
+            self.stats["reloads"] += 1
+        elif log is not None:
+            self.stats["not undone: " + (log.why or "not eligible")] += 1
+
     async def reset(self) -> None:
-        """Reload the page so the next perturbation starts from the clean DOM."""
+        """Reload the page now, so the next edit starts from the clean DOM."""
         await self.live.reload()
+        self.dirty = False
 
 
 class TaskBuilder(Protocol):

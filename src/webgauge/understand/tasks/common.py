@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from ..images import draw_box
 from ..labeller import buttons, label_of
 
@@ -50,9 +52,11 @@ def truth_elements(ctx, kinds: tuple[str, ...] | None = None) -> list[tuple[dict
     return out
 
 
-def boxed_image(ctx, snapshot, el) -> str:
-    """Store the full-page screenshot with a red box around ``el``; return its path."""
-    return ctx.images.put(draw_box(snapshot.png, el.box, scale=snapshot.device_scale_factor))
+async def boxed_image(ctx, snapshot, el) -> str:
+    """Store the full-page screenshot with a red box around ``el``; return its path. The image
+    is drawn and encoded in a worker thread, so the other pages being built go on meanwhile."""
+    return await asyncio.to_thread(
+        lambda: ctx.images.put(draw_box(snapshot.png, el.box, scale=snapshot.device_scale_factor)))
 
 
 def button_labels(snapshot) -> list[str]:

@@ -49,7 +49,7 @@ async def build_form_fill(ctx) -> list[Question]:
         out.append(Question(
             id=ctx.qid("form_fill", n), task="form_fill", page=ctx.page_id, source=ctx.source,
             prompt_id=prompt_id("form_fill"), question=render_prompt("form_fill"),
-            images=[boxed_image(ctx, ctx.clean, f["el"])], target=f["expected"],
+            images=[await boxed_image(ctx, ctx.clean, f["el"])], target=f["expected"],
             target_source="generator" if ctx.truth else "consensus",
             difficulty="easy" if f["placeholder"] else "hard", snapshot=snap_id, elements=[f["el"].path],
             meta={"label": f["label"], "placeholder": f["placeholder"]}))
@@ -66,9 +66,10 @@ async def build_hint_text(ctx) -> list[Question]:
     if not fields:
         return []
     f = ctx.rng.choice(fields)
+    await ctx.begin_edit()
     await ctx.live.evaluate(_REMOVE, f["el"].path)
     after = await ctx.live.capture(full_page=True, with_aria=False)
-    await ctx.reset()
+    await ctx.end_edit()
     check = check_boxes_unchanged(ctx.clean, after)
     gone = after.by_path().get(f["el"].path)
     if not check.ok or gone is None or gone.attrs.get("placeholder"):
@@ -79,6 +80,6 @@ async def build_hint_text(ctx) -> list[Question]:
     return [Question(
         id=ctx.qid("hint_text", 0), task="hint_text", page=ctx.page_id, source=ctx.source,
         prompt_id=prompt_id("hint_text"), question=render_prompt("hint_text"),
-        images=[boxed_image(ctx, after, gone)], target=f["placeholder"],
+        images=[await boxed_image(ctx, after, gone)], target=f["placeholder"],
         target_source="generator" if ctx.truth else "dom", snapshot=snap_id, elements=[f["el"].path],
         meta={"label": f["label"]})]

@@ -21,6 +21,8 @@ perturbed page.
 
 from __future__ import annotations
 
+import asyncio
+
 from ...perturb import (EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
                         apply_text, check_visible_change, verify)
 from ..labeller import buttons, label_of, primary_button
@@ -39,22 +41,26 @@ def cta_element(ctx):
 
 
 async def _perturbed(ctx, family: str, apply, kind: str | None = None):
-    """Apply a perturbation on the clean page, capture, check, reset. ``None`` if a check fails
+    """Apply a perturbation on the clean page, capture, check, and give the clean page back
+    (undone in place where exact, else reloaded before the next edit). ``None`` if a check fails
     or nothing visibly changed (``kind`` names the variant in the counts, e.g. ``layout-easy``)."""
     kind = kind or family
+    await ctx.begin_edit()
     try:
         record = await apply()
     except ValueError as exc:  # nothing on the page to perturb
         ctx.drops[f"{family}:not_applicable"] += 1
-        await ctx.reset()
+        await ctx.end_edit()
         return None, str(exc)
     after = await ctx.live.capture(full_page=True, with_aria=False)
-    await ctx.reset()
-    results = verify(record, ctx.clean, after)
+    await ctx.end_edit()
+    # the checks decode and compare two full-page screenshots: in a worker thread, so the other
+    # pages being built go on meanwhile (the result is awaited before anything else is done)
+    results = await asyncio.to_thread(verify, record, ctx.clean, after)
     if not all(r.ok for r in results):
         ctx.drops[f"{family}:check_failed"] += 1
         return None, "; ".join(p for r in results for p in r.problems[:3])
-    visible = check_visible_change(record, ctx.clean, after)
+    visible = await asyncio.to_thread(check_visible_change, record, ctx.clean, after)
     ctx.sizes.append((kind, record.params["changed_pixels"], visible.ok))
     if not visible.ok:
         ctx.noop[kind] += 1
@@ -124,7 +130,7 @@ async def build_text(ctx) -> list[Question]:
         record, after = got
         snap_id = ctx.snapshots.put(f"{ctx.page_id}__text_{k}", after)
         new_el = after.by_path()[el.path]
-        out.append(_q(ctx, "text", k, [boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
+        out.append(_q(ctx, "text", k, [await boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
                       pair=pair, snap_id=snap_id, elements=[el.path], difficulty=k,
                       meta={"label": label, "perturbed_label": record.changes[0].after,
                             "perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"],
@@ -132,7 +138,7 @@ async def build_text(ctx) -> list[Question]:
     if not out:
         return []
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
-    return [_q(ctx, "text", "clean", [boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
+    return [_q(ctx, "text", "clean", [await boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
                snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}), *out]
 
 

@@ -44,6 +44,6 @@ async def build_ui_group(ctx) -> list[Question]:
         out.append(Question(
             id=ctx.qid("ui_group", n), task="ui_group", page=ctx.page_id, source=ctx.source,
             prompt_id=prompt_id("ui_group"), question=render_prompt("ui_group"),
-            images=[boxed_image(ctx, ctx.clean, el)], target=group, target_source=source,
+            images=[await boxed_image(ctx, ctx.clean, el)], target=group, target_source=source,
             choices=list(UI_GROUPS), snapshot=snap_id, elements=[el.path], meta={"label": label_of(el)}))
     return out
