@@ -94,8 +94,13 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
         assert info["task"] == task.public() and info["elements"] and obs["screenshot"].shape == (800, 1280, 3)
         with pytest.raises(ValueError, match="not JSON"):
             env.step("click the chart")
-        for _ in range(3):  # every sample of the action space is a valid action
-            assert env.decode(env.action_space.sample()).kind
+        from webgauge.arena.core.actions import ACTION_KINDS
+
+        env.action_space.seed(0)
+        for i in range(len(ACTION_KINDS)):  # a sample of every kind decodes to a valid action
+            for _ in range(3):
+                sample = {**env.action_space.sample(), "kind": i}
+                assert env.decode(sample).kind in (ACTION_KINDS[i], "wait")
         oracle = OracleAgent(task)
         oracle.start(task.public(), env.base_url)
         reward, term, trunc = 0.0, False, False

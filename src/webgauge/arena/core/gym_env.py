@@ -195,10 +195,14 @@ class ArenaGymEnv(gym.Env):
         if kind == "pointer":
             return Action("pointer", pointer=POINTER_KINDS[int(s.get("pointer", 0)) % len(POINTER_KINDS)], x=x, y=y,
                           screenshot_hash=obs.screenshot_hash)
-        if kind in ("click", "hover", "fill", "select") and el is None:
+        if kind in ("click", "hover", "fill", "select", "focus", "drag") and el is None:
             return Action("wait", ms=100)  # nothing to aim at on this page
-        if kind in ("click", "hover", "fill", "select"):
+        if kind in ("click", "hover", "fill", "select", "focus"):
             return Action(kind, element=el, value=value if kind in ("fill", "select") else None)
+        if kind == "drag":  # the drop target is the element after the dragged one
+            return Action("drag", element=el, target=els[(int(s.get("element", 0)) + 1) % len(els)].id)
+        if kind == "type_text":
+            return Action("type_text", value=value)
         if kind == "press":
             return Action("press", element=el, key=KEYS[int(s.get("key", 0)) % len(KEYS)])
         if kind == "scroll":
