@@ -110,3 +110,23 @@ def test_static_server_in_memory_and_folder(tmp_path):
     (tmp_path / "b.html").write_text("<p>b</p>")
     with StaticServer(root=tmp_path) as srv:
         assert urllib.request.urlopen(srv.url("b.html")).read() == b"<p>b</p>"
+
+
+def test_folder_pages_are_served_with_their_charset(tmp_path):
+    """A meta charset after the first 1,024 bytes must not leave Chromium guessing the encoding."""
+    import urllib.request
+
+    from webgauge.pages import StaticServer
+    from webgauge.pages.server import text_charset
+
+    late = b"<html><head><style>" + b"/*" + b"x" * 2000 + b"*/ p::before{content:'\xe2\x80\x94'}</style>" \
+        b'<meta content="text/html; charset=utf-8" http-equiv="Content-Type"></head><body>\xe2\x80\x94</body></html>'
+    (tmp_path / "late.html").write_bytes(late)
+    (tmp_path / "latin.html").write_bytes(b"<p>caf\xe9</p>")
+    assert text_charset(late) == "utf-8" and text_charset(b'<meta charset="windows-1252">') == "windows-1252"
+    assert text_charset(b"caf\xe9") is None
+    with StaticServer(root=tmp_path) as srv:
+        with urllib.request.urlopen(srv.url("late.html")) as r:
+            assert r.headers["Content-Type"] == "text/html; charset=utf-8"
+        with urllib.request.urlopen(srv.url("latin.html")) as r:
+            assert r.headers["Content-Type"] == "text/html"
