@@ -98,7 +98,7 @@ def understand_headline(folder: Path) -> Headline:
     table = [{"task": r["task"], **{m: fmt_interval(r.get(m), percent=True) for m in models}} for r in rows]
     labels = [f"{r['task']} · {m}" for r in rows for m in models]
     chart = _bar(Path(folder) / "headline.png", labels, [r.get(m) for r in rows for m in models],
-                 "understand: score per task and model (95% CI, clustered by page)", "score", (0, 1))
+                 "understand: score per task and model (95% CI by page)", "score", (0, 1))
     return Headline("understand: score per task (95% cluster-bootstrap CI by page)", table, ["task", *models], chart)
 
 
