@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..core.pools import Pool, slice_of_seed, staff
-from .asgi import AsgiApp, templates
+from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, flag, now
 
 __all__ = ["APP", "SCHEMA", "ROLES", "STATUSES", "PAGE_SIZE", "COOKIE", "FLAGS"]
@@ -251,15 +251,6 @@ def _app():
     ])
 
 
-class _LazyApp:
-    _app = None
-
-    async def __call__(self, scope, receive, send):
-        if _LazyApp._app is None:
-            _LazyApp._app = _app()
-        await _LazyApp._app(scope, receive, send)
-
-
-APP = AsgiApp(name="admin", prefix="/admin", title="Admin console", app=_LazyApp(), schema=SCHEMA, seed=seed,
+APP = AsgiApp(name="admin", prefix="/admin", title="Admin console", app=LazyApp(_app), schema=SCHEMA, seed=seed,
               irreversible=("Delete permanently",), renders="server",
               flags={name: default for name, (_, default) in FLAGS.items()})

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 from .common import Request, Response, Route, Site
 
-__all__ = ["AsgiApp", "asgi_site", "call_asgi", "templates"]
+__all__ = ["AsgiApp", "asgi_site", "call_asgi", "templates", "LazyApp"]
 
 
 def templates(directory: str):
@@ -112,3 +112,17 @@ def asgi_site(spec: AsgiApp) -> Site:
 
     routes = tuple(Route(m, pattern, handler) for m in ("GET", "POST"))
     return Site(spec.name, spec.prefix, routes, spec.title)
+
+
+class LazyApp:
+    """An ASGI app built by ``factory`` on its first request, so Starlette is imported only when
+    the arena serves (each app module passes its own ``_app`` builder)."""
+
+    def __init__(self, factory) -> None:
+        self._factory = factory
+        self._app = None
+
+    async def __call__(self, scope, receive, send):
+        if self._app is None:
+            self._app = self._factory()
+        await self._app(scope, receive, send)

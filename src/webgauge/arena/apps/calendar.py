@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from ..core.pools import Pool, slice_of_seed, staff
-from .asgi import AsgiApp, templates
+from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "HOURS", "FIRST_DAY", "DAYS", "reference"]
@@ -153,14 +153,5 @@ def _app():
     ])
 
 
-class _LazyApp:
-    _app = None
-
-    async def __call__(self, scope, receive, send):
-        if _LazyApp._app is None:
-            _LazyApp._app = _app()
-        await _LazyApp._app(scope, receive, send)
-
-
-APP = AsgiApp(name="calendar", prefix="/calendar", title="Room calendar", app=_LazyApp(), schema=SCHEMA, seed=seed,
+APP = AsgiApp(name="calendar", prefix="/calendar", title="Room calendar", app=LazyApp(_app), schema=SCHEMA, seed=seed,
               irreversible=("Cancel booking",), renders="client")

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from ..core.pools import Pool
-from .asgi import AsgiApp, templates
+from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "FACT_KEYS", "PAGE_SIZE"]
@@ -141,16 +141,5 @@ def _app():
     ])
 
 
-class _LazyApp:
-    """Builds the Starlette app on first request (Starlette is imported only when the arena serves)."""
-
-    _app = None
-
-    async def __call__(self, scope, receive, send):
-        if _LazyApp._app is None:
-            _LazyApp._app = _app()
-        await _LazyApp._app(scope, receive, send)
-
-
-APP = AsgiApp(name="wiki", prefix="/wiki", title="Docs wiki", app=_LazyApp(), schema=SCHEMA, seed=seed,
+APP = AsgiApp(name="wiki", prefix="/wiki", title="Docs wiki", app=LazyApp(_app), schema=SCHEMA, seed=seed,
               renders="client")
