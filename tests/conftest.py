@@ -40,3 +40,19 @@ def cpu_hog():
     finally:
         proc.kill()
         proc.wait()
+
+
+@pytest.fixture
+def require_module():
+    """``require_module(name, extra)``: import an optional dependency a test needs, or fail naming the
+    extra that provides it (never skip)."""
+    import importlib
+
+    def require(name: str, extra: str):
+        try:
+            return importlib.import_module(name)
+        except ImportError as exc:
+            pytest.fail(f"{name} is missing ({exc}); install it with `pip install -e .[{extra}]` "
+                        "(or `make bootstrap`)", pytrace=False)
+
+    return require

@@ -115,7 +115,7 @@ def test_robustness_and_safety_targets(bench):
     assert {bool(q.target) for q in safety} == {True, False}   # false alarms are measurable
 
 
-def test_exports_load_as_datasets_and_chat_splits(bench, tmp_path, monkeypatch):
+def test_exports_load_as_datasets_and_chat_splits(bench, tmp_path, monkeypatch, require_module):
     root, manifest = bench
     card = (root / "README.md").read_text().split("---")[1]
     names = re.findall(r"config_name: (\S+)", card)
@@ -125,7 +125,7 @@ def test_exports_load_as_datasets_and_chat_splits(bench, tmp_path, monkeypatch):
     # the real loader, offline, reads every config the card declares
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    datasets = pytest.importorskip("datasets", reason="datasets is part of the understand extra")
+    datasets = require_module("datasets", "understand")
     for name in ("position", "safety", "position_sft"):
         ds = datasets.load_dataset(str(root), name, cache_dir=str(tmp_path / "hf"))
         assert sum(len(split) for split in ds.values()) > 0
