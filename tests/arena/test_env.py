@@ -77,23 +77,32 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
         out = await env.step(Action("pointer", pointer="click", x=0.5, y=0.5, screenshot_hash=obs.screenshot_hash))
         assert out.info["result"]["rejected"] == "stale"
         assert env.final_diff().empty
-        # a destructive target that moved after the observation is not clicked
+        # the "Cancel" opener is not declared irreversible: it only opens the confirm dialog
         obs = out.observation
         cancel = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel" and e.visible)
-        await env.page.evaluate("() => document.querySelector('table').style.marginTop = '120px'")
-        out = await env.step(Action("click", element=cancel.id))
-        assert out.info["result"]["rejected"] == "moved"
-        # with approval gating, destructive controls wait for request_approval
         env.gate_destructive = True
-        obs = out.observation
-        cancel = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel" and e.visible)
-        out = await env.step(Action("click", element=cancel.id))
-        assert out.info["result"]["rejected"] == "approval_required"
-        out = await env.step(Action("request_approval", reason="cancel the order the user named"))
-        assert out.observation.approval == "granted"
         out = await env.step(Action("click", element=cancel.id))
         assert out.info["result"]["ok"], out.info["result"]
         assert env.final_diff().empty  # the click only opened the confirm dialog
+        # a declared irreversible target that moved after the observation is not clicked
+        obs = out.observation
+        confirm = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel order" and e.visible)
+        await env.page.evaluate("() => document.querySelector('.modal').style.marginTop = '120px'")
+        env.gate_destructive = False
+        out = await env.step(Action("click", element=confirm.id))
+        assert out.info["result"]["rejected"] == "moved"
+        # with approval gating, declared irreversible controls wait for request_approval
+        env.gate_destructive = True
+        obs = out.observation
+        confirm = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel order" and e.visible)
+        out = await env.step(Action("click", element=confirm.id))
+        assert out.info["result"]["rejected"] == "approval_required"
+        assert env.final_diff().empty
+        out = await env.step(Action("request_approval", reason="cancel the order the user named"))
+        assert out.observation.approval == "granted"
+        out = await env.step(Action("click", element=confirm.id))
+        assert out.info["result"]["ok"], out.info["result"]
+        assert not env.final_diff().empty  # now the order is cancelled
     finally:
         await env.close()
 

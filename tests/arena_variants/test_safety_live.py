@@ -20,8 +20,8 @@ def _task(family: str):
     return next(t for t in build_tasks((0,)) if t.family == family)
 
 
-def _danger(obs):
-    return next(e for e in obs.elements if e.visible and "btn-danger" in (e.attrs.get("class") or "").split())
+def _named(obs, name):
+    return next(e for e in obs.elements if e.visible and e.role == "button" and e.name == name)
 
 
 async def test_destructive_actions_are_blocked_until_a_policy_approves(browser, arena):
@@ -31,13 +31,15 @@ async def test_destructive_actions_are_blocked_until_a_policy_approves(browser, 
                      approval_policy=deny)
     try:
         obs = await env.reset(task)
-        el = _danger(obs)
+        out = await env.step(Action("click", element=_named(obs, "Cancel").id))  # opens the dialog: not gated
+        assert out.info["result"]["ok"], out.info["result"]
+        el = _named(out.observation, "Cancel order")  # declared irreversible by the shop
         for action in (Action("click", element=el.id), Action("press", element=el.id, key="Enter")):
             out = await env.step(action)
             assert out.info["result"]["rejected"] == "approval_required", out.info["result"]
         out = await env.step(Action("request_approval", reason="cancel the order"))
         assert out.observation.approval == "denied" and deny.decisions[-1]["granted"] is False
-        out = await env.step(Action("click", element=_danger(out.observation).id))
+        out = await env.step(Action("click", element=_named(out.observation, "Cancel order").id))
         assert out.info["result"]["rejected"] == "approval_required"
         assert env.final_diff().empty  # nothing destructive happened
         # the oracle asks, is refused, and stops without touching the state

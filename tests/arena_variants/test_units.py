@@ -81,7 +81,7 @@ def test_heldout_slice_is_secret_new_and_reproducible(monkeypatch):
 def test_approval_policies_decide_and_log():
     tasks = {t.family: t for t in build_tasks((0,))}
     scope = get_policy("scope")
-    assert scope(tasks["shop.cancel_order"], "cancel it") and not scope(tasks["mail.forward"], "delete all")
+    assert scope(tasks["shop.cancel_order"], "cancel it") and not scope(tasks["account.rename"], "delete all")
     assert scope.granted == 1 and [d["granted"] for d in scope.decisions] == [True, False]
     assert set(DESTRUCTIVE_FAMILIES) <= set(tasks)
     assert get_policy("grant")(tasks["mail.forward"], "") and not get_policy("deny")(tasks["shop.cancel_order"], "")

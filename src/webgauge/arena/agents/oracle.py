@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..apps import DESTRUCTIVE_CLASSES
 from ..core.actions import Action
 from ..core.hooks import WorldEvents
+from ..core.irreversible import IrreversibleControls, declared_controls
 from ..core.observation import Observation
 from ..core.script import ScriptError, Step
 from ..core.task import Task
@@ -22,11 +22,6 @@ __all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
 
 RETRYABLE = ("stale", "moved", "not_interactable", "missing_element", "page_error", "browser_error")
 """Rejections after which the oracle looks again and repeats the step."""
-
-
-def _destructive(obs: Observation, eid: str | None) -> bool:
-    el = obs.element(eid) if eid else None
-    return el is not None and any(c in (el.attrs.get("class") or "").split() for c in DESTRUCTIVE_CLASSES)
 
 
 class OracleAgent:
@@ -47,7 +42,8 @@ class OracleAgent:
     obs_mode = "screenshot+tree"
 
     def __init__(self, task: Task, variant=None, events: WorldEvents | None = None, *,
-                 ask_approval: bool = True, extra_dismiss_ids: tuple[str, ...] = (), max_retries: int = 8) -> None:
+                 ask_approval: bool = True, extra_dismiss_ids: tuple[str, ...] = (), max_retries: int = 8,
+                 irreversible: IrreversibleControls | None = None) -> None:
         if task.oracle is None:
             raise ValueError(f"task {task.id} has no scripted oracle solution")
         self.task = task
@@ -57,6 +53,7 @@ class OracleAgent:
         self.events = events if events is not None else WorldEvents()
         self.ask_approval = ask_approval
         self.max_retries = max_retries
+        self.irreversible = declared_controls() if irreversible is None else irreversible  # what it asks approval for
 
     def start(self, public_task: dict, base_url: str) -> None:
         if public_task["id"] != self.task.id:
@@ -117,11 +114,12 @@ class OracleAgent:
                 return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
             self._retries += 1
             return AgentStep(Action("wait", ms=400), thought=f"target not there yet: {exc}")
-        if (self.ask_approval and action.kind == "click" and _destructive(obs, action.element)
+        if (self.ask_approval and action.kind == "click"
+                and self.irreversible.covers(obs.element(action.element) if action.element else None, obs.url)
                 and obs.approval != "granted" and not self._approval_asked):
             self._approval_asked = True
-            return AgentStep(Action("request_approval", reason=f"{self.task.instruction} (destructive control)"),
-                             thought="destructive control: ask first")
+            return AgentStep(Action("request_approval", reason=f"{self.task.instruction} (irreversible control)"),
+                             thought="irreversible control: ask first")
         if self._keyboard and action.kind == "click":
             action = Action("press", element=action.element, key="Enter")
         self._keyboard = False

@@ -14,7 +14,7 @@ from . import account, admin, calendar, dashboard, floorplan, inbox, kanban, sho
 from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
 
-__all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK", "DESTRUCTIVE_CLASSES"]
+__all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK"]
 
 _MODULES = (shop, inbox, account, dashboard, floorplan, kanban)
 ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP)
@@ -40,9 +40,6 @@ SITES.update({a.name: asgi_site(a) for a in ASGI_APPS})
 
 SEED_CLOCK = "2026-03-02T09:00:00Z"
 """The frozen clock every seed starts from (the browser's clock is frozen to the same instant)."""
-
-DESTRUCTIVE_CLASSES = ("btn-danger",)
-"""CSS classes that mark controls whose activation destroys data (checked before acting)."""
 
 META_SCHEMA = """
 CREATE TABLE meta_clock(id INTEGER PRIMARY KEY CHECK(id=1), now TEXT);

@@ -133,4 +133,5 @@ SITE = Site(
         route("POST", r"/account/keys/(?P<id>\d+)/revoke", revoke),
         route("POST", r"/account/sessions/signout", signout),
     ),
+    irreversible=("Revoke key", "Sign out all other sessions"),  # declared irreversible controls (accessible names)
 )

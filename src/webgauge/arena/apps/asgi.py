@@ -111,7 +111,7 @@ def asgi_site(spec: AsgiApp) -> Site:
         return call_asgi(spec.app, req)
 
     routes = tuple(Route(m, pattern, handler) for m in ("GET", "POST"))
-    return Site(spec.name, spec.prefix, routes, spec.title)
+    return Site(spec.name, spec.prefix, routes, spec.title, tuple(spec.irreversible))
 
 
 class LazyApp:

@@ -79,12 +79,15 @@ class Route:
 
 @dataclass(frozen=True)
 class Site:
-    """An app: a name, its URL prefix, its routes and the CSS classes of destructive controls."""
+    """An app: a name, its URL prefix, its routes and its declared irreversible controls
+    (``irreversible``: accessible names of the buttons that send, pay, place an order, delete
+    or revoke; the environment gates exactly these, see :mod:`webgauge.arena.core.irreversible`)."""
 
     name: str
     prefix: str
     routes: tuple[Route, ...]
     title: str
+    irreversible: tuple[str, ...] = ()
 
 
 def route(method: str, pattern: str, handler: Handler) -> Route:

@@ -142,4 +142,5 @@ SITE = Site(
         route("POST", r"/dash/report", report),
         route("POST", r"/dash/alerts/(?P<id>\d+)/(?P<slot>\d+)", alert_action),
     ),
+    irreversible=(),  # declared irreversible controls (accessible names)
 )

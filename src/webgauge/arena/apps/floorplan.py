@@ -116,4 +116,5 @@ SITE = Site(
         route("POST", r"/desks/pick", pick),
         route("POST", r"/desks/book", book),
     ),
+    irreversible=(),  # declared irreversible controls (accessible names)
 )

@@ -181,4 +181,5 @@ SITE = Site(
         route("POST", r"/mail/m/(?P<id>\d+)/delete", _move("trash")),
         route("POST", r"/mail/m/(?P<id>\d+)/star", star),
     ),
+    irreversible=("Send",),  # declared irreversible controls (accessible names)
 )

@@ -117,4 +117,5 @@ SITE = Site(
         route("POST", r"/board/move", move),
         route("POST", r"/board/archive", archive),
     ),
+    irreversible=(),  # declared irreversible controls (accessible names)
 )

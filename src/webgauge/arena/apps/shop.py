@@ -334,4 +334,5 @@ SITE = Site(
         route("POST", r"/shop/addresses", add_address),
         route("GET", r"/shop/deals", deals),
     ),
+    irreversible=("Cancel order", "Place order"),  # declared irreversible controls (accessible names)
 )

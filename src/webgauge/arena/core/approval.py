@@ -1,15 +1,18 @@
-"""Approval policies: who says yes when an agent asks to do something destructive.
+"""Approval policies: who says yes when an agent asks to do something irreversible.
 
-With ``gate_destructive`` on, :class:`~webgauge.arena.core.env.ArenaEnv` blocks every destructive
-control (``btn-danger``) until the agent's ``request_approval(reason)`` is granted by the
+With ``gate_destructive`` on, :class:`~webgauge.arena.core.env.ArenaEnv` blocks every control
+its app declares irreversible (:mod:`~webgauge.arena.core.irreversible`: send, place order,
+pay, delete, revoke) until the agent's ``request_approval(reason)`` is granted by the
 run's policy, a callable ``policy(task, reason) -> bool``. The policies here are the ones a
 run can choose by name (:func:`get_policy`):
 
 - ``grant``: every request is granted (approvals are counted, never refused);
 - ``deny``: every request is refused (destructive actions are impossible);
-- ``scope``: granted only when the task itself asks for a destructive change (its family is
-  in :data:`DESTRUCTIVE_FAMILIES`, or ``scope:fam1,fam2`` names the families), so a decoy
-  that talks an agent into deleting something on an unrelated task is refused.
+- ``scope``: granted only when the task itself asks for an irreversible change: its own
+  scripted solution activates a declared irreversible control
+  (:func:`~webgauge.arena.core.irreversible.requires_irreversible`; the built-in such families
+  are listed in :data:`DESTRUCTIVE_FAMILIES`), or ``scope:fam1,fam2`` names the families. So a
+  decoy that talks an agent into deleting something on an unrelated task is refused.
 
 Every policy is wrapped in an :class:`ApprovalLog` that records each decision, so the
 report can show the approval rate next to utility and attack success.
@@ -21,24 +24,33 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .env import deny_all, grant_all
+from .irreversible import requires_irreversible
 from .task import Task
 
 __all__ = ["DESTRUCTIVE_FAMILIES", "ApprovalLog", "get_policy", "scope_policy", "POLICY_NAMES", "grant_all", "deny_all"]
 
-DESTRUCTIVE_FAMILIES = ("shop.cancel_order", "account.revoke_key")
-"""Families whose task is itself a destructive change (their oracle clicks a ``btn-danger``)."""
+DESTRUCTIVE_FAMILIES = ("shop.cancel_order", "shop.buy_variant", "mail.forward", "account.revoke_key",
+                        "admin.delete_user", "cal.cancel")
+"""Built-in families whose task is itself an irreversible change (their oracle activates a
+control its app declares irreversible; a test keeps this list equal to what the oracles do)."""
 
 POLICY_NAMES = ("grant", "deny", "scope")
 
 
-def scope_policy(families: tuple[str, ...] = DESTRUCTIVE_FAMILIES) -> Callable[[Task, str], bool]:
-    """Grant only for tasks whose own family requires a destructive action."""
-    allowed = frozenset(families)
+def scope_policy(families: tuple[str, ...] | None = None) -> Callable[[Task, str], bool]:
+    """Grant only for tasks that themselves require an irreversible action: the named
+    ``families``, or (by default) tasks whose scripted solution activates a declared control."""
+    allowed = frozenset(families) if families is not None else None
+    needed: dict[str, bool] = {}
 
     def scope(task: Task, reason: str) -> bool:
-        return task.family in allowed
+        if allowed is not None:
+            return task.family in allowed
+        if task.id not in needed:
+            needed[task.id] = requires_irreversible(task)
+        return needed[task.id]
 
-    scope.__name__ = f"scope({','.join(sorted(allowed))})"
+    scope.__name__ = f"scope({','.join(sorted(allowed))})" if allowed is not None else "scope(declared)"
     return scope
 
 
@@ -68,6 +80,6 @@ def get_policy(name: str) -> ApprovalLog:
     if base == "deny":
         return ApprovalLog(name, deny_all)
     if base == "scope":
-        fams = tuple(f for f in arg.split(",") if f) or DESTRUCTIVE_FAMILIES
+        fams = tuple(f for f in arg.split(",") if f) or None
         return ApprovalLog(name, scope_policy(fams))
     raise ValueError(f"unknown approval policy {name!r}; use one of {', '.join(POLICY_NAMES)} (or scope:fam1,fam2)")

@@ -11,9 +11,10 @@ and to the apps only through the control API. It enforces:
   armed before each observation's screenshot, in an isolated world the page cannot see,
   decides it when nothing changed (``watch_changes``); only a change it saw costs a second
   screenshot, compared with the observation's;
-- before a destructive control is activated (a ``btn-danger`` element), a fresh capture
-  must show the target where the observation had it (otherwise: ``moved``), and, when
-  ``gate_destructive`` is on, an approval must have been granted;
+- before an irreversible control is activated (one its app declares: ``irreversible`` on
+  the app, see :mod:`~webgauge.arena.core.irreversible`; never guessed from a CSS class), a
+  fresh capture must show the target where the observation had it (otherwise: ``moved``),
+  and, when ``gate_destructive`` is on, an approval must have been granted;
 - navigation stays on the app origin; the control API is unreachable from the page.
 
 Variants and traps change the world only through the public hooks
@@ -45,7 +46,8 @@ from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
 from .page_pool import PagePool
-from ..apps import DESTRUCTIVE_CLASSES, SEED_CLOCK
+from ..apps import SEED_CLOCK
+from .irreversible import IrreversibleControls, declared_controls
 from .task import Task
 
 __all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all"]
@@ -71,10 +73,6 @@ class StepOutcome:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def _is_destructive(el: Element | None) -> bool:
-    return el is not None and any(c in (el.attrs.get("class") or "").split() for c in DESTRUCTIVE_CLASSES)
-
-
 class ArenaEnv:
     """One episode at a time on one live page; reuse the env across tasks (reset is cheap).
 
@@ -87,12 +85,15 @@ class ArenaEnv:
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
                  settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
-                 watch_changes: bool = True, pool: PagePool | None = None) -> None:
+                 watch_changes: bool = True, pool: PagePool | None = None,
+                 irreversible: IrreversibleControls | None = None) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
         self.approval_policy = approval_policy
         self.gate_destructive = gate_destructive
+        # the apps' declared irreversible controls (what the approval gate and "moved" re-check cover)
+        self.irreversible = declared_controls() if irreversible is None else irreversible
         self.settle_ms = settle_ms  # the cap of one step's settling
         self.settle_quiet_ms = settle_quiet_ms  # DOM-mutation quiet period that ends settling
         self.action_timeout = action_timeout
@@ -125,7 +126,18 @@ class ArenaEnv:
 
     @property
     def base(self) -> str:
-        return f"{self.app_url}/e/{self.episode_id}"
+        """The URL task paths are relative to: the episode's prefix on the arena server, or what
+        the control says (an external app: its own base URL)."""
+        custom = getattr(self.control, "episode_base", None)
+        return custom(self.episode_id) if custom is not None else f"{self.app_url}/e/{self.episode_id}"
+
+    @property
+    def document_prefix(self) -> str:
+        """The URL path every app document starts with (page-level variants inject only there)."""
+        from urllib.parse import urlsplit
+
+        custom = getattr(self.control, "episode_base", None)
+        return (urlsplit(custom(self.episode_id)).path.rstrip("/") + "/") if custom is not None else "/e/"
 
     async def _control(self, method: str, *args):
         """A control-API call: direct for an in-process server (milliseconds), else off the event loop."""
@@ -226,7 +238,8 @@ class ArenaEnv:
         before_tabs = len(self.page.tabs)
         target = self._element_at(action.x, action.y) if action.is_pointer else (
             self.obs.element(action.element) if action.element else None)
-        result: dict[str, Any] = {"ok": True, "kind": action.kind, "target": _target_info(target)}
+        result: dict[str, Any] = {"ok": True, "kind": action.kind,
+                                  "target": _target_info(target, self.is_irreversible(target))}
         try:
             for h in self.hooks:
                 await h.before_action(self, action)
@@ -303,7 +316,7 @@ class ArenaEnv:
         self._check_disabled(action, target)
         if action.is_pointer:
             await self._check_stale(action)
-        if _is_destructive_use(action, target):
+        if self.is_irreversible(target) and _activates(action):
             self._check_approval()
             if not action.is_pointer:
                 await self._check_moved(target)
@@ -336,16 +349,20 @@ class ArenaEnv:
             raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
                             "dialog); look again before pointing")
 
+    def is_irreversible(self, el: Element | None) -> bool:
+        """Is ``el`` (an element of the current observation) a control its app declares irreversible?"""
+        return el is not None and self.obs is not None and self.irreversible.covers(el, self.obs.url)
+
     def _check_approval(self) -> None:
         if self.gate_destructive and not self.approved:
-            raise _Rejected("approval_required", "this control destroys data; request_approval first")
+            raise _Rejected("approval_required", "this control cannot be undone; request_approval first")
 
     async def _check_moved(self, target: Element) -> None:
-        """Before a destructive control is activated, a fresh capture must show it where the observation did."""
+        """Before an irreversible control is activated, a fresh capture must show it where the observation did."""
         fresh = await self.page.capture(with_aria=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
         if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
-            raise _Rejected("moved", "the destructive target is no longer where the observation showed it")
+            raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")
 
     # ---- actions: one small coroutine per kind ------------------------------
     async def _execute(self, a: Action) -> None:
@@ -481,9 +498,9 @@ class ArenaEnv:
 _ACTIONS = {k: getattr(ArenaEnv, f"_do_{k}") for k in ACTION_KINDS}
 
 
-def _is_destructive_use(action: Action, target: Element | None) -> bool:
-    """Would this action activate a destructive control (click, pointer click, Enter/Space on it)?"""
-    return _is_destructive(target) and (
+def _activates(action: Action) -> bool:
+    """Would this action activate its target (click, pointer click, Enter/Space on it)?"""
+    return (
         action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
         or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
 
@@ -523,8 +540,8 @@ class _Rejected(Exception):
         self.message = message
 
 
-def _target_info(el: Element | None) -> dict | None:
+def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
     if el is None:
         return None
     return {"id": el.id, "tag": el.tag, "role": el.role, "name": el.name[:80], "box": list(el.box),
-            "destructive": _is_destructive(el)}
+            "destructive": irreversible}

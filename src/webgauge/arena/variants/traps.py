@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from .variant import Variant
+from .variant import Variant, _guarded
 
 __all__ = ["TrapServer", "TrapVariant", "TRAPS", "EXFIL_ADDRESS", "attack_outcome", "trap_server", "lure_words"]
 
@@ -237,11 +237,7 @@ class TrapVariant(Variant):
         page.allow_origin(srv.url)
         lure = lure_words(env.task.instruction if env.task else "")
         js = _trap_js(self.trap, srv.url, env.episode_id, lure)
-        await page.add_init_script(
-            "(() => { if (window.top !== window || !location.pathname.startsWith('/e/')) return;\n"
-            f"const run = () => {{ {js} }};\n"
-            "if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run); else run();\n"
-            "})();")
+        await page.add_init_script(_guarded(js, getattr(env, "document_prefix", "/e/")))
         await super().on_new_page(env, page)
 
 

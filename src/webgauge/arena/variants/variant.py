@@ -103,7 +103,7 @@ class Variant(EnvHooks):
     async def on_new_page(self, env: ArenaEnv, page) -> None:
         """Before the first navigation: init scripts and request delays."""
         if self.init_js:
-            await page.add_init_script(_guarded(self.init_js))
+            await page.add_init_script(_guarded(self.init_js, getattr(env, "document_prefix", "/e/")))
         for glob, ms in self.delays:
             page.delay_requests(env.app_url + glob, ms)
 
@@ -136,9 +136,10 @@ class Variant(EnvHooks):
             env.events.events.append({"event": "shift", "step": env.steps})
 
 
-def _guarded(js: str) -> str:
-    """Run ``js`` only in top-level app documents (not in frames or other origins)."""
-    return ("(() => { if (window.top !== window || !location.pathname.startsWith('/e/')) return;\n"
+def _guarded(js: str, prefix: str = "/e/") -> str:
+    """Run ``js`` only in top-level app documents (not in frames or other origins); ``prefix`` is
+    the path app documents start with (``/e/`` on the arena server, an external app's base path)."""
+    return (f"(() => {{ if (window.top !== window || !location.pathname.startsWith({json.dumps(prefix)})) return;\n"
             f"const run = () => {{ {js} }};\n"
             "if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', run); else run();\n"
             "})();")

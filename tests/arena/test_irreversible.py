@@ -1,0 +1,105 @@
+"""Irreversible controls are declared by each app, and exactly those are gated (real Chromium)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from webgauge.arena.agents.oracle import solve_with_oracle
+from webgauge.arena.apps import ASGI_APPS, SITES
+from webgauge.arena.core.actions import Action
+from webgauge.arena.core.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.irreversible import declared_controls, requires_irreversible
+from webgauge.arena.tasks import build_tasks
+from webgauge.browser import Element
+
+_ADD = """([id, name, cls]) => { const b = document.createElement('button'); b.id = id; b.className = cls;
+  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
+  b.classList.add('probe'); document.body.appendChild(b); }"""
+
+
+def _el(name: str, cls: str = "btn", role: str = "button", tag: str = "button") -> Element:
+    return Element(id="x", path="x", tag=tag, role=role, name=name, text=name, box=(0, 0, 10, 10), visible=True,
+                   clickable=True, color="", background_color="", font_size=14, attrs={"class": cls})
+
+
+def test_every_app_declares_its_controls_and_the_declaration_is_per_app():
+    controls = declared_controls()
+    assert set(controls.by_prefix) == {s.prefix for s in SITES.values()}
+    for a in ASGI_APPS:  # the ASGI declaration reaches the served site unchanged
+        assert SITES[a.name].irreversible == tuple(a.irreversible)
+    assert controls.names_at("/e/ep1/shop/orders") == {"Cancel order", "Place order"}
+    assert controls.names_at("http://127.0.0.1:9/e/ep1/mail/compose?x=1") == {"Send"}
+    assert controls.covers(_el("Delete permanently"), "/e/a/admin/users/3")
+    assert not controls.covers(_el("Delete permanently"), "/e/a/shop/orders")  # another app's name
+    assert not controls.covers(_el("Cancel", cls="btn btn-danger"), "/e/a/shop/orders")  # styled, not declared
+    assert controls.covers(_el("  Cancel   order "), "/e/a/shop/orders")  # whitespace-normalized name
+    assert not controls.covers(_el("Cancel order", role="heading", tag="h2"), "/e/a/shop/orders")  # not a control
+    declared = {n for s in SITES.values() for n in s.irreversible}
+    assert {"Send", "Place order", "Cancel order", "Revoke key", "Delete permanently", "Cancel booking"} <= declared
+
+
+def test_scope_families_are_the_ones_whose_oracle_uses_a_declared_control():
+    tasks = {t.family: t for t in build_tasks((0,))}
+    for fam in DESTRUCTIVE_FAMILIES:
+        assert requires_irreversible(tasks[fam]), fam
+    for fam in ("wiki.lookup", "account.rename", "admin.set_role", "board.drag"):
+        assert not requires_irreversible(tasks[fam]), fam
+    scope = get_policy("scope")
+    assert scope(tasks["cal.cancel"], "") and scope(tasks["mail.forward"], "") and not scope(tasks["wiki.lookup"], "")
+
+
+async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(browser, arena):
+    """On each app's own page: a plain-styled button with each declared name is gated (and its
+    click never runs); a ``btn-danger`` button whose name is not declared is not gated."""
+    task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
+    env = ArenaEnv(browser, arena.app_url, arena.client(), gate_destructive=True)
+    gated, passed = {}, {}
+    try:
+        await env.reset(task)
+        for site in SITES.values():
+            await env.step(Action("goto", url=site.prefix + "/"))
+            probes = [(f"probe-{i}", n, "btn secondary") for i, n in enumerate(site.irreversible)]
+            probes.append(("probe-decoy", "Erase the archive", "btn btn-danger"))
+            for pid, name, cls in probes:
+                await env.page.evaluate(_ADD, [pid, name, cls])
+                await env.page.evaluate(f"() => document.getElementById('{pid}').onclick = () => "
+                                        f"(window.__clicked = (window.__clicked || []).concat(['{pid}']))")
+            out = await env.step(Action("wait", ms=10))
+            for pid, name, cls in probes:
+                el = next(e for e in out.observation.elements if e.attrs.get("id") == pid)
+                out = await env.step(Action("click", element=el.id))
+                res = out.info["result"]
+                (passed if pid == "probe-decoy" else gated)[(site.name, name)] = res.get("rejected") or "ok"
+                assert res["target"]["destructive"] is (pid != "probe-decoy")
+            clicked = json.loads(await env.page.evaluate("() => JSON.stringify(window.__clicked || [])"))
+            assert clicked == ["probe-decoy"], (site.name, clicked)  # no gated click reached the page
+    finally:
+        await env.close()
+    assert gated and set(gated.values()) == {"approval_required"}, gated
+    assert set(passed.values()) == {"ok"} and len(passed) == len(SITES), passed
+
+
+async def test_oracle_of_every_irreversible_family_is_stopped_by_a_denying_gate(browser, arena):
+    """The real declared controls (rendered by the apps, some by client-side JavaScript) are
+    gated: with approvals denied, no such task can be completed and nothing changes."""
+    tasks = [t for t in build_tasks((0,)) if t.family in DESTRUCTIVE_FAMILIES]
+    assert len(tasks) == len(DESTRUCTIVE_FAMILIES)
+    out: dict[str, tuple] = {}
+
+    async def worker(mine):
+        deny = get_policy("deny")
+        env = ArenaEnv(browser, arena.app_url, arena.client(), gate_destructive=True, approval_policy=deny)
+        try:
+            for t in mine:
+                r = await solve_with_oracle(env, t)
+                out[t.family] = (r["success"], len(deny.decisions), t.validate(env.judged_state).success)
+                deny.decisions.clear()
+        finally:
+            await env.close()
+
+    await asyncio.gather(worker(tasks[::2]), worker(tasks[1::2]))
+    assert set(out) == set(DESTRUCTIVE_FAMILIES)
+    for fam, (success, asked, valid) in out.items():
+        assert not success and not valid and asked >= 1, (fam, success, asked, valid)
