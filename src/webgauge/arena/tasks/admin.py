@@ -36,10 +36,26 @@ def find_user_steps(name: str) -> list:
             Click(Match(role="link", name=name))]
 
 
+_UNIQUE_CACHE: dict[int, tuple[list, list[dict]]] = {}
+
+
 def _unique(state: State) -> list[dict]:
-    """Users whose name no other user's name contains (the name filter finds exactly them)."""
-    names = [u["name"] for u in state["admin_users"]]
-    return [u for u in state["admin_users"] if sum(u["name"].lower() in n.lower() for n in names) == 1]
+    """Users whose name no other user's name contains (the name filter finds exactly them).
+
+    A name occurs exactly once in all names joined by newlines iff no other name contains it
+    (a name cannot hold itself twice, and no occurrence spans a newline): one C-level count per
+    name instead of a Python loop over every pair. Cached per state (families of one seed share it).
+    """
+    users = state["admin_users"]
+    hit = _UNIQUE_CACHE.get(id(users))
+    if hit is not None and hit[0] is users:
+        return hit[1]
+    joined = "\n".join(u["name"].lower() for u in users)
+    out = [u for u in users if joined.count(u["name"].lower()) == 1]
+    if len(_UNIQUE_CACHE) > 8:
+        _UNIQUE_CACHE.clear()
+    _UNIQUE_CACHE[id(users)] = (users, out)
+    return out
 
 
 def set_role(seed: int, state: State) -> Task:

@@ -17,7 +17,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable
 
-__all__ = ["FamilyVariety", "measure_variety", "MEASUREMENT_KEY"]
+__all__ = ["FamilyVariety", "measure_variety", "novelty_rate", "MEASUREMENT_KEY"]
 
 MEASUREMENT_KEY = b"webgauge-arena-variety-measurement-key-v1"
 
@@ -44,27 +44,61 @@ class FamilyVariety:
                 "pattern": self.pattern, "visual": self.visual}
 
 
+def _wanted(families: Iterable[str] | None) -> dict:
+    """Family key -> function for the families asked for (by key or by public family name)."""
+    from . import FAMILIES, seed_state
+
+    if families is None:
+        return dict(FAMILIES)
+    want = set(families)
+    keys = {k: f for k, f in FAMILIES.items() if k in want}
+    rest = want - set(keys)
+    if rest:  # public names (``mail.forward``) differ from some keys (``work.forward_mail``): map them once
+        state = seed_state(0)
+        keys.update({k: f for k, f in FAMILIES.items() if k not in keys and f(0, state).family in rest})
+    if not keys:
+        raise ValueError(f"no family matches {sorted(want)}; known: {', '.join(sorted(FAMILIES))}")
+    return keys
+
+
 def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterable[int] = range(200),
                     n_heldout: int = 50) -> list[FamilyVariety]:
-    """Distinct public instructions and held-out novelty per family (sorted by family)."""
-    from . import build_tasks
+    """Distinct public instructions and held-out novelty per family (sorted by family).
+
+    Each seed's state is built once and shared by the families measured (only those: a
+    ``families`` filter builds no other family's tasks), and nothing but the instruction,
+    the oracle length and the stratum is kept per task.
+    """
+    from . import seed_state
     from .heldout import heldout_seeds
 
-    fams = list(families) if families is not None else None
+    fams = _wanted(families)
     seen: dict[str, set[str]] = defaultdict(set)
     n_pub: dict[str, int] = defaultdict(int)
     steps: dict[str, int] = defaultdict(int)
     meta: dict[str, tuple[str, bool]] = {}
-    for t in build_tasks(tuple(public_seeds), families=fams):
-        seen[t.family].add(t.instruction)
-        n_pub[t.family] += 1
-        steps[t.family] += len(t.oracle())
-        meta[t.family] = (t.pattern, t.visual)
-    held = heldout_seeds(MEASUREMENT_KEY, n_heldout)
+    for seed in public_seeds:
+        state = seed_state(seed)
+        for fam in fams.values():
+            t = fam(seed, state)
+            seen[t.family].add(t.instruction)
+            n_pub[t.family] += 1
+            steps[t.family] += len(t.oracle())
+            meta[t.family] = (t.pattern, t.visual)
     n_held: dict[str, int] = defaultdict(int)
     new: dict[str, int] = defaultdict(int)
-    for t in build_tasks(tuple(held), families=fams):
-        n_held[t.family] += 1
-        new[t.family] += t.instruction not in seen[t.family]
+    for seed in heldout_seeds(MEASUREMENT_KEY, n_heldout):
+        state = seed_state(seed)
+        for fam in fams.values():
+            t = fam(seed, state)
+            n_held[t.family] += 1
+            new[t.family] += t.instruction not in seen[t.family]
     return [FamilyVariety(f, len(seen[f]), n_pub[f], n_held[f], new[f], steps[f] / n_pub[f], *meta[f])
             for f in sorted(n_pub)]
+
+
+def novelty_rate(rows: Iterable[FamilyVariety]) -> float:
+    """The held-out novelty over all families (new held-out instructions / held-out tasks)."""
+    rows = list(rows)
+    held = sum(r.heldout_tasks for r in rows)
+    return sum(r.heldout_new for r in rows) / held if held else 0.0
