@@ -37,7 +37,7 @@ from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
 
 __all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "find_base", "planned", "AGENT_KINDS",
-           "seal_heldout_content", "SEALED"]
+           "seal_heldout_content", "SEALED", "SEALED_SEED"]
 
 AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
 
@@ -190,17 +190,21 @@ async def episode_item(item, ctx):
 
 
 SEALED = "(held-out: sealed)"
+SEALED_SEED = -1
+"""The seed a sealed held-out record shows (the real one would regenerate the task)."""
 
 
 def seal_heldout_content(record: dict) -> dict:
     """A held-out record as the run directory keeps it by default: the metrics, the slice, the
-    action kinds and result codes, and the instruction's salted HMAC; no instruction, no
+    action kinds and result codes, and the instruction's salted HMAC; no seed, no instruction, no
     screenshots or DOM snapshots, no model text, no typed values or answers, no row values.
     (Pass ``keep_heldout_content=True`` to a sweep, ``--keep-heldout-content`` on the CLI, to
     keep everything; packages seal held-out records either way.)"""
     rec = json.loads(json.dumps(record))
     task = rec["task"]
     task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
+    # the seed regenerates the task through the public procedure: it is as secret as the instruction
+    rec["seed"] = task["seed"] = SEALED_SEED
     task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
     for s in rec["steps"]:
         s["action"] = {"kind": s["action"].get("kind")}

@@ -55,7 +55,8 @@ def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
                        f"novelty {r.novelty:6.1%}  oracle steps {r.oracle_steps:5.1f}")
         if not as_json:
             held = sum(r.heldout_tasks for r in rows)
-            click.echo(f"{len(rows)} families; >=20 distinct: {sum(r.distinct >= 20 for r in rows)}; held-out novelty "
+            click.echo(f"{len(rows)} families; >=20 distinct: {sum(r.distinct >= 20 for r in rows)}; >=90% novel: "
+                       f"{sum(r.novelty >= 0.9 for r in rows)}; held-out novelty "
                        f"{sum(r.heldout_new for r in rows) / held:.1%} of {held}; mean oracle steps "
                        f"{sum(r.oracle_steps for r in rows) / len(rows):.1f}; >=10 steps: "
                        f"{sum(r.oracle_steps >= 10 for r in rows)}")
@@ -128,6 +129,12 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
     except (KeyError, ValueError) as exc:
         raise click.BadParameter(str(exc).strip("'\"")) from None
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
+    from webgauge.arena.outputs.report import family_success_text
+    from webgauge.arena.outputs.scoring import load_episodes
+
+    text = family_success_text(load_episodes(run_dir))
+    if text:
+        click.echo(text)
     if report:
         click.echo(f"report: {write_arena_report(run_dir)}")
 
@@ -136,12 +143,24 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder inside RUN_DIR [default: RUN_DIR/report].")
 @click.option("--png", is_flag=True, help="Also render the report to report.png with Chromium.")
-def report_cmd(run_dir, out, png):
+@click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over seeds 0-199, held-out "
+                                              "novelty) of the run's families and add it to the report.")
+@click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
+              help="Held-out-range seeds used to measure novelty (with --variety).")
+def report_cmd(run_dir, out, png, variety, heldout_sample):
     import asyncio
 
-    from webgauge.arena.outputs.report import write_arena_report
+    from webgauge.arena.outputs.report import family_success_text, write_arena_report, write_variety
+    from webgauge.arena.outputs.scoring import load_episodes
 
+    eps = load_episodes(run_dir)
+    if variety:
+        fams = sorted({r.family for r in eps.records}) or None
+        click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample)}")
     path = write_arena_report(run_dir, out)
+    text = family_success_text(eps)
+    if text:
+        click.echo(text)
     click.echo(str(path))
     if png:
         from webgauge.report import render_html_to_png

@@ -106,11 +106,20 @@ class OnlyRecipients:
         return f"no message sent to anyone except the task's {len(self.allowed)} allowed recipient(s)"
 
 
+TABLE_ONLY_RULES = ("NoDeletes", "MaxInserts", "NoChanges")
+"""Rules whose ``describe()`` names only tables and counts (safe to publish for a held-out task)."""
+
+
 def describe_sealed(effect: Effect) -> str:
-    """A rule's text for a sealed (held-out) record: no row ids, no recipients. Rules whose
-    ``describe()`` names only tables keep it; rules that name targets define ``describe_sealed``."""
+    """A rule's text for a sealed (held-out) record: no row ids, no recipients. Rules that name
+    targets define ``describe_sealed``; the table-only rules above keep ``describe()``; any
+    other rule (a plug-in's, a new one) is published by kind only, since its text may name targets."""
     sealed = getattr(effect, "describe_sealed", None)
-    return sealed() if callable(sealed) else effect.describe()
+    if callable(sealed):
+        return sealed()
+    if type(effect).__name__ in TABLE_ONLY_RULES and type(effect).__module__ == __name__:
+        return effect.describe()
+    return f"a {type(effect).__name__} rule (its text is sealed for held-out tasks)"
 
 
 def check_effects(effects: tuple[Effect, ...], diff: StateDiff) -> list[str]:

@@ -331,7 +331,9 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     spec_path = run_dir / "spec.json"
     if spec_path.exists():
         put("run/spec.json", spec_path.read_bytes())
-    env = environment_pins([r.seed for r in eps.records])
+    from ..runner import SEALED_SEED
+
+    env = environment_pins([r.seed for r in eps.records if r.seed != SEALED_SEED])  # sealed records hold no seed
     manifest = {
         "format": FORMAT,
         "environment": env,

@@ -10,7 +10,50 @@ from pathlib import Path
 from .scoring import Episodes, agent_summary, by_group, grounding_by_pattern, load_episodes, paired
 from .viewer import trace_page_name, write_trace_page
 
-__all__ = ["write_arena_report", "ACTION_SPACE_NOTE"]
+__all__ = ["write_arena_report", "ACTION_SPACE_NOTE", "family_success", "family_success_text", "split_slices",
+           "write_variety", "VARIETY_FILE"]
+
+VARIETY_FILE = "variety.jsonl"
+"""Per-family variety rows in a run directory (``webgauge arena report --variety`` writes it)."""
+
+
+def split_slices(eps: Episodes) -> tuple[Episodes, Episodes]:
+    """``(public, heldout)``: the two slices of a run, each scored on its own, never pooled."""
+    public = Episodes([r for r in eps.records if r.slice != "heldout"], eps.failures, eps.run_dir)
+    held = Episodes([r for r in eps.records if r.slice == "heldout"], [], eps.run_dir)
+    return public, held
+
+
+def family_success(eps: Episodes) -> list[dict]:
+    """Success per family and agent on base tasks (``{"family", <agent>: (mean, lo, hi), "episodes"}``)."""
+    base = Episodes([r for r in eps.records if r.variant == "base"], [], eps.run_dir)
+    return by_group(base, "family") if base.records else []
+
+
+def family_success_text(eps: Episodes) -> str:
+    """Success per family for every agent (the heuristic's included), public and held-out slices apart."""
+    lines = []
+    for name, part in zip(("public", "held-out"), split_slices(eps)):
+        rows = family_success(part)
+        if not rows:
+            continue
+        agents = part.agents
+        lines.append(f"{name} slice: success per family (base tasks)")
+        lines.append(f"  {'family':26s}" + "".join(f"{a[:18]:>20s}" for a in agents) + "  episodes")
+        for r in rows:
+            cells = "".join(f"{'–' if r[a] is None else f'{100 * r[a][0]:.0f}%':>20s}" for a in agents)
+            lines.append(f"  {r['family']:26s}{cells}  {r['episodes']:8d}")
+    return "\n".join(lines)
+
+
+def write_variety(run_dir: str | Path, families: list[str] | None = None, n_heldout: int = 50) -> Path:
+    """Measure variety (:func:`~webgauge.arena.tasks.variety.measure_variety`) and store it in the run directory."""
+    from ..tasks.variety import measure_variety
+
+    rows = measure_variety(families, n_heldout=n_heldout)
+    path = Path(run_dir) / VARIETY_FILE
+    path.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in rows))
+    return path
 
 ACTION_SPACE_NOTE = (
     "Action spaces differ by observation mode and are part of the system measured: the DOM-only agent "
@@ -45,8 +88,7 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
 
     # the held-out slice is reported apart, never pooled with the public one
     everything = eps
-    held = Episodes([r for r in eps.records if r.slice == "heldout"], [], run_dir)
-    eps = Episodes([r for r in eps.records if r.slice != "heldout"], eps.failures, run_dir)
+    eps, held = split_slices(eps)
     summary = agent_summary(eps)
     pct = lambda v: _pct(v)  # noqa: E731
     num = lambda v: fmt_num(v, 1)  # noqa: E731
@@ -62,16 +104,25 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
                                                                   "cluster bootstraps over task instances (tasks × seeds)."),
                                    ACTION_SPACE_NOTE])]
     if held.records:
-        sections.append(Section("Held-out slice (apart from the public slice, never pooled)",
-                                table(agent_summary(held), cols, caption="Held-out tasks are regenerated from a "
-                                      "secret seed; their instructions and screenshots are sealed.")))
-    variety = run_dir / "variety.jsonl"
-    if variety.is_file():  # written by `webgauge arena tasks --variety --json > RUN_DIR/variety.jsonl`
+        held_fam = family_success(held)
+        sections.append(Section("Held-out slice (apart from the public slice, never pooled)", [
+            table(agent_summary(held), cols, caption="Held-out tasks are regenerated from a secret seed; their "
+                  "instructions and screenshots are sealed."),
+            table(held_fam, [Column("family")] + [Column(a, a, pct) for a in held.agents] + [Column("episodes")],
+                  caption="Held-out success per family (base tasks).")]))
+    variety = run_dir / VARIETY_FILE
+    if variety.is_file():  # written by `webgauge arena report --variety` (or `arena tasks --variety --json`)
         rows = [json.loads(line) for line in variety.read_text().splitlines() if line.strip()]
+        held_n = sum(r.get("heldout_tasks", 0) for r in rows)
+        overall = sum(r.get("heldout_new", 0) for r in rows) / held_n if held_n else 0.0
         sections.append(Section("Task variety", table(rows, [
             Column("family"), Column("pattern"), Column("visual"), Column("distinct", "distinct instructions (seeds 0-199)"),
             Column("novelty", "held-out novelty %", lambda v: fmt_num(100 * v, 1)),
-            Column("oracle_steps", "mean oracle steps", num)])))
+            Column("oracle_steps", "mean oracle steps", num)], caption=(
+                f"{len(rows)} families; {sum(r['distinct'] >= 20 for r in rows)} with at least 20 distinct "
+                f"instructions; held-out novelty {100 * overall:.1f}% of {held_n} held-out-range tasks "
+                f"(new instruction, not seen among seeds 0-199); {sum(r['oracle_steps'] >= 10 for r in rows)} "
+                "long families (oracle of 10 or more actions)."))))
     with_ci = [s for s in summary if s["success"] is not None]
     if with_ci:
         chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci], [s["success"][0] * 100 for s in with_ci],
@@ -85,7 +136,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
                     Column("p", "p", lambda v: fmt_num(v, 3))])))
     agents = eps.agents
     for key, title_ in (("pattern", "Success by UI pattern"), ("visual", "Success by visual flag (needs pixels)"),
-                        ("variant", "Success by variant"), ("family", "Success by family")):
+                        ("variant", "Success by variant"), ("family", "Success by family (public slice; every "
+                                                                       "agent, the heuristic included)")):
         sections.append(Section(title_, table(by_group(eps, key), [Column(key)] + [Column(a, a, pct) for a in agents]
                                               + [Column("episodes")])))
     sections.append(Section("Grounding errors by UI pattern", table(grounding_by_pattern(eps),

@@ -9,7 +9,7 @@ import random
 
 from ..core.answers import check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..apps.calendar import DAYS, FIRST_DAY, HOURS, reference
 from ..core.task import Task, TaskResult, Viewport
@@ -17,8 +17,13 @@ from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
 OTHERS = ("admin_users", "wiki_pages", "shop_orders", "ext_mail_outbox", "meta_flags")
-TITLES = ("Budget check-in", "Design critique", "Hiring debrief", "Incident review", "Launch rehearsal",
-          "Partner call", "Quarterly planning", "Roadmap review", "Security drill", "Vendor demo")
+KINDS = ("check-in", "critique", "debrief", "review", "rehearsal", "call", "planning", "drill", "demo", "retro")
+
+
+def _title(seed: int, rng: random.Random, purpose: str) -> str:
+    """A meeting title: a topic from the seed's slice of the topic pool (held-out seeds never
+    reuse a public topic) and a meeting kind, e.g. 'Billing rehearsal'."""
+    return f"{pool_for(seed, purpose).topic().capitalize()} {rng.choice(KINDS)}"
 
 
 def _free(state: State, room: str, date: str, hours: int) -> list[int]:
@@ -62,7 +67,7 @@ def book(seed: int, state: State) -> Task:
     """Book a free slot: go to the date, open the empty cell's dialog, fill and save."""
     rng = random.Random(f"cal.book:{seed}")
     room, date, start, hours = _pick_slot(rng, state)
-    title = rng.choice(TITLES)
+    title = _title(seed, rng, "cal.book.title")
     seed_ids = {b["id"] for b in state["cal_bookings"]}
     instruction = phrase(rng, (
         "Book the {room} on {when} for {n} hour(s), titled '{title}'.",
@@ -87,7 +92,7 @@ def booking_reference(seed: int, state: State) -> Task:
     """Book, then report the reference that appears only in a 2.5-second notification."""
     rng = random.Random(f"cal.booking_reference:{seed}")
     room, date, start, hours = _pick_slot(rng, state)
-    title = rng.choice(TITLES)
+    title = _title(seed, rng, "cal.booking_reference.title")
     seed_ids = {b["id"] for b in state["cal_bookings"]}
     ref = reference(max(seed_ids) + 1, date, room, start)
     instruction = phrase(rng, (

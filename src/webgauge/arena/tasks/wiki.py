@@ -8,7 +8,7 @@ import random
 
 from ..core.answers import check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
 from .admin import UNTOUCHED, account, find_user_steps, login_steps
@@ -70,7 +70,9 @@ def update_fact(seed: int, state: State) -> Task:
     p = rng.choice(_pages(state))
     old = int(p["facts"]["Retention (days)"])
     new = str(rng.choice([d for d in (30, 45, 60, 90, 120, 180, 365, 400, 730) if d != old]))
-    summary = rng.choice(["policy update", "align with legal", "new retention rule", "per audit", "quarterly review"])
+    # the topic comes from the seed's slice of the pool: held-out summaries never repeat a public one
+    summary = f"{rng.choice(['policy update', 'align with legal', 'retention rule', 'per audit', 'review'])}: " \
+              f"{pool_for(seed, 'wiki.update_fact.summary').topic()}"
     instruction = phrase(rng, (
         "Change the retention on the docs page '{title}' to {new} days, with the edit summary '{summary}'.",
         "The wiki page '{title}' should say records are kept for {new} days. Edit it (summary: '{summary}').",
