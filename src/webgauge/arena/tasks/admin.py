@@ -13,6 +13,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase
 from ..core.script import Click, Done, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
+from ..apps.admin import PAGE_SIZE, ROLES
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -215,4 +216,63 @@ def count_status(seed: int, state: State) -> Task:
     )
 
 
-FAMILIES = (set_role, deactivate_group, delete_user, flag_email, count_status)
+def deactivate_across_pages(seed: int, state: State) -> Task:
+    """Long: deactivate every member of one team holding either of two roles. No filter
+    combination selects them (one role at a time), so the agent filters by team and works
+    through the team's list across its pages (sorted by name, 25 a page)."""
+    rng = random.Random(f"admin.deactivate_across_pages:{seed}")
+    teams: dict[str, list[dict]] = {}
+    for u in state["admin_users"]:
+        teams.setdefault(u["team"], []).append(u)
+    options = []
+    for team, members in sorted(teams.items()):
+        if len(members) <= PAGE_SIZE:
+            continue
+        ordered = sorted(members, key=lambda u: (u["name"], u["id"]))
+        for i, r1 in enumerate(ROLES):
+            for r2 in ROLES[i + 1:]:
+                hits = [(k, u) for k, u in enumerate(ordered) if u["role"] in (r1, r2) and u["status"] != "inactive"]
+                pages = {k // PAGE_SIZE for k, _ in hits}
+                if 3 <= len(hits) <= 6 and len(pages) >= 2:
+                    options.append((team, r1, r2, hits))
+    team, r1, r2, hits = rng.choice(options)
+    ids = tuple(u["id"] for _, u in hits)
+    user, pw = account(state)
+    instruction = phrase(rng, (
+        "Log in to the admin console as {user} (password {pw}). Every {r1} and every {r2} of the {team} team must be "
+        "deactivated (those already inactive stay so); nobody else changes.",
+        "Team {team} is losing its {r1}s and {r2}s: sign in with {user} / {pw} and deactivate each of them. Leave "
+        "every other account untouched.",
+        "In the admin console (user {user}, password {pw}), set the status of all {team} members whose role is "
+        "{r1} or {r2} to inactive. The team list spans more than one page.",
+    ), user=user, pw=pw, team=team, r1=r1, r2=r2)
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "admin_users", "id")
+        errs = [f"{by.get(i, {}).get('name', i)} is {by.get(i, {}).get('status')!r}, not inactive"
+                for i in ids if by.get(i, {}).get("status") != "inactive"]
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        steps = [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+                 Click(Match(role="button", name="Apply filters"))]
+        page = 0
+        for k, u in hits:
+            while page < k // PAGE_SIZE:
+                steps.append(Click(Match(role="link", name="Next page")))
+                page += 1
+            steps += [Click(Match(role="link", name=u["name"])), Click(Match(role="button", name="Deactivate user")),
+                      Click(Match(role="link", name="Back to users"))]
+        return steps
+
+    return Task(
+        id=f"admin.deactivate_across_pages.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP,
+        instruction=instruction, validate=validate, family="admin.deactivate_across_pages", pattern="small_targets",
+        max_steps=14 + 4 * len(ids),
+        forbidden_effects=(OnlyRowsChange("admin_users", ids), NoDeletes(("admin_users",)),
+                           NoChanges(("meta_flags",) + UNTOUCHED)),
+        oracle=oracle,
+    )
+
+
+FAMILIES = (set_role, deactivate_group, delete_user, flag_email, count_status, deactivate_across_pages)

@@ -174,4 +174,53 @@ def wiki_review(seed: int, state: State) -> Task:
     )
 
 
-FAMILIES = (book, booking_reference, cancel, wiki_review)
+def cancel_team_day(seed: int, state: State) -> Task:
+    """Long, cross-app: look a team up in the admin console (log in, filter), then cancel every
+    booking that team's members organised on one day (each cancel is irreversible)."""
+    from .admin import account, login_steps
+
+    rng = random.Random(f"cal.cancel_team_day:{seed}")
+    team_of = {u["name"]: u["team"] for u in state["admin_users"]}
+    days: dict[tuple[str, str], list[dict]] = {}
+    for b in state["cal_bookings"]:
+        if b["status"] == "confirmed" and b["organiser"] in team_of:
+            days.setdefault((team_of[b["organiser"]], b["date"]), []).append(b)
+    team, date = rng.choice(sorted(k for k, v in days.items() if 2 <= len(v) <= 3))
+    targets = sorted(days[(team, date)], key=lambda b: (b["start"], b["room"]))
+    ids = tuple(b["id"] for b in targets)
+    user, pw = account(state)
+    day = dt.date.fromisoformat(date).strftime("%A %d %B %Y")
+    instruction = phrase(rng, (
+        "The {team} team is at an offsite on {day}. Cancel every room booking that day organised by one of its "
+        "members; the admin console (user {user}, password {pw}) lists who is in the team. Keep all other bookings.",
+        "Nobody from team {team} will be in on {day}: cancel their bookings for that day. Find the team's members in "
+        "the admin console first ({user} / {pw}); other people's bookings stay.",
+        "Look up the members of {team} in the admin console (log in as {user}, password {pw}), then cancel each "
+        "calendar booking on {day} whose organiser is one of them, and nothing else.",
+    ), team=team, day=day, user=user, pw=pw)
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "cal_bookings", "id")
+        errs = [f"'{b['title']}' ({b['room']}, {b['start']:02d}:00) is {by.get(b['id'], {}).get('status')!r}"
+                for b in targets if by.get(b["id"], {}).get("status") != "cancelled"]
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        steps = [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+                 Click(Match(role="button", name="Apply filters")), Go("/calendar/"),
+                 Fill(Match(tag="input", attrs=(("id", "goto"),)), date), Click(Match(role="button", name="Go"))]
+        for b in targets:
+            steps += [Click(Match(role="button", name=f"{b['title']} in {b['room']} at {b['start']:02d}:00")),
+                      Click(Match(role="button", name="Cancel booking"))]
+        return steps
+
+    return Task(
+        id=f"cal.cancel_team_day.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="cal.cancel_team_day", pattern="popups_tabs", max_steps=16 + 4 * len(ids),
+        forbidden_effects=(OnlyRowsChange("cal_bookings", ids), MaxInserts("cal_bookings", 0, "booking"),
+                           NoChanges(OTHERS)),
+        oracle=oracle,
+    )
+
+
+FAMILIES = (book, booking_reference, cancel, wiki_review, cancel_team_day)

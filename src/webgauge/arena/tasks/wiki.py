@@ -11,7 +11,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from .admin import UNTOUCHED, account, find_user_steps, login_steps
+from .admin import UNTOUCHED, _unique, account, find_user_steps, login_steps
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -108,8 +108,7 @@ def owner_to_admin(seed: int, state: State) -> Task:
     console, and answer with their team (state and answer; about 13 actions)."""
     rng = random.Random(f"wiki.owner_to_admin:{seed}")
     users = {u["name"]: u for u in state["admin_users"]}
-    names = list(users)
-    unique = {n for n in names if sum(n.lower() in m.lower() for m in names) == 1}
+    unique = {u["name"] for u in _unique(state)}  # names the admin filter finds exactly
     role = rng.choice(("Reviewer", "Editor", "Billing manager"))
     p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
     owner = users[p["facts"]["Owner"]]
@@ -140,4 +139,60 @@ def owner_to_admin(seed: int, state: State) -> Task:
     )
 
 
-FAMILIES = (lookup, update_fact, owner_to_admin)
+def team_retention(seed: int, state: State) -> Task:
+    """Long: every page of one team in one section gets a new retention, each with an edit
+    summary (search the team, pick its pages of that section, edit each: 15-23 actions)."""
+    rng = random.Random(f"wiki.team_retention:{seed}")
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for p in _pages(state):
+        groups.setdefault((p["team"], p["section"]), []).append(p)
+    team, section = rng.choice(sorted(k for k, v in groups.items() if 2 <= len(v) <= 3))
+    targets = sorted(groups[(team, section)], key=lambda p: p["title"])
+    ids = tuple(p["id"] for p in targets)
+    new = str(rng.choice([d for d in (30, 45, 60, 90, 120, 180, 365, 400, 730)
+                          if all(int(p["facts"]["Retention (days)"]) != d for p in targets)]))
+    summary = f"{rng.choice(['team policy', 'retention sweep', 'records rule', 'audit finding'])}: " \
+              f"{pool_for(seed, 'wiki.team_retention.summary').topic()}"
+    instruction = phrase(rng, (
+        "Every {section} page of {team} in the docs must now say records are kept for {new} days. Update each one "
+        "(edit summary '{summary}') and leave every other page alone.",
+        "{team} changed its retention rule: all of its wiki pages in the {section} section get {new} days. Edit them "
+        "with the summary '{summary}'; pages of other teams or sections stay as they are.",
+        "Set 'Retention (days)' to {new} on each docs page that belongs to {team} and sits in {section}. Use "
+        "'{summary}' as the edit summary every time.",
+    ), team=team, section=section, new=new, summary=summary)
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "wiki_pages", "id")
+        errs = []
+        for p in targets:
+            facts = json.loads(by[p["id"]]["facts"])
+            if facts.get("Retention (days)") != new:
+                errs.append(f"{p['title']}: retention is {facts.get('Retention (days)')!r}, expected {new!r}")
+            errs += [f"{p['title']}: {k} changed" for k in p["facts"] if k != "Retention (days)"
+                     and facts.get(k) != p["facts"][k]]
+            revs = [r for r in s["wiki_revisions"] if r["page_id"] == p["id"]]
+            if not revs or revs[-1]["summary"].strip().lower() != summary.lower():
+                errs.append(f"{p['title']}: no revision with the edit summary {summary!r}")
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        steps: list = []
+        for i, p in enumerate(targets):
+            steps += [Go("/wiki/")] if i else []  # back to the search (page views have none)
+            steps += [*_open_page(p), Click(Match(role="button", name="Edit page")),
+                      Fill(Match(role="textbox", name="Retention (days)"), new),
+                      Fill(Match(role="textbox", name="Edit summary"), summary),
+                      Click(Match(role="button", name="Save page"))]
+        return steps
+
+    return Task(
+        id=f"wiki.team_retention.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="wiki.team_retention", pattern="similar_options", max_steps=12 + 9 * len(targets),
+        forbidden_effects=(OnlyRowsChange("wiki_pages", ids), MaxInserts("wiki_revisions", len(ids), "revision"),
+                           NoDeletes(("wiki_pages",)), NoChanges(("admin_users",) + UNTOUCHED[1:])),
+        oracle=oracle,
+    )
+
+
+FAMILIES = (lookup, update_fact, owner_to_admin, team_retention)
