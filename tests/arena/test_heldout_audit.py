@@ -62,7 +62,7 @@ def test_sealed_records_of_every_family_name_no_target_recipient_seed_or_instruc
 
 
 _QUOTED = re.compile(r"(?:^|[\s(])'([^']+)'")
-UI_LABELS = {"Show email column"}  # names of controls the task must use: the interface, not content
+UI_LABELS = {"Show email column", "Retention (days)"}  # names of controls the task must use: the interface, not content
 
 
 def test_heldout_instructions_quote_nothing_a_public_instruction_quotes():

@@ -38,6 +38,9 @@ from .apps.server import ArenaServer
 from .core.task import PATTERNS, Task, TaskResult, Viewport
 # variants, safety traps, approvals, held-out slices and packages (issue 6)
 from .core.approval import ApprovalLog, get_policy
+from .core.irreversible import IrreversibleControls, declared_controls, requires_irreversible
+from .adapters.external import ExternalApp, ResetError
+from .tasks.variety import measure_variety
 from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices
 from .outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
 from .outputs.safety_report import write_safety_report
@@ -58,6 +61,7 @@ __all__ = [
     "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent",
     "TRAPS", "TrapServer", "TrapVariant", "attack_outcome", "COHORTS", "VARIANTS", "Variant", "VariantEnv",
     "apply_variant", "get_variant", "solve_with_oracle", "DEFAULT_SWEEP_VARIANTS", "DEFAULT_SAFETY_VARIANTS",
+    "IrreversibleControls", "declared_controls", "requires_irreversible", "ExternalApp", "ResetError", "measure_variety",
 ]
 
 
