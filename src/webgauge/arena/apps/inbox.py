@@ -121,6 +121,7 @@ def _reorder_requests(conn: sqlite3.Connection, rng: random.Random, people: list
     if not products or not labels:
         return []
     out = []
+    numbers = rng.sample(range(100, 1000), 4)
     for k, (name, user) in enumerate(rng.sample(people[2:], 4)):
         lines = []
         for pname, sizes in rng.sample(products, rng.choice((2, 2, 3))):
@@ -128,9 +129,9 @@ def _reorder_requests(conn: sqlite3.Connection, rng: random.Random, people: list
         label = rng.choice(labels)
         body = (f"Hi Alex,\n\nCould you reorder these for the {label} address, please?\n" + "\n".join(lines) +
                 f"\n\nReply with the order number when it's placed.\n\nThanks,\n{name.split()[0]}")
-        rows_subject = f"Reorder request {rng.randrange(100, 999)}"
+        rows_subject = f"Reorder request {numbers[k]}"
         out.append(("inbox", f"{user}@example.test", name, ME, rows_subject, body, 0,
-                    f"2026-02-{20 + k:02d}T0{8 + k}:30:00Z"))
+                    f"2026-02-{20 + k:02d}T{8 + k:02d}:30:00Z"))
     return out
 
 

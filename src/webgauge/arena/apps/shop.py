@@ -103,9 +103,10 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
     orders, items, pays = [], [], []
     for k in range(N_ORDERS):
         oid = FIRST_ORDER_ID + k
-        day = f"2025-{9 + k * 6 // N_ORDERS:02d}-{1 + (k * 7) % 28:02d}" if k < N_ORDERS - 12 else \
+        old = k < N_ORDERS - 12  # delivered long ago (Aug-Dec 2025); the 12 newest are from February
+        day = f"2025-{8 + k * 5 // (N_ORDERS - 12):02d}-{1 + (k * 7) % 28:02d}" if old else \
             f"2026-02-{1 + (k - N_ORDERS + 12) * 2:02d}"
-        status = "delivered" if k < N_ORDERS - 12 else rng.choice(("placed", "shipped", "shipped", "placed"))
+        status = "delivered" if old else rng.choice(("placed", "shipped", "shipped", "placed"))
         if rng.random() < 0.08:
             status = "cancelled"
         total = 0
