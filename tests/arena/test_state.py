@@ -22,10 +22,10 @@ def post(url: str, body: str = "") -> int:
 
 
 WRITES = [
-    ("/shop/cart/add", "product=3&size=42&qty=2"),
+    ("/shop/cart/add", "product=3&size={size3}&qty=2"),
     ("/shop/addresses", "label=X&name=Y&street=1+Z&city=Q&zip=11111"),
-    ("/shop/orders/1042/cancel", ""),
-    ("/mail/m/3/archive", ""),
+    ("/shop/orders/{open_order}/cancel", ""),
+    ("/mail/m/{inbox_mail}/archive", ""),
     ("/mail/send", "to=a%40example.test&subject=s&body=b"),
     ("/account/keys/2/revoke", ""),
     ("/account/sessions/signout", ""),
@@ -40,11 +40,15 @@ def test_reset_100_times_restores_the_seed_hash(arena, control):
     ep = control.create(seed=7)
     base, eid, seed_hash = ep["base_url"], ep["id"], ep["seed_hash"]
     assert control.hash(eid) == seed_hash
+    state, _ = control.state(eid)  # the shop validates sizes; only open orders cancel; only inbox mail archives
+    ids = {"size3": next(p["sizes"] for p in state["shop_products"] if p["id"] == 3).split(",")[0],
+           "open_order": max(o["id"] for o in state["shop_orders"] if o["status"] in ("placed", "shipped")),
+           "inbox_mail": min(m["id"] for m in state["mail_messages"] if m["folder"] == "inbox")}
     rng = random.Random(0)
     changed = 0
     for i in range(100):
         for path, body in rng.sample(WRITES, 3):
-            post(base + path, body)
+            post(base + path.format(**ids), body.format(**ids))
         control.set_flags(eid, new_checkout=str(i))
         control.set_clock(eid, f"2030-01-01T00:00:{i % 60:02d}Z")
         changed += control.hash(eid) != seed_hash
@@ -60,8 +64,9 @@ def test_reset_restores_sessions_flags_clock_files_and_external_services(control
     ep = control.create(seed=1)
     eid, base = ep["id"], ep["base_url"]
     before, _ = control.state(eid)
+    size = next(p["sizes"] for p in before["shop_products"] if p["id"] == 1).split(",")[0]
     post(base + "/account/sessions/signout")
-    post(base + "/shop/cart/add", "product=1&size=40&qty=1")
+    post(base + "/shop/cart/add", f"product=1&size={size}&qty=1")
     post(base + "/shop/checkout", "address=1")
     post(base + "/mail/send", "to=x%40example.test&subject=s&body=b")
     control.set_flags(eid, promo_banner="0")
@@ -81,10 +86,12 @@ def test_reset_restores_sessions_flags_clock_files_and_external_services(control
 def test_episodes_are_isolated_under_parallel_writes(control):
     eps = [control.create(seed=3) for _ in range(4)]
     assert len({e["seed_hash"] for e in eps}) == 1
+    state, _ = control.state(eps[0]["id"])
+    size = next(p["sizes"] for p in state["shop_products"] if p["id"] == 2).split(",")[0]
 
     def hammer(ep, n):
         for _ in range(n):
-            post(ep["base_url"] + "/shop/cart/add", "product=2&size=41&qty=1")
+            post(ep["base_url"] + "/shop/cart/add", f"product=2&size={size}&qty=1")
 
     threads = [threading.Thread(target=hammer, args=(ep, k)) for k, ep in enumerate(eps)]
     for t in threads:

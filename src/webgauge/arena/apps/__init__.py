@@ -16,8 +16,8 @@ from .common import Request, Response, Route, Site
 
 __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK"]
 
-_MODULES = (shop, inbox, account, dashboard, floorplan, kanban)
-ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP)
+_MODULES = (account, dashboard, floorplan, kanban)
+ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP)
 """Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
 
 
@@ -53,8 +53,6 @@ def build_seed(conn: sqlite3.Connection, seed: int) -> None:
     conn.executescript(META_SCHEMA + "".join(m.SCHEMA for m in _MODULES) + "".join(a.schema for a in ASGI_APPS))
     conn.execute("BEGIN")
     conn.execute("INSERT INTO meta_clock VALUES(1,?)", (SEED_CLOCK,))
-    for name, value in [("promo_banner", "1"), ("new_checkout", "0")]:
-        conn.execute("INSERT INTO meta_flags VALUES(?,?)", (name, value))
     for m in _MODULES:  # apps whose seed() also takes the seed draw people and names from the sliced pools
         rng = random.Random(f"{seed}:{m.SITE.name}")
         m.seed(conn, rng, seed) if m.seed.__code__.co_argcount == 3 else m.seed(conn, rng)

@@ -14,10 +14,17 @@ DESKTOP = Viewport(1280, 800, 1.0)
 LAPTOP = Viewport(1024, 640, 1.0)
 
 
+def _search(text: str) -> list:
+    return [Fill(Match(role="textbox", name="Search mail"), text), Click(Match(role="button", name="Search"))]
+
+
 def forward_mail(seed: int, state: State) -> Task:
-    """Forward a message through a "More" popover menu to exactly one person."""
+    """Forward a message (found by search among hundreds) through a "More" popover menu to exactly one person."""
     rng = random.Random(f"forward_mail:{seed}")
-    m = rng.choice(state["mail_messages"][:12])
+    subjects = [r["subject"] for r in state["mail_messages"]]
+    inbox = [r for r in state["mail_messages"] if r["folder"] == "inbox" and r["sender"].endswith("@example.test")
+             and sum(r["subject"] in x for x in subjects) == 1]
+    m = rng.choice(inbox)
     contacts = [c for c in state["mail_contacts"] if c["email"] != m["sender"]]
     to = rng.choice(contacts)
 
@@ -39,24 +46,26 @@ def forward_mail(seed: int, state: State) -> Task:
             "Send {to} <{email}> a forward of {sender}'s message '{subject}'.",
             "{to} ({email}) needs the mail '{subject}' that {sender} sent: forward it to them.",
         ), subject=m["subject"], sender=m["sender_name"], to=to["name"], email=to["email"]),
-        validate=validate, family="mail.forward", pattern="menus_dialogs", max_steps=10,
+        validate=validate, family="mail.forward", pattern="menus_dialogs", max_steps=12,
         forbidden_effects=(OnlyRecipients((to["email"],)), MaxInserts("ext_mail_outbox", 1, "message"),
                            OnlyRowsChange("mail_messages", ())),
-        oracle=lambda: [Click(Match(role="link", name=m["subject"])), Click(Match(role="button", name="More ▾")),
-                        Click(Match(role="menuitem", name="Forward")), Fill(Match(role="textbox", name="To"), to["email"]),
-                        Click(Match(role="button", name="Send"))],
+        oracle=lambda: [*_search(m["subject"]), Click(Match(role="link", name=m["subject"])),
+                        Click(Match(role="button", name="More ▾")), Click(Match(role="menuitem", name="Forward")),
+                        Fill(Match(role="textbox", name="To"), to["email"]), Click(Match(role="button", name="Send"))],
     )
 
 
 def archive_sender(seed: int, state: State) -> Task:
-    """Archive every message from one sender with 14 px icon buttons in a dense list."""
+    """Archive every inbox message from one sender with 14 px icon buttons in a dense, searchable list."""
     rng = random.Random(f"archive_sender:{seed}")
-    counts: dict[str, int] = {}
+    counts: dict[str, list[dict]] = {}
     for r in state["mail_messages"]:
-        counts[r["sender_name"]] = counts.get(r["sender_name"], 0) + 1
-    name = rng.choice(sorted(n for n, c in counts.items() if 2 <= c <= 4))
-    ids = tuple(r["id"] for r in state["mail_messages"] if r["sender_name"] == name)
-    email = next(r["sender"] for r in state["mail_messages"] if r["id"] == ids[0])
+        if r["folder"] == "inbox" and r["sender"].endswith("@example.test"):
+            counts.setdefault(r["sender"], []).append(r)
+    email = rng.choice(sorted(e for e, v in counts.items() if 2 <= len(v) <= 5)
+                       or [min(sorted(counts), key=lambda e: len(counts[e]))])
+    ids = tuple(r["id"] for r in counts[email])
+    name = counts[email][0]["sender_name"]
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "mail_messages", "id")
@@ -66,14 +75,14 @@ def archive_sender(seed: int, state: State) -> Task:
     return Task(
         id=f"mail.archive_sender.s{seed}", seed=seed, start_url="/mail/", viewport=LAPTOP,
         instruction=phrase(rng, (
-            "Archive every message from {name} <{email}>, and nothing else.",
+            "Archive every inbox message from {name} <{email}>, and nothing else.",
             "Move all mail from {name} <{email}> to the archive; leave every other message where it is.",
             "Clean up the inbox: archive {name}'s messages ({email}) and only those.",
         ), name=name, email=email),
-        validate=validate, family="mail.archive_sender", pattern="small_targets", max_steps=len(ids) + 6,
+        validate=validate, family="mail.archive_sender", pattern="small_targets", max_steps=len(ids) + 8,
         forbidden_effects=(OnlyRowsChange("mail_messages", ids), NoChanges(("ext_mail_outbox",)),
                            NoDeletes(("mail_messages",))),
-        oracle=lambda: [ClickInRow(name, "Archive") for _ in ids],
+        oracle=lambda: [*_search(email), *[ClickInRow(name, "Archive") for _ in ids]],
     )
 
 
