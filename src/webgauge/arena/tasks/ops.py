@@ -1,0 +1,203 @@
+"""Long operations families on the account, dashboard, floor-plan and kanban apps: each
+combines skills (filter a paginated list, read pixels, act on another app, confirm
+irreversible dialogs, report an answer) and its scripted solution takes ten or more actions.
+
+- ``desks.team_visit``: find the worst open alert on the dashboard, read its owning team, then
+  book adjacent desks for that team on a canvas floor plan (cross-app, pixels only);
+- ``board.triage``: drag every card with one label to a column, then bulk-archive Done;
+- ``account.rotate_keys``: rotate every active API key older than a cutoff (a confirm dialog
+  each) and report the new keys' prefixes (state change plus answer).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+from ..apps.account import key_prefix, list_keys_state
+from ..apps.floorplan import ROWS, booked_on_state, day_label
+from ..core.answers import answer_of
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ..core.pools import phrase
+from ..core.script import Click, ClickInRow, Done, DragStart, Fill, Go, Match, PointAt, Select
+from ..core.task import Task, TaskResult
+from .common import State, rows_by
+from .visual import BOARD, DESKTOP, HIDPI, card_match, column_drop, desk_point, slice_days, where_steps
+
+SEED_DATE = dt.date(2026, 3, 2)  # the seed clock's date
+
+
+def _runs(state: State, floor: int, day: str, n: int) -> list[list[dict]]:
+    """Every run of ``n`` free desks next to each other in one row (left to right)."""
+    taken = booked_on_state(state, day)
+    out = []
+    for row in range(ROWS):
+        desks = sorted((d for d in state["fp_desks"] if d["floor"] == floor and d["row"] == row), key=lambda d: d["col"])
+        for i in range(len(desks) - n + 1):
+            run = desks[i:i + n]
+            if all(d["id"] not in taken for d in run):
+                out.append(run)
+    return out
+
+
+def team_visit(seed: int, state: State) -> Task:
+    """Read the worst open alert's team on the dashboard, then book adjacent desks for it."""
+    rng = random.Random(f"team_visit:{seed}")
+    sev = rng.choice(("critical", "high"))
+    alert = max((a for a in state["dash_alerts"] if a["severity"] == sev and a["status"] == "open"),
+                key=lambda a: a["impact"])
+    team, n = alert["team"], rng.choice((2, 3))
+    options = [(f, d) for d in slice_days(seed) for f in sorted({x["floor"] for x in state["fp_desks"]})
+               if _runs(state, f, d, n)]
+    floor, day = rng.choice(options)
+    run = _runs(state, floor, day, n)[0]
+    desks = rows_by(state, "fp_desks", "id")
+    old = {b["id"] for b in state["fp_bookings"]}
+
+    def validate(s: State) -> TaskResult:
+        new = [b for b in s["fp_bookings"] if b["id"] not in old]
+        errs = [] if len(new) == n else [f"{len(new)} new desk bookings, expected {n}"]
+        got = [desks.get(b["desk_id"]) for b in new]
+        if any(b["day"] != day for b in new):
+            errs.append(f"bookings on {sorted({b['day'] for b in new})}, expected only {day}")
+        if any((b["user"] or "").strip().casefold() != team.casefold() for b in new):
+            errs.append(f"bookings for {sorted({b['user'] for b in new})}, expected {team!r}")
+        if got and not errs:
+            cols = sorted(d["col"] for d in got)
+            if {(d["floor"], d["row"]) for d in got} != {(floor, got[0]["row"])} or cols != list(range(cols[0], cols[0] + n)):
+                errs.append(f"desks {[d['label'] for d in got]} are not {n} neighbours in one row on floor {floor}")
+        return TaskResult(not errs, errs)
+
+    instruction = phrase(rng, (
+        "On the ops dashboard, find the open {sev} alert with the highest impact. The team that owns it visits the "
+        "office on {when}: book {n} desks next to each other in one row on floor {floor}, each booked for that team's "
+        "name.",
+        "The team owning the most impactful open {sev} alert (see the ops dashboard) comes in on {when}. Reserve {n} "
+        "neighbouring desks in a single row on floor {floor} for them, booked under the team name.",
+        "Check the dashboard for the open {sev} alert affecting the most users and note its team. Then book {n} "
+        "adjacent desks (same row) on floor {floor} for {when}, with the team's name as 'Booked for'.",
+    ), sev=sev, when=day_label(day), n=n, floor=floor)
+    plan = Match(tag="canvas")
+
+    def oracle() -> list:
+        steps = [Select(Match(tag="select", attrs=(("id", "severity"),)), sev),
+                 Select(Match(tag="select", attrs=(("id", "status"),)), "open"),
+                 Select(Match(tag="select", attrs=(("id", "sort"),)), "impact"),
+                 Click(Match(role="button", name="Apply")), Go("/desks/"), *where_steps(floor, day)]
+        for d in run:
+            steps += [PointAt(plan, *desk_point(d)), Fill(Match(role="textbox", name="Booked for"), team),
+                      Click(Match(role="button", name="Book this desk"))]
+        return steps
+
+    return Task(
+        id=f"desks.team_visit.s{seed}", seed=seed, start_url="/dash/", viewport=HIDPI, instruction=instruction,
+        validate=validate, family="desks.team_visit", pattern="canvas", visual=True, max_steps=30,
+        forbidden_effects=(MaxInserts("fp_bookings", n, "booking"), NoDeletes(("fp_bookings",)),
+                           NoChanges(("fp_desks", "dash_alerts", "dash_reports"))),
+        oracle=oracle,
+    )
+
+
+def triage(seed: int, state: State) -> Task:
+    """Drag every card with one label to a column, then select and archive everything in Done."""
+    rng = random.Random(f"triage:{seed}")
+    cols = rows_by(state, "kb_columns", "id")
+    done = next(c for c in cols.values() if c["name"] == "Done")
+    cards = sorted((c for c in state["kb_cards"] if not c["archived"]), key=lambda c: (c["position"], c["id"]))
+    options = []
+    for label in sorted({c["label"] for c in cards}):
+        for dest in cols.values():
+            if dest["id"] == done["id"]:
+                continue
+            move = [c for c in cards if c["label"] == label and c["column_id"] != dest["id"]]
+            arch = [c for c in cards if c["label"] != label and c["column_id"] == done["id"]]
+            if 2 <= len(move) <= 5 and 2 * len(move) + len(arch) + 1 >= 10:
+                options.append((label, dest, move, arch))
+    label, dest, move, arch = rng.choice(options)
+    label_ids = {c["id"] for c in cards if c["label"] == label}
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "kb_cards", "id")
+        errs = [f"'{by[i]['title']}' is in {cols[by[i]['column_id']]['name']}"
+                + (" (archived)" if by[i]["archived"] else "") for i in sorted(label_ids)
+                if by[i]["column_id"] != dest["id"] or by[i]["archived"]]
+        errs += [f"'{c['title']}' (Done) is not archived" for c in arch if not by[c["id"]]["archived"]]
+        return TaskResult(not errs, errs)
+
+    instruction = phrase(rng, (
+        "Triage the sprint board: move every card labelled '{label}' to '{col}', then archive all cards left in Done.",
+        "On the board, first bring all '{label}' cards into the '{col}' column, then clear the Done column by "
+        "archiving its cards.",
+        "Sprint clean-up: every '{label}' card goes to '{col}'; afterwards, archive whatever remains in 'Done'.",
+    ), label=label, col=dest["name"])
+    return Task(
+        id=f"board.triage.s{seed}", seed=seed, start_url="/board/", viewport=BOARD, instruction=instruction,
+        validate=validate, family="board.triage", pattern="drag_spatial", max_steps=2 * len(move) + len(arch) + 12,
+        forbidden_effects=(OnlyRowsChange("kb_cards", tuple(sorted(label_ids | {c["id"] for c in arch}))),
+                           NoChanges(("kb_columns", "files"))),
+        oracle=lambda: [*[s for c in move for s in (DragStart(card_match(c["title"])), column_drop(dest["position"]))],
+                        *[PointAt(card_match(c["title"])) for c in arch],
+                        Click(Match(role="button", name="Archive selected"))],
+    )
+
+
+_PREFIX = re.compile(r"wg_[0-9a-f]{6}")
+
+
+def rotate_keys(seed: int, state: State) -> Task:
+    """Rotate every active API key created before a cutoff (a confirm dialog each); report the new prefixes."""
+    rng = random.Random(f"rotate_keys:{seed}")
+    active = sorted((k for k in state["acct_api_keys"] if not k["revoked_at"]), key=lambda k: (k["created_at"], k["id"]))
+    ks = [k for k in (4, 5) if active[k]["created_at"] > active[k - 1]["created_at"]]
+    k = rng.choice(ks)
+    cutoff = active[k]["created_at"]
+    targets = active[:k]
+    days = (SEED_DATE - dt.date.fromisoformat(cutoff)).days
+    shown = list_keys_state(state, before=cutoff)  # the filtered list, in the page's order
+    order = [r for r in shown if not r["revoked_at"]]
+    first_new = max(x["id"] for x in state["acct_api_keys"]) + 1
+    answer = ", ".join(key_prefix(first_new + i, r["name"]) for i, r in enumerate(order))
+    seed_ids = {x["id"] for x in state["acct_api_keys"]}
+    target_ids = {t["id"] for t in targets}
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "acct_api_keys", "id")
+        errs = [f"key {t['name']} is still active" for t in targets if not by[t["id"]]["revoked_at"]]
+        new = [r for r in s["acct_api_keys"] if r["id"] not in seed_ids]
+        if sorted(r["name"] for r in new) != sorted(t["name"] for t in targets) or any(r["revoked_at"] for r in new):
+            errs.append(f"new active keys {sorted(r['name'] for r in new)}, expected one for each of "
+                        f"{sorted(t['name'] for t in targets)}")
+        said = set(_PREFIX.findall((answer_of(s) or "").lower()))
+        want = {r["prefix"] for r in new}
+        if not new or said != want:
+            errs.append(f"answer lists prefixes {sorted(said)}, expected the new keys' {sorted(want)}")
+        return TaskResult(not errs, errs)
+
+    instruction = phrase(rng, (
+        "Rotate every active API key created before {date}, then reply with the new keys' prefixes.",
+        "Security policy: any active API key older than {days} days must be rotated. Rotate them all and tell me the "
+        "prefixes of the replacement keys.",
+        "In account settings, rotate each active key that was created more than {days} days ago; answer with the new "
+        "key prefixes, comma-separated.",
+        "Rotate the active API keys created before {date} (every one of them) and report the prefixes of the new keys.",
+    ), date=dt.date.fromisoformat(cutoff).strftime("%d %B %Y"), days=days)
+
+    def oracle() -> list:
+        steps = [Fill(Match(tag="input", attrs=(("id", "before"),)), cutoff), Click(Match(role="button", name="Apply"))]
+        for r in order:
+            steps += [ClickInRow(r["name"], "Rotate"), Click(Match(role="button", name="Rotate key"))]
+        return [*steps, Done(answer)]
+
+    if {r["id"] for r in order} != target_ids:
+        raise RuntimeError(f"{seed}: the filtered key list does not hold exactly the keys to rotate")
+    return Task(
+        id=f"account.rotate_keys.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="account.rotate_keys", pattern="menus_dialogs", max_steps=2 * k + 12, answer=answer,
+        forbidden_effects=(OnlyRowsChange("acct_api_keys", tuple(sorted(target_ids))),
+                           MaxInserts("acct_api_keys", k, "key"), NoChanges(("acct_sessions", "acct_profile"))),
+        oracle=oracle,
+    )
+
+
+FAMILIES = (team_visit, triage, rotate_keys)
