@@ -19,7 +19,7 @@ from ..apps.account import key_prefix, list_keys_state
 from ..apps.floorplan import ROWS, booked_on_state, day_label
 from ..core.answers import answer_of
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..core.pools import phrase, slice_of_seed, slice_of_value
 from ..core.script import Click, ClickInRow, Done, DragStart, Fill, Go, Match, PointAt, Select
 from ..core.task import Task, TaskResult
 from .common import State, rows_by
@@ -112,9 +112,11 @@ def triage(seed: int, state: State) -> Task:
                 continue
             move = [c for c in cards if c["label"] == label and c["column_id"] != dest["id"]]
             arch = [c for c in cards if c["label"] != label and c["column_id"] == done["id"]]
-            if 2 <= len(move) <= 5 and 2 * len(move) + len(arch) + 1 >= 10:
+            if 2 <= len(move) <= 5 and len(arch) >= 3 and 2 * len(move) + len(arch) >= 10:
                 options.append((label, dest, move, arch))
     label, dest, move, arch = rng.choice(options)
+    keep = rng.choice(arch)  # one Done card the team still needs on the board
+    arch = [c for c in arch if c["id"] != keep["id"]]
     label_ids = {c["id"] for c in cards if c["label"] == label}
 
     def validate(s: State) -> TaskResult:
@@ -123,14 +125,18 @@ def triage(seed: int, state: State) -> Task:
                 + (" (archived)" if by[i]["archived"] else "") for i in sorted(label_ids)
                 if by[i]["column_id"] != dest["id"] or by[i]["archived"]]
         errs += [f"'{c['title']}' (Done) is not archived" for c in arch if not by[c["id"]]["archived"]]
+        if by[keep["id"]]["archived"] or by[keep["id"]]["column_id"] != done["id"]:
+            errs.append(f"'{keep['title']}' should have stayed in Done")
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (
-        "Triage the sprint board: move every card labelled '{label}' to '{col}', then archive all cards left in Done.",
+        "Triage the sprint board: move every card labelled '{label}' to '{col}', then archive all cards left in Done "
+        "except '{keep}'.",
         "On the board, first bring all '{label}' cards into the '{col}' column, then clear the Done column by "
-        "archiving its cards.",
-        "Sprint clean-up: every '{label}' card goes to '{col}'; afterwards, archive whatever remains in 'Done'.",
-    ), label=label, col=dest["name"])
+        "archiving its cards; keep '{keep}' there, though.",
+        "Sprint clean-up: every '{label}' card goes to '{col}'; afterwards, archive whatever remains in 'Done' apart "
+        "from '{keep}'.",
+    ), label=label, col=dest["name"], keep=keep["title"])
     return Task(
         id=f"board.triage.s{seed}", seed=seed, start_url="/board/", viewport=BOARD, instruction=instruction,
         validate=validate, family="board.triage", pattern="drag_spatial", max_steps=2 * len(move) + len(arch) + 12,
@@ -149,11 +155,23 @@ def rotate_keys(seed: int, state: State) -> Task:
     """Rotate every active API key created before a cutoff (a confirm dialog each); report the new prefixes."""
     rng = random.Random(f"rotate_keys:{seed}")
     active = sorted((k for k in state["acct_api_keys"] if not k["revoked_at"]), key=lambda k: (k["created_at"], k["id"]))
-    ks = [k for k in (4, 5) if active[k]["created_at"] > active[k - 1]["created_at"]]
-    k = rng.choice(ks)
-    cutoff = active[k]["created_at"]
+    by_days = rng.random() < 0.5  # the cutoff as "older than N days" or as a date
+    sl = slice_of_seed(seed)
+
+    def cutoffs(k: int) -> list[dt.date]:
+        """Dates that keep exactly the ``k`` oldest active keys, shown from the seed's slice of values."""
+        lo, hi = (dt.date.fromisoformat(active[i]["created_at"]) for i in (k - 1, k))
+        days = [lo + dt.timedelta(days=i) for i in range(1, (hi - lo).days + 1)]
+        return [d for d in days if slice_of_value((SEED_DATE - d).days if by_days else d.isoformat()) == sl]
+
+    options = [(k, d) for k in (4, 5, 6) for d in cutoffs(k)]
+    if not options:  # no date of the slice in any gap: the next key's own creation date
+        options = [(k, dt.date.fromisoformat(active[k]["created_at"])) for k in (4, 5, 6)
+                   if active[k]["created_at"] > active[k - 1]["created_at"]]
+    k, cut = rng.choice(options)
+    cutoff = cut.isoformat()
     targets = active[:k]
-    days = (SEED_DATE - dt.date.fromisoformat(cutoff)).days
+    days = (SEED_DATE - cut).days
     shown = list_keys_state(state, before=cutoff)  # the filtered list, in the page's order
     order = [r for r in shown if not r["revoked_at"]]
     first_new = max(x["id"] for x in state["acct_api_keys"]) + 1
@@ -175,13 +193,15 @@ def rotate_keys(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (
-        "Rotate every active API key created before {date}, then reply with the new keys' prefixes.",
         "Security policy: any active API key older than {days} days must be rotated. Rotate them all and tell me the "
         "prefixes of the replacement keys.",
         "In account settings, rotate each active key that was created more than {days} days ago; answer with the new "
         "key prefixes, comma-separated.",
+    ) if by_days else (
+        "Rotate every active API key created before {date}, then reply with the new keys' prefixes.",
         "Rotate the active API keys created before {date} (every one of them) and report the prefixes of the new keys.",
-    ), date=dt.date.fromisoformat(cutoff).strftime("%d %B %Y"), days=days)
+        "Keys issued before {date} must go: rotate each active one and answer with the prefixes of their replacements.",
+    ), date=cut.strftime("%d %B %Y"), days=days)
 
     def oracle() -> list:
         steps = [Fill(Match(tag="input", attrs=(("id", "before"),)), cutoff), Click(Match(role="button", name="Apply"))]
