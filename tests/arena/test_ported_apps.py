@@ -19,7 +19,7 @@ from webgauge.arena.core.env import ArenaEnv
 from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks, seed_state
 
-LONG = ["desks.team_visit", "board.triage", "account.rotate_keys"]
+LONG = ["desks.team_visit", "board.triage", "account.rotate_keys", "dash.ack_team"]
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 

@@ -6,7 +6,9 @@ irreversible dialogs, report an answer) and its scripted solution takes ten or m
   book adjacent desks for that team on a canvas floor plan (cross-app, pixels only);
 - ``board.triage``: drag every card with one label to a column, then bulk-archive Done;
 - ``account.rotate_keys``: rotate every active API key older than a cutoff (a confirm dialog
-  each) and report the new keys' prefixes (state change plus answer).
+  each) and report the new keys' prefixes (state change plus answer);
+- ``dash.ack_team``: filter the paginated alerts to one team and severity, then acknowledge each
+  open one with buttons whose on-screen labels disagree with their DOM labels.
 """
 
 from __future__ import annotations
@@ -220,4 +222,46 @@ def rotate_keys(seed: int, state: State) -> Task:
     )
 
 
-FAMILIES = (team_visit, triage, rotate_keys)
+def ack_team(seed: int, state: State) -> Task:
+    """Acknowledge every open alert of one team and severity; the buttons' DOM labels are stale."""
+    rng = random.Random(f"ack_team:{seed}")
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for a in state["dash_alerts"]:
+        if a["status"] == "open":
+            groups.setdefault((a["team"], a["severity"]), []).append(a)
+    options = sorted(k for k, v in groups.items() if 6 <= len(v) <= 10)
+    team, sev = rng.choice(options)
+    targets = groups[(team, sev)]
+    slot = next(r["slot"] for r in state["dash_slots"] if r["action"] == "acknowledge")
+    ids = tuple(a["id"] for a in targets)
+
+    def validate(s: State) -> TaskResult:
+        by = rows_by(s, "dash_alerts", "id")
+        errs = [f"'{a['title']}' is {by[a['id']]['status']}" for a in targets if by[a["id"]]["status"] != "acknowledged"]
+        return TaskResult(not errs, errs)
+
+    instruction = phrase(rng, (
+        "Acknowledge every open {sev} alert owned by the {team} on the ops dashboard, and no other alert.",
+        "The {team} has seen its open {sev} alerts: acknowledge all of them (only those) on the dashboard.",
+        "On the dashboard, mark each open {sev}-severity alert of the {team} as acknowledged; leave the rest alone.",
+    ), sev=sev, team=team)
+
+    def oracle() -> list:
+        steps = [Select(Match(tag="select", attrs=(("id", "team"),)), team),
+                 Select(Match(tag="select", attrs=(("id", "severity"),)), sev),
+                 Select(Match(tag="select", attrs=(("id", "status"),)), "open"),
+                 Click(Match(role="button", name="Apply"))]
+        for a in targets:
+            row = Match(tag="div", cls="alert-row", text=a["title"])
+            steps.append(Click(Match(role="button", nth=slot, within=row)))
+        return steps
+
+    return Task(
+        id=f"dash.ack_team.s{seed}", seed=seed, start_url="/dash/", viewport=DESKTOP, instruction=instruction,
+        validate=validate, family="dash.ack_team", pattern="pixels_vs_dom", visual=True, max_steps=len(targets) + 14,
+        forbidden_effects=(OnlyRowsChange("dash_alerts", ids), NoChanges(("dash_reports",))),
+        oracle=oracle,
+    )
+
+
+FAMILIES = (team_visit, triage, rotate_keys, ack_team)
