@@ -24,8 +24,7 @@ from .web import payload, redirect, render
 __all__ = ["APP", "SCHEMA", "MONTHS", "ACTIONS", "METRICS", "YEARS", "SEVERITIES", "PER_PAGE", "list_alerts", "chart_png"]
 
 SCHEMA = """
-CREATE TABLE dash_series(region TEXT, metric TEXT, year INTEGER, month INTEGER, value INTEGER,
-  PRIMARY KEY(region, metric, year, month));
+CREATE TABLE dash_series(region TEXT, metric TEXT, year INTEGER, month INTEGER, value INTEGER);
 CREATE TABLE dash_reports(id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT, value TEXT, region TEXT, metric TEXT,
   year INTEGER, created_at TEXT);
 CREATE TABLE dash_alerts(id INTEGER PRIMARY KEY, title TEXT, service TEXT, team TEXT, severity TEXT, impact INTEGER,
