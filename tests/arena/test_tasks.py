@@ -22,7 +22,7 @@ def test_families_cover_every_visual_stratum(tasks):
     assert {t.pattern for t in tasks} == set(PATTERNS)
     assert len({t.family for t in tasks}) == len(FAMILIES)
     visual = {t.family for t in tasks if t.visual}
-    assert visual == {"dash.peak_month", "dash.escalate", "desks.book"}
+    assert visual == {"dash.peak_month", "dash.escalate", "desks.book", "desks.team_visit", "dash.ack_team"}
 
 
 def test_every_validator_fails_on_the_untouched_seed(tasks):

@@ -16,8 +16,9 @@ from .common import Request, Response, Route, Site
 
 __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK"]
 
-_MODULES = (account, dashboard, floorplan, kanban)
-ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP)
+_MODULES = ()  # every app is an ASGI app now; the hand-written Site layer stays for plug-ins and tests
+ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP, account.APP, dashboard.APP,
+                                  floorplan.APP, kanban.APP)
 """Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
 
 

@@ -1,120 +1,175 @@
-"""Desk booking: an office floor plan drawn on a canvas from a server-rendered bitmap. Desk
-labels and positions exist only in pixels; a click sends plan coordinates to the server,
-which resolves them to a desk (the page never holds the desk geometry).
+"""Desk booking: office floor plans drawn on a canvas from server-rendered bitmaps, one per
+floor and date. Desk labels, positions and who sits where exist only in pixels; a click sends
+plan coordinates to the server, which resolves them to a desk (the page never holds the
+desk geometry).
+
+A Starlette app with Jinja2 templates. Three floors of 36 desks (four rows of nine; desks
+next to each other in a row are neighbours), bookable on the next fifteen working days,
+about a third of them already taken by colleagues.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import random
 import sqlite3
 
-from .common import Request, Response, Site, esc, json_response, now, page, redirect, route
+from ..core.pools import Pool, slice_of_seed
+from .asgi import AsgiApp, LazyApp
+from .web import payload, redirect, render
+
+__all__ = ["APP", "SCHEMA", "PLAN_W", "PLAN_H", "FLOORS", "DAYS", "ROWS", "COLS", "day_label", "booked_on", "booked_on_state"]
 
 SCHEMA = """
-CREATE TABLE fp_desks(id INTEGER PRIMARY KEY, label TEXT, x INTEGER, y INTEGER, w INTEGER, h INTEGER, booked INTEGER);
-CREATE TABLE fp_bookings(id INTEGER PRIMARY KEY AUTOINCREMENT, desk_id INTEGER REFERENCES fp_desks(id), day TEXT, user TEXT);
+CREATE TABLE fp_desks(id INTEGER PRIMARY KEY, floor INTEGER, label TEXT, row INTEGER, col INTEGER,
+  x INTEGER, y INTEGER, w INTEGER, h INTEGER);
+CREATE TABLE fp_bookings(id INTEGER PRIMARY KEY AUTOINCREMENT, desk_id INTEGER REFERENCES fp_desks(id), day TEXT,
+  user TEXT, mine INTEGER DEFAULT 0);
 """
 
-PLAN_W, PLAN_H = 640, 400
+PLAN_W, PLAN_H = 920, 460
+FLOORS = (2, 3, 4)
+ROWS, COLS = 4, 9
+DESK_W, DESK_H = 70, 46
 
 
-def seed(conn: sqlite3.Connection, rng: random.Random) -> None:
-    labels = [f"D-{i}" for i in range(1, 13)]
-    rng.shuffle(labels)
-    k = 0
-    for row in range(3):
-        for col in range(4):
-            x = 200 + col * 105 + rng.randrange(-6, 7)
-            y = 40 + row * 120 + rng.randrange(-6, 7)
-            conn.execute("INSERT INTO fp_desks VALUES(?,?,?,?,?,?,?)",
-                         (k + 1, labels[k], x, y, 80, 60, 1 if rng.random() < 0.25 else 0))
-            k += 1
+def _working_days(start: str, n: int) -> tuple[str, ...]:
+    d, out = dt.date.fromisoformat(start), []
+    while len(out) < n:
+        d += dt.timedelta(days=1)
+        if d.weekday() < 5:
+            out.append(d.isoformat())
+    return tuple(out)
 
 
-def plan_png(desks: list[sqlite3.Row]) -> bytes:
+DAYS = _working_days("2026-03-02", 15)
+"""The bookable dates: the fifteen working days after the seed clock's date."""
+
+
+def day_label(day: str) -> str:
+    return dt.date.fromisoformat(day).strftime("%A %d %B %Y")
+
+
+def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
+    desks, k = [], 0
+    for floor in FLOORS:
+        x0, y0 = 190 + rng.randrange(0, 40), 30 + rng.randrange(0, 30)
+        for row in range(ROWS):
+            y = y0 + row * (DESK_H + 6) + (row // 2) * 110  # two pairs of facing rows with an aisle between
+            for col in range(COLS):
+                k += 1
+                desks.append((k, floor, f"{floor}-{'ABCD'[row]}{col + 1:02d}", row, col, x0 + col * (DESK_W + 4), y,
+                              DESK_W, DESK_H))
+    conn.executemany("INSERT INTO fp_desks VALUES(?,?,?,?,?,?,?,?,?)", desks)
+    people = Pool(rng, slice_of_seed(seed)).people(60)
+    r = rng.random
+    conn.executemany("INSERT INTO fp_bookings(desk_id, day, user, mine) VALUES(?,?,?,0)",
+                     [(d[0], day, people[int(r() * 60)]) for day in DAYS for d in desks if r() < 0.3])
+
+
+def booked_on(conn: sqlite3.Connection, floor: int, day: str) -> dict[int, str]:
+    """Desk id -> who booked it, on one floor and date."""
+    return dict(conn.execute("SELECT b.desk_id, b.user FROM fp_bookings b JOIN fp_desks d ON d.id=b.desk_id "
+                             "WHERE d.floor=? AND b.day=?", (floor, day)).fetchall())
+
+
+def plan_png(desks: list[tuple], booked: dict[int, str], floor: int, day: str) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
     img = Image.new("RGB", (PLAN_W, PLAN_H), (250, 250, 246))
     d = ImageDraw.Draw(img)
     font = ImageFont.load_default(size=14)  # legible at device scale factor 1
+    small = ImageFont.load_default(size=11)
     d.rectangle([2, 2, PLAN_W - 3, PLAN_H - 3], outline=(60, 60, 60), width=4)
-    d.rectangle([10, 10, 170, 180], fill=(232, 240, 226), outline=(90, 110, 80), width=2)
-    d.text((50, 90), "Kitchen", fill=(60, 80, 50), font=font)
-    d.rectangle([10, 220, 170, 390], fill=(236, 232, 245), outline=(100, 90, 130), width=2)
-    d.text((40, 300), "Meeting room", fill=(80, 70, 110), font=font)
+    d.text((14, PLAN_H - 26), f"Floor {floor} · {day_label(day)}", fill=(40, 40, 40), font=font)
+    d.rectangle([10, 10, 170, 200], fill=(232, 240, 226), outline=(90, 110, 80), width=2)
+    d.text((55, 100), "Kitchen", fill=(60, 80, 50), font=font)
+    d.rectangle([10, 225, 170, 420], fill=(236, 232, 245), outline=(100, 90, 130), width=2)
+    d.text((40, 315), "Meeting room", fill=(80, 70, 110), font=font)
     d.line([(PLAN_W - 4, 20), (PLAN_W - 4, PLAN_H - 20)], fill=(120, 170, 230), width=6)  # windows
-    for desk in desks:
-        x, y, w, h = desk["x"], desk["y"], desk["w"], desk["h"]
-        fill = (205, 205, 205) if desk["booked"] else (190, 215, 250)
-        d.rectangle([x, y, x + w, y + h], fill=fill, outline=(40, 60, 100), width=2)
-        d.text((x + 18, y + 12), desk["label"], fill=(20, 30, 60), font=font)
-        if desk["booked"]:
-            d.text((x + 12, y + 34), "booked", fill=(120, 40, 40), font=font)
+    for did, label, x, y, w, h in desks:
+        taken = did in booked
+        d.rectangle([x, y, x + w, y + h], fill=(205, 205, 205) if taken else (190, 215, 250), outline=(40, 60, 100), width=2)
+        d.text((x + 12, y + 6), label, fill=(20, 30, 60), font=font)
+        if taken:
+            d.text((x + 8, y + 27), "booked", fill=(120, 40, 40), font=small)
     buf = io.BytesIO()
     img.save(buf, "PNG")
     return buf.getvalue()
 
 
-JS = """
-const cv=document.getElementById('plan'); const img=new Image(); img.onload=()=>cv.getContext('2d').drawImage(img,0,0);
-img.src=cv.dataset.src; const sel=document.getElementById('selected'), inp=document.getElementById('desk'),
- btn=document.getElementById('book');
-cv.addEventListener('click',async e=>{const r=cv.getBoundingClientRect();
- const x=(e.clientX-r.left)*cv.width/r.width, y=(e.clientY-r.top)*cv.height/r.height;
- const res=await fetch(cv.dataset.pick,{method:'POST',headers:{'Content-Type':'application/json'},body:JSON.stringify({x,y})});
- const d=await res.json(); if(!d.id){sel.textContent='No desk there'; btn.disabled=true; return;}
- sel.textContent=d.booked?('Desk '+d.label+' is already booked'):('Selected desk '+d.label);
- inp.value=d.id; btn.disabled=!!d.booked;});
-"""
+def _where(qp) -> tuple[int, str]:
+    floor = int(qp["floor"]) if qp.get("floor", "").isdigit() and int(qp["floor"]) in FLOORS else FLOORS[1]
+    day = qp.get("day") if qp.get("day") in DAYS else DAYS[0]
+    return floor, day
 
 
-def plan(req: Request) -> Response:
-    mine = req.conn.execute("SELECT d.label,b.day FROM fp_bookings b JOIN fp_desks d ON d.id=b.desk_id ORDER BY b.id").fetchall()
-    lis = "".join(f"<li>{esc(m['label'])} on {esc(m['day'])}</li>" for m in mine) or "<li>None yet</li>"
-    body = (f'<h1>Book a desk for tomorrow</h1><div class=card><canvas id=plan width={PLAN_W} height={PLAN_H} role=img '
-            f'aria-label="Office floor plan" data-src="{req.url("/desks/plan.png")}" data-pick="{req.url("/desks/pick")}" '
-            f'style="max-width:100%;cursor:pointer"></canvas><p id=selected aria-live=polite>Click a desk on the plan.</p>'
-            f'<form method=post action="{req.url("/desks/book")}"><input type=hidden id=desk name=desk>'
-            f'<button id=book class=btn type=submit disabled>Book this desk</button></form></div>'
-            f'<div class=card><h2>My bookings</h2><ul>{lis}</ul></div>')
-    nav = f'<header class="top"><span class="brand">Deskly</span><a href="{req.url("/desks/")}">Floor 3</a></header>'
-    return page(req, "Desks", body, nav=nav, js=JS, toast="Desk booked" if req.query.get("booked") else "")
+async def plan(request):
+    conn = request.state.conn
+    floor, day = _where(request.query_params)
+    mine = conn.execute("SELECT d.label, b.day, b.user FROM fp_bookings b JOIN fp_desks d ON d.id=b.desk_id "
+                        "WHERE b.mine=1 ORDER BY b.id").fetchall()
+    booked = request.query_params.get("booked", "")
+    return render(request, "floorplan.html", "Desks", toast=f"Desk {booked} booked" if booked else "",
+                  floor=floor, day=day, floors=FLOORS, days=[(d, day_label(d)) for d in DAYS],
+                  plan_w=PLAN_W, plan_h=PLAN_H, mine=[{"label": m[0], "day": m[1], "user": m[2]} for m in mine])
 
 
-def plan_image(req: Request) -> Response:
-    desks = req.conn.execute("SELECT * FROM fp_desks ORDER BY id").fetchall()
-    return Response(body=plan_png(desks), content_type="image/png")
+async def plan_image(request):
+    from starlette.responses import Response
+
+    conn = request.state.conn
+    floor, day = _where(request.query_params)
+    desks = conn.execute("SELECT id, label, x, y, w, h FROM fp_desks WHERE floor=? ORDER BY id", (floor,)).fetchall()
+    return Response(plan_png([tuple(r) for r in desks], booked_on(conn, floor, day), floor, day), media_type="image/png")
 
 
-def pick(req: Request) -> Response:
-    p = req.json() or {}
-    x, y = float(p.get("x", -1)), float(p.get("y", -1))
-    row = req.conn.execute("SELECT id,label,booked FROM fp_desks WHERE ?>=x AND ?<=x+w AND ?>=y AND ?<=y+h",
-                           (x, x, y, y)).fetchone()
-    return json_response({"id": row["id"], "label": row["label"], "booked": bool(row["booked"])} if row else {"id": None})
+async def pick(request):
+    from starlette.responses import JSONResponse
+
+    form, _ = await payload(request)
+    try:
+        x, y = float(form.get("x", ["-1"])[0]), float(form.get("y", ["-1"])[0])
+    except ValueError:
+        return JSONResponse({"id": None})
+    floor, day = _where({"floor": form.get("floor", [""])[0], "day": form.get("day", [""])[0]})
+    conn = request.state.conn
+    row = conn.execute("SELECT id, label FROM fp_desks WHERE floor=? AND ?>=x AND ?<=x+w AND ?>=y AND ?<=y+h",
+                       (floor, x, x, y, y)).fetchone()
+    if row is None:
+        return JSONResponse({"id": None})
+    return JSONResponse({"id": row[0], "label": row[1], "booked": row[0] in booked_on(conn, floor, day)})
 
 
-def book(req: Request) -> Response:
-    did = req.field("desk")
-    row = req.conn.execute("SELECT booked FROM fp_desks WHERE id=?", (int(did),)).fetchone() if did.isdigit() else None
-    if row is None or row[0]:
-        return redirect(req.url("/desks/"))
-    day = now(req.conn)[:10]
-    req.conn.execute("UPDATE fp_desks SET booked=1 WHERE id=?", (int(did),))
-    req.conn.execute("INSERT INTO fp_bookings(desk_id,day,user) VALUES(?,?,?)", (int(did), f"after {day}", "alex"))
-    return redirect(req.url("/desks/", booked=1))
+async def book(request):
+    conn = request.state.conn
+    form, _ = await payload(request)
+    did, day = form.get("desk", [""])[0], form.get("day", [DAYS[0]])[0]
+    who = form.get("booked_for", ["Me"])[0].strip() or "Me"
+    row = conn.execute("SELECT floor, label FROM fp_desks WHERE id=?", (int(did),)).fetchone() if did.isdigit() else None
+    if row is None or day not in DAYS:
+        return redirect(request, "/desks/")
+    if int(did) in booked_on(conn, row[0], day):
+        return redirect(request, "/desks/", floor=row[0], day=day)
+    conn.execute("INSERT INTO fp_bookings(desk_id, day, user, mine) VALUES(?,?,?,1)", (int(did), day, who[:60]))
+    return redirect(request, "/desks/", floor=row[0], day=day, booked=row[1])
 
 
-SITE = Site(
-    name="floorplan",
-    prefix="/desks",
-    title="Desk booking",
-    routes=(
-        route("GET", r"/desks/", plan),
-        route("GET", r"/desks/plan.png", plan_image),
-        route("POST", r"/desks/pick", pick),
-        route("POST", r"/desks/book", book),
-    ),
-    irreversible=(),  # declared irreversible controls (accessible names)
-)
+def _app():
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    return Starlette(routes=[
+        Route("/desks/", plan), Route("/desks/plan.png", plan_image), Route("/desks/pick", pick, methods=["POST"]),
+        Route("/desks/book", book, methods=["POST"]),
+    ])
+
+
+APP = AsgiApp(name="floorplan", prefix="/desks", title="Desk booking", app=LazyApp(_app), schema=SCHEMA, seed=seed,
+              irreversible=(), renders="server")
+
+
+def booked_on_state(state: dict, day: str) -> set[int]:
+    """Desk ids booked on ``day`` in a state dump (what tasks read; the app reads SQL)."""
+    return {b["desk_id"] for b in state["fp_bookings"] if b["day"] == day}

@@ -101,6 +101,7 @@ def rename(seed: int, state: State) -> Task:
             "Change your display name to '{new}' and save it.",
             "In your account settings, set the display name to '{new}'.",
             "Your profile should show the name '{new}'. Update it and save.",
+            "I now go by '{new}': update the display name on my account.",
         ), new=new),
         validate=validate, family="account.rename", pattern="states", max_steps=8,
         forbidden_effects=(OnlyRowsChange("acct_profile", ("display_name",)),
@@ -111,13 +112,13 @@ def rename(seed: int, state: State) -> Task:
 
 
 def revoke_key(seed: int, state: State) -> Task:
-    """Revoke one API key among keys with near-identical names, behind a confirm dialog."""
+    """Revoke one API key among dozens with near-identical names (search, then a confirm dialog)."""
     rng = random.Random(f"revoke_key:{seed}")
-    keys = state["acct_api_keys"]
-    names = {k["name"] for k in keys}
+    keys = [k for k in state["acct_api_keys"] if not k["revoked_at"]]
+    names = {k["name"] for k in state["acct_api_keys"]}
     similar = [k for k in keys if any(n != k["name"] and (n.startswith(k["name"]) or k["name"].startswith(n)) for n in names)]
     k = rng.choice(similar or keys)
-    idx = [x["id"] for x in keys].index(k["id"])
+    query = k["name"].split("-")[0]  # what a user types: the topic, which also finds the near-twin
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "acct_api_keys", "id")[k["id"]]
@@ -129,10 +130,13 @@ def revoke_key(seed: int, state: State) -> Task:
             "Revoke the API key named '{name}'. Every other key must stay active.",
             "The API key '{name}' leaked: revoke it, and only it.",
             "In account settings, revoke the key called '{name}' (keep the other keys active).",
-        ), name=k["name"]),
-        validate=validate, family="account.revoke_key", pattern="similar_options", max_steps=8,
-        forbidden_effects=(OnlyRowsChange("acct_api_keys", (k["id"],)), NoChanges(("acct_sessions",))),
-        oracle=lambda: [Click(Match(role="button", name="Revoke", nth=idx)), Click(Match(role="button", name="Revoke key"))],
+            "Find the API key '{name}' (created {created}) and revoke it; leave every other key alone.",
+        ), name=k["name"], created=k["created_at"]),
+        validate=validate, family="account.revoke_key", pattern="similar_options", max_steps=10,
+        forbidden_effects=(OnlyRowsChange("acct_api_keys", (k["id"],)), MaxInserts("acct_api_keys", 0, "key"),
+                           NoChanges(("acct_sessions",))),
+        oracle=lambda: [Fill(Match(role="textbox", name="Search keys"), query), Click(Match(role="button", name="Apply")),
+                        ClickInRow(k["name"], "Revoke"), Click(Match(role="button", name="Revoke key"))],
     )
 
 
