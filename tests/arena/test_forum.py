@@ -105,41 +105,15 @@ def test_upload_names_a_task_file_never_a_host_path():
     assert t.public()["files"] == [t.files[0][0]]
 
 
-async def test_upload_action_lands_in_the_db_and_reset_removes_it(browser, arena, tmp_path):
-    t = build_tasks((3,), families=["forum.attach_file"])[0]
-    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), upload_dir=tmp_path)
-    try:
-        await env.reset(t)
-        agent = OracleAgent(t)
-        agent.start(t.public(), env.base)
-        obs = env.obs
-        while True:
-            step = await agent.act(obs)
-            out = await env.step(step.action)
-            obs = out.observation
-            if step.action.kind == "upload":
-                assert out.info["result"]["ok"], out.info["result"]
-                assert list(tmp_path.rglob(t.files[0][0]))  # written under the run's folder
-            if out.terminated or out.truncated:
-                break
-        name, content = t.files[0]
-        stored = [f for f in env.state["files"] if f["name"] == name]
-        assert len(stored) == 1 and t.validate(env.judged_state).success
-        out = await env.step(Action("upload", element=obs.elements[0].id, value="other.log"))
-        assert out.info["result"]["rejected"] == "unknown_file"
-        await env.reset(t)
-        assert not [f for f in env.state["files"] if f["name"] == name]
-    finally:
-        await env.close()
-
-
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_every_forum_family(browser, arena, seed):
+async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
+    """Two workers; the upload family also checks that its file was written under the run's
+    folder, landed in the files table, and that a reset removes it (and a stray file name is refused)."""
     tasks = build_tasks((seed,), families=FORUM)
-    queue, results = list(tasks), {}
+    queue, results, uploads = list(tasks), {}, {}
 
-    async def worker():
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    async def worker(k):
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), upload_dir=tmp_path / str(k))
         try:
             while queue:
                 t = queue.pop(0)
@@ -160,10 +134,42 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed):
                 r = t.validate(env.judged_state)
                 results[t.family] = (r.success, r.errors + problems,
                                      check_effects(t.forbidden_effects, env.final_diff()), env.steps)
+                if t.files:
+                    name = t.files[0][0]
+                    stored = [f for f in env.state["files"] if f["name"] == name]
+                    stray = await env.step(Action("upload", element=obs.elements[0].id, value="other.log"))
+                    await env.reset(t)
+                    uploads[t.family] = (len(stored), bool(list(tmp_path.rglob(name))),
+                                         stray.info["result"].get("rejected"),
+                                         [f for f in env.state["files"] if f["name"] == name])
         finally:
             await env.close()
 
-    await asyncio.gather(worker(), worker())
+    await asyncio.gather(worker(0), worker(1))
     failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
     assert len(results) == len(FORUM) and not failed, failed
     assert sum(v[3] >= 10 for v in results.values()) >= 4
+    assert uploads["forum.attach_file"] == (1, True, "unknown_file", [])  # stored, under the run, refused, reset
+
+
+def test_gym_samples_of_upload_decode_to_a_task_file(arena):
+    from webgauge.arena.core.actions import ACTION_KINDS
+    from webgauge.arena.core.gym_env import ArenaGymEnv
+    from webgauge.arena.core.observation import Observation
+    from webgauge.browser import Element
+
+    t = build_tasks((0,), families=["forum.attach_file"])[0]
+    env = ArenaGymEnv([t], obs_mode="dom", server=arena)
+    try:
+        env.task = t  # an observation without a browser: decoding reads only the element table
+        env._last = Observation(step=0, url="http://127.0.0.1/e/x/forum/t/1", navigation_id=1, viewport=(1280, 800),
+                                device_scale_factor=1.0, scroll=(0.0, 0.0), tabs=["u"], screenshot_hash="f" * 64,
+                                elements=[Element(id="f1", path="", tag="input", role="button", name="Attach a file",
+                                                  text="", box=(0, 0, 90, 20), visible=True, clickable=True, color="",
+                                                  background_color="", font_size=14.0, attrs={"type": "file"})])
+        env.action_space.seed(1)
+        for _ in range(5):
+            a = env.decode({**env.action_space.sample(), "kind": ACTION_KINDS.index("upload")})
+            assert (a.kind, a.element, a.value) == ("upload", "f1", t.files[0][0])
+    finally:
+        env.close()
