@@ -316,14 +316,13 @@ async def api_reply(request):
     upload = form.get("file")
     if not body:
         return _json({"error": "Write something before posting."})
-    data = b""
-    if upload is not None and not isinstance(upload, str) and upload.filename:
-        data = await upload.read()
-        if len(data) > MAX_UPLOAD_BYTES:
-            return _json({"error": f"Attachments are limited to {MAX_UPLOAD_BYTES // 1024} KB."})
+    attached = upload is not None and not isinstance(upload, str) and bool(upload.filename)
+    data = await upload.read() if attached else b""
+    if len(data) > MAX_UPLOAD_BYTES:
+        return _json({"error": f"Attachments are limited to {MAX_UPLOAD_BYTES // 1024} KB."})
     cur = conn.execute("INSERT INTO forum_posts(thread_id, author_id, body, created, votes, deleted) VALUES(?,?,?,?,0,0)",
                        (tid, me["id"], body[:5000], now(conn)))
-    if data or (upload is not None and not isinstance(upload, str) and upload.filename):
+    if attached:  # the file is stored with the post and served back from /forum/files/<id>
         conn.execute("INSERT INTO files(name, owner, content) VALUES(?,?,?)",
                      (Path(upload.filename).name[:120], f"forum_post:{cur.lastrowid}", data))
     return _json({"ok": True, "post": cur.lastrowid})
