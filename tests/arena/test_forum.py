@@ -173,3 +173,17 @@ def test_gym_samples_of_upload_decode_to_a_task_file(arena):
             assert (a.kind, a.element, a.value) == ("upload", "f1", t.files[0][0])
     finally:
         env.close()
+
+
+def test_sealed_heldout_records_hide_the_upload_file_names():
+    import json
+
+    from webgauge.arena.runner import seal_heldout_content
+
+    t = build_tasks((0,), families=["forum.attach_file"])[0]
+    name = t.files[0][0]
+    rec = {"task": t.describe(), "steps": [{"action": {"kind": "upload", "element": "e3", "value": name},
+                                            "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""}],
+           "validator_errors": [], "forbidden_violations": [], "done_answer": None}
+    assert name in json.dumps(rec)
+    assert name not in json.dumps(seal_heldout_content(rec))
