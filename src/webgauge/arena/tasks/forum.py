@@ -2,17 +2,18 @@
 attachments (the ``upload`` action) and moderator tools, combined with the docs wiki.
 
 Every task starts logged out (the seed holds no forum session); those that change something
-give the account to use in the instruction. Five of the six families need 10 or more actions.
+give the account to use in the instruction. Five of the seven families need 10 or more actions.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 import re
 from urllib.parse import urlencode
 
-from ..apps.forum import QUARANTINE, SPAM_MARKERS
+from ..apps.forum import PAGE_SIZE, QUARANTINE, SPAM_MARKERS
 from ..core.answers import answer_of, check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
@@ -357,4 +358,39 @@ def upvote_solution(seed: int, state: State) -> Task:
                                  Done(author)])
 
 
-FAMILIES = (top_authors, carry_solution, wiki_reply, moderate, attach_file, upvote_solution)
+def count_solved(seed: int, state: State) -> Task:
+    """Answer only (2-3 actions): count the Solved badges among a category's threads started in a
+    date window; the window often reaches the second page of the list."""
+    rng = random.Random(f"forum.count_solved:{seed}")
+    pool = pool_for(seed, "forum.count_solved")
+    cats = [c for c in state["forum_categories"] if c["name"] != QUARANTINE]
+    while True:
+        cat = rng.choice(cats)
+        start = pool.date("2025-09-01", 150)
+        end = min((dt.date.fromisoformat(start) + dt.timedelta(days=rng.randrange(30, 76))).isoformat(), "2026-02-28")
+        listing = sorted((t for t in state["forum_threads"] if t["category_id"] == cat["id"]),
+                         key=lambda t: (t["created"], t["id"]), reverse=True)  # the app's "Latest" order
+        window = [i for i, t in enumerate(listing) if start <= t["created"] <= end]
+        n = sum(1 for i in window if listing[i]["solution_id"])
+        if len(window) >= 3 and n >= 1:
+            break
+    answer = str(n)
+    instruction = phrase(rng, (
+        "How many threads in the forum's {cat} category that were started between {start} and {end} (inclusive) "
+        "are marked Solved? Answer with the number.",
+        "Count the solved {cat} threads started from {start} to {end}, both days included, and reply with the count.",
+        "In {cat}, of the threads started on or after {start} and on or before {end}, how many are solved?",
+    ), cat=cat["name"], start=start, end=end)
+
+    def validate(s: State) -> TaskResult:
+        errs = check_answer(s, answer)
+        return TaskResult(not errs, errs)
+
+    page2 = [Click(Match(role="link", name="Next page"))] if any(i >= PAGE_SIZE for i in window) else []
+    return _task("count_solved", seed, start_url="/forum/", instruction=instruction, validate=validate,
+                 pattern="scroll_sticky", max_steps=12, answer=answer,
+                 forbidden_effects=(NoChanges(("forum_threads", "forum_posts", "forum_votes", "files") + OTHERS),),
+                 oracle=lambda: [Click(Match(role="link", name=cat["name"])), *page2, Done(answer)])
+
+
+FAMILIES = (top_authors, carry_solution, wiki_reply, moderate, attach_file, upvote_solution, count_solved)
