@@ -205,6 +205,8 @@ def seal_heldout_content(record: dict) -> dict:
     task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
     # the seed regenerates the task through the public procedure: it is as secret as the instruction
     rec["seed"] = task["seed"] = SEALED_SEED
+    if "files" in task:  # the names of the task's upload files are content too
+        task["files"] = [SEALED] * len(task["files"])
     task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
     for s in rec["steps"]:
         s["action"] = {"kind": s["action"].get("kind")}

@@ -23,7 +23,8 @@ the result of your last action. Answer with exactly one action as a JSON object 
 this schema, and nothing else:
 """ + json.dumps(ACTION_SCHEMA, indent=None) + """
 Semantic actions (click, fill, select, hover, focus, press, scroll, drag) name an element id
-from the element table; {"kind": "type_text", "value": "..."} types into the focused element.
+from the element table; {"kind": "type_text", "value": "..."} types into the focused element;
+{"kind": "upload", "element": "<file input id>", "value": "<file name>"} attaches one of the task's files.
 Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
 "x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
 fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
@@ -58,6 +59,8 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
     parts = [f"Task: {task['instruction']}", f"Step {obs.step + 1} of at most {task['max_steps']}.",
              f"URL: {obs.url}  (tab {obs.active_tab + 1} of {len(obs.tabs)})",
              f"Viewport: {obs.viewport[0]}x{obs.viewport[1]} CSS px, scroll {obs.scroll[0]:.0f},{obs.scroll[1]:.0f}"]
+    if task.get("files"):
+        parts.append("Files you can upload: " + ", ".join(task["files"]))
     if obs.token or obs.screenshot_hash:
         parts.append(f"Screenshot token: {obs.token or obs.screenshot_hash}")
     if obs.last_result:

@@ -6,6 +6,8 @@ Kinds:
   such as ``["Shift"]``), ``fill`` (value), ``select`` (value), ``hover``, ``focus``,
   ``press`` (key; element optional), ``scroll`` (dx, dy), ``drag`` (``element`` onto ``target``);
 - keyboard: ``type_text`` (value) types into the focused element, one key event per character;
+- files: ``upload`` (``element``: a file input; ``value``: the bare name of one of the task's
+  files, listed in the task's public view under ``files``); never a host path;
 - pointer, in normalized screenshot coordinates: ``pointer`` with ``pointer`` in
   ``click | double_click | drag_start | drag_end`` and the observation it was aimed at: its
   short ``token`` (issued with each observation) or its full ``screenshot_hash``;
@@ -19,9 +21,10 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA", "parse_action"]
+__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA", "parse_action",
+           "check_file_name"]
 
-SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text")
+SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text", "upload")
 NAVIGATION = ("goto", "back", "forward", "switch_tab")
 ACTION_KINDS = SEMANTIC + ("pointer",) + NAVIGATION + ("wait", "request_approval", "done")
 POINTER_KINDS = ("click", "double_click", "drag_start", "drag_end")
@@ -30,6 +33,16 @@ MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
 
 class ActionError(ValueError):
     """An action that does not fit the schema (the message names the field to fix)."""
+
+
+def check_file_name(name: object, what: str = "upload") -> str:
+    """``name`` if it is a bare file name (no folder, no host path), else :class:`ActionError`."""
+    if not isinstance(name, str) or not name.strip():
+        raise ActionError(f"{what} needs 'value': the name of one of the task's files (see the task's 'files')")
+    if "/" in name or "\\" in name or name in (".", "..") or "\x00" in name or len(name) > 200:
+        raise ActionError(f"{what}: {name[:60]!r} is a path; name one of the task's files by its bare name "
+                          "(e.g. 'report.log'), never a host path")
+    return name
 
 
 @dataclass(frozen=True)
@@ -57,10 +70,12 @@ class Action:
         k = self.kind
         if k not in ACTION_KINDS:
             raise ActionError(f"unknown action kind {k!r}; use one of {', '.join(ACTION_KINDS)}")
-        if k in ("click", "fill", "select", "hover", "focus", "drag") and not self.element:
+        if k in ("click", "fill", "select", "hover", "focus", "drag", "upload") and not self.element:
             raise ActionError(f"{k} needs 'element': an element id from the current observation")
         if k in ("fill", "select", "type_text") and self.value is None:
             raise ActionError(f"{k} needs 'value'")
+        if k == "upload":
+            check_file_name(self.value)
         if k == "drag" and not self.target:
             raise ActionError("drag needs 'target': the element id to drop onto")
         if self.modifiers is not None:
@@ -126,7 +141,7 @@ ACTION_SCHEMA: dict[str, Any] = {
     "properties": {
         "kind": {"enum": list(ACTION_KINDS)},
         "element": {"type": "string", "description": "element id from the observation (semantic actions)"},
-        "value": {"type": "string", "description": "text to fill or option to select"},
+        "value": {"type": "string", "description": "text to fill, option to select, or file name to upload"},
         "key": {"type": "string", "description": "key for press, e.g. Enter"},
         "dx": {"type": "number", "minimum": -100000, "maximum": 100000},
         "dy": {"type": "number", "minimum": -100000, "maximum": 100000, "description": "scroll amount in CSS px"},

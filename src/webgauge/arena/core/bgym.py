@@ -28,6 +28,8 @@ Supported calls (BrowserGym's high-level action set):
 ``keyboard_type(text)``                      ``type_text`` (types into the focused element)
 ``keyboard_insert_text(text)``               ``type_text``
 ``keyboard_press(key)``                      ``press`` on the focused element
+``upload_file(bid, file)``                   ``upload``: ``file`` is the bare name of one of the
+                                             task's files (never a host path; a one-item list is fine)
 ``goto(url)`` / ``go_back()`` / ``go_forward()``  ``goto`` / ``back`` / ``forward``
 ``tab_focus(index)``                         ``switch_tab``
 =========================================  ===============================================
@@ -36,7 +38,7 @@ Mouse coordinates are CSS pixels of the viewport, as in BrowserGym; they are nor
 against the observation the agent was shown and bound to its screenshot (through the
 observation's short token when it has one, else its hash), so a string aimed at an older
 screenshot is still rejected as stale by the environment. Not supported (a clear error
-says so): ``new_tab``, ``tab_close``, ``upload_file``, ``report_infeasible``,
+says so): ``new_tab``, ``tab_close``, ``report_infeasible``,
 ``mouse_move``, ``keyboard_up``/``keyboard_down``.
 """
 
@@ -45,7 +47,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .actions import Action, ActionError
+from .actions import Action, ActionError, check_file_name
 
 __all__ = ["BGYM_ACTIONS", "parse_bgym_action", "bgym_action_help"]
 
@@ -79,9 +81,10 @@ _SIGNATURES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "go_back": ((), {}),
     "go_forward": ((), {}),
     "tab_focus": (("index",), {}),
+    "upload_file": (("bid", "file"), {}),
 }
 BGYM_ACTIONS = tuple(_SIGNATURES)
-_UNSUPPORTED = ("new_tab", "tab_close", "upload_file", "report_infeasible", "mouse_move", "keyboard_up",
+_UNSUPPORTED = ("new_tab", "tab_close", "report_infeasible", "mouse_move", "keyboard_up",
                 "keyboard_down", "mouse_upload_file")
 MODIFIERS = ("Alt", "Control", "ControlOrMeta", "Meta", "Shift")
 
@@ -224,6 +227,13 @@ def _one(name: str, args: dict, ctx: _Context) -> list[Action]:
                 Action("pointer", pointer="drag_end", x=x2, y=y2, **tok)]
     if name == "goto":
         return [Action("goto", url=_str(name, args, "url"))]
+    if name == "upload_file":
+        f = args["file"]
+        if isinstance(f, (list, tuple)):
+            if len(f) != 1:
+                raise ActionError("upload_file(): attach exactly one file")
+            f = f[0]
+        return [Action("upload", element=_str(name, args, "bid"), value=check_file_name(f, "upload_file()"))]
     if name == "go_back":
         return [Action("back")]
     if name == "go_forward":

@@ -15,7 +15,10 @@ and to the apps only through the control API. It enforces:
   the app, see :mod:`~webgauge.arena.core.irreversible`; never guessed from a CSS class), a
   fresh capture must show the target where the observation had it (otherwise: ``moved``),
   and, when ``gate_destructive`` is on, an approval must have been granted;
-- navigation stays on the app origin; the control API is unreachable from the page.
+- navigation stays on the app origin; the control API is unreachable from the page;
+- ``upload`` sets a file input to one of the task's own files (``Task.files``), written under
+  the run's upload folder (``upload_dir``; a private temporary folder when not given), never
+  to a host path the agent names.
 
 Variants and traps change the world only through the public hooks
 (:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
@@ -35,7 +38,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import shutil
+import tempfile
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -86,7 +92,8 @@ class ArenaEnv:
                  settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
                  watch_changes: bool = True, pool: PagePool | None = None,
-                 irreversible: IrreversibleControls | None = None) -> None:
+                 irreversible: IrreversibleControls | None = None,
+                 upload_dir: str | Path | None = None) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -103,6 +110,8 @@ class ArenaEnv:
         self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
         self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
+        self._upload_dir = Path(upload_dir) if upload_dir is not None else None  # the run's folder for task files
+        self._own_upload_dir = upload_dir is None
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
         self._own_pool = pool is None
         self.pool = PagePool() if pool is None else pool
@@ -212,6 +221,9 @@ class ArenaEnv:
             page, self.page = self.page, None
             await self.pool.put(page)
         await self._close_page()
+        if self._own_upload_dir and self._upload_dir is not None:
+            shutil.rmtree(self._upload_dir, ignore_errors=True)
+            self._upload_dir = None
         if self._own_pool:
             await self.pool.close()
         if self.episode_id is not None:
@@ -322,7 +334,7 @@ class ArenaEnv:
                 await self._check_moved(target)
 
     def _check_disabled(self, action: Action, target: Element | None) -> None:
-        if action.kind in ("click", "fill", "select") and target is not None and (
+        if action.kind in ("click", "fill", "select", "upload") and target is not None and (
                 "disabled" in target.attrs or target.attrs.get("aria-disabled") == "true"):
             raise _Rejected("disabled", "the observation shows this control disabled; acting on it has no effect")
 
@@ -379,6 +391,22 @@ class ArenaEnv:
 
     async def _do_type_text(self, a: Action) -> None:
         await self.page.type_text(a.value or "")
+
+    async def _do_upload(self, a: Action) -> None:
+        """Set the file input to one of the task's files, written under the run's upload folder."""
+        files = dict(self.task.files)
+        if a.value not in files:
+            raise _Rejected("unknown_file", f"{a.value!r} is not one of this task's files "
+                            f"({', '.join(files) or 'this task offers none'}); upload only those")
+        if self._upload_dir is None:
+            self._upload_dir = Path(tempfile.mkdtemp(prefix="webgauge-uploads-"))
+        folder = (self._upload_dir / f"{self.episode_id}-{self.task.id}").resolve()
+        path = (folder / a.value).resolve()
+        if path.parent != folder:  # Action already refuses paths; this guards the folder too
+            raise _Rejected("unknown_file", f"{a.value!r} is not a bare file name")
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(files[a.value])
+        await self.page.set_input_files(a.element, [path], timeout=self.action_timeout)
 
     async def _do_drag(self, a: Action) -> None:
         if self.obs.element(a.target) is None:

@@ -203,6 +203,11 @@ class ArenaGymEnv(gym.Env):
             return Action("drag", element=el, target=els[(int(s.get("element", 0)) + 1) % len(els)].id)
         if kind == "type_text":
             return Action("type_text", value=value)
+        if kind == "upload":  # one of the task's own files (tasks without files have nothing to upload)
+            if el is None or not self.task.files:
+                return Action("wait", ms=100)
+            name = self.task.files[int(s.get("element", 0)) % len(self.task.files)][0]
+            return Action("upload", element=el, value=name)
         if kind == "press":
             return Action("press", element=el, key=KEYS[int(s.get("key", 0)) % len(KEYS)])
         if kind == "scroll":

@@ -16,7 +16,7 @@ from .actions import Action
 from .observation import Observation
 
 __all__ = ["Match", "Step", "Go", "Click", "ClickInRow", "Fill", "Select", "Press", "Reveal", "PointAt", "DragStart", "DragEnd",
-           "SwitchTab", "Wait", "Done", "ScriptError"]
+           "SwitchTab", "Wait", "Done", "Upload", "ScriptError"]
 
 
 class ScriptError(RuntimeError):
@@ -126,6 +126,17 @@ class Fill(Step):
 
     def act(self, obs: Observation, base: str) -> Action:
         return Action("fill", element=self.target.find(obs).id, value=self.value)
+
+
+@dataclass(frozen=True)
+class Upload(Step):
+    """Attach one of the task's files (by name) to the file input ``target``."""
+
+    target: Match
+    name: str
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("upload", element=self.target.find(obs).id, value=self.name)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,7 @@ class Task:
     oracle: Callable[[], list] = field(default=None, repr=False)  # scripted solution (harness only)
     answer: str | None = None  # expected done(answer) when the task asks for one
     transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
+    files: tuple[tuple[str, bytes], ...] = ()  # (name, content) the agent may upload; the env writes them under the run
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:
@@ -74,8 +75,11 @@ class Task:
 
     def public(self) -> dict:
         """What the agent may see: no validator, no effects, no oracle, no expected answer."""
-        return {"id": self.id, "instruction": self.instruction, "start_url": self.start_url,
-                "viewport": self.viewport.to_dict(), "max_steps": self.max_steps}
+        pub = {"id": self.id, "instruction": self.instruction, "start_url": self.start_url,
+               "viewport": self.viewport.to_dict(), "max_steps": self.max_steps}
+        if self.files:  # only tasks that offer files say so (the upload action names one of them)
+            pub["files"] = [name for name, _ in self.files]
+        return pub
 
     def describe(self) -> dict:
         """Everything a report or an audit needs, with the validator pinned by a source hash."""
