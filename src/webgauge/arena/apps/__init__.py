@@ -10,14 +10,14 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from . import account, admin, calendar, dashboard, floorplan, inbox, kanban, shop, wiki
+from . import account, admin, calendar, dashboard, floorplan, inbox, kanban, maps, media, shop, wiki
 from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
 
 __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK", "DESTRUCTIVE_CLASSES"]
 
 _MODULES = (shop, inbox, account, dashboard, floorplan, kanban)
-ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP)
+ASGI_APPS: tuple[AsgiApp, ...] = (wiki.APP, admin.APP, calendar.APP, maps.APP, media.APP)
 """Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
 
 

@@ -11,14 +11,14 @@ from typing import Callable, Iterable
 from ..apps.db import dump_state
 from ..apps import build_seed
 from ..core.task import Task
-from . import admin, calendar, shop, visual, wiki, work
+from . import admin, calendar, maps, media, shop, visual, wiki, work
 from .common import State
 
 __all__ = ["FAMILIES", "build_tasks", "seed_state"]
 
 Family = Callable[[int, State], Task]
 FAMILIES: dict[str, Family] = {}
-for _mod in (shop, work, visual, wiki, admin, calendar):
+for _mod in (shop, work, visual, wiki, admin, calendar, maps, media):
     for _f in _mod.FAMILIES:
         FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
 
