@@ -21,7 +21,7 @@ from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
 from webgauge.arena.core.env import ArenaEnv
 from webgauge.arena.core.episode import play
-from webgauge.arena.outputs.visual_split import visual_split
+from webgauge.arena.outputs.visual_split import visual_split, visual_split_section
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
 NEW_STRATA = ("resize", "transient", "image_match", "map")
@@ -96,7 +96,28 @@ def test_image_match_is_not_solvable_from_the_page_text(arena, control, tasks):
         control.delete(ep["id"])
 
 
-async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(browser, arena):
+async def test_details_panel_reflows_below_its_breakpoint(browser, arena, control):
+    """The resize stratum's premise: at the tablet viewport the editor is not on screen until
+    the panel is widened; at the desktop viewport it is."""
+    from webgauge.browser import RenderProfile
+
+    ep = control.create(seed=0)
+    try:
+        code = seed_state(0)["media_assets"][0]["code"]
+        url = arena.episode_url(ep["id"], f"/media/a/{code}")
+        shown = "() => !!document.getElementById('licence').offsetParent"
+        for width, height, want in ((820, 1180, False), (1280, 800, True)):
+            async with browser.open(url, RenderProfile(width=width, height=height), allowed_origins=(arena.app_url,)) as page:
+                assert await page.evaluate(shown) is want, width
+                if not want:  # widen with the keyboard on the separator: the editor appears
+                    await page.evaluate("() => { const s = document.getElementById('sep'); for (let i = 0; i < 8; i++)"
+                                        " s.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft'})); }")
+                    assert await page.evaluate(shown) is True
+    finally:
+        control.delete(ep["id"])
+
+
+async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(browser, arena, tmp_path):
     tasks = build_tasks((0, 1), families=MINE + ["calendar.booking_reference"])
     queue, results, records = list(tasks), {}, []
 
@@ -130,3 +151,8 @@ async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_spli
     assert rows2[side]["success"][0] < 1.0 and rows2[side]["success"][1] < rows2[side]["success"][0]
     assert rows2[side]["n"] == rows[side]["n"] + 1 and rows2[other] == rows[other]
     assert Counter(r["agent"] for r in rows2.values()) == Counter({"oracle": 2})
+    # the report section renders both sides with their counts
+    from webgauge.report import write_html
+
+    page = write_html(tmp_path / "split.html", "split", [visual_split_section(records)]).read_text()
+    assert "Visual split" in page and "non-visual" in page and f">{n_visual}<" in page
