@@ -117,6 +117,29 @@ async def test_details_panel_reflows_below_its_breakpoint(browser, arena, contro
         control.delete(ep["id"])
 
 
+async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
+    """The places exist only in pixels, so the pixels must be there: the server's bitmap is
+    served and painted (the oracle alone would not notice a blank map)."""
+    from webgauge.browser import RenderProfile
+
+    ep = control.create(seed=1)
+    try:
+        url = arena.episode_url(ep["id"], "/maps/")
+        async with browser.open(url, RenderProfile(width=1280, height=800), allowed_origins=(arena.app_url,)) as page:
+            colours = await page.evaluate("""async () => {
+                const cv = document.getElementById('map');
+                for (let i = 0; i < 100; i++) {
+                    const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data, seen = new Set();
+                    for (let k = 0; k < d.length; k += 4 * 97) seen.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3]);
+                    if (seen.size > 20) return seen.size;
+                    await new Promise((r) => setTimeout(r, 100));
+                }
+                return 0; }""")
+            assert colours > 20, "the map canvas stayed blank"
+    finally:
+        control.delete(ep["id"])
+
+
 async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(browser, arena, tmp_path):
     tasks = build_tasks((0, 1), families=MINE + ["calendar.booking_reference"])
     queue, results, records = list(tasks), {}, []

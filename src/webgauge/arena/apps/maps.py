@@ -206,8 +206,8 @@ async def image(request):
     if ":" in z and all(p.isdigit() for p in z.split(":", 1)):
         draft = tuple(int(p) for p in z.split(":", 1))
     places = conn.execute("SELECT group_concat(name || x || ',' || y) FROM maps_places").fetchone()[0] or ""
-    shown = json.dumps([places, conn.execute("SELECT * FROM maps_zones").fetchall(),
-                        conn.execute("SELECT name, x, y FROM maps_pins").fetchall(), draft])
+    shown = json.dumps([places, [tuple(r) for r in conn.execute("SELECT id, depot_id, radius FROM maps_zones")],
+                        [tuple(r) for r in conn.execute("SELECT name, x, y FROM maps_pins")], draft])
     key = hashlib.sha256(shown.encode()).hexdigest()
     if key not in _CACHE:
         if len(_CACHE) > 64:
