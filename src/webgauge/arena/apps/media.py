@@ -9,7 +9,8 @@ tickets show reference photos (another shot of the product), never its code.
 
 The asset page has a resizable details panel (drag the separator, or arrow keys on it): the
 panel is a CSS container, and below 420 px it reflows to a compact summary that hides the
-editable details. At a tablet viewport it starts compact, so editing needs a resize.
+editable details (licence, credit, rights). At a tablet viewport it starts compact, so editing
+them needs a resize; tags and sharing sit outside the panel and work at every width.
 Creating a share link shows the link's code only in a 3-second notification. "Delete asset"
 is declared irreversible.
 """
@@ -170,10 +171,20 @@ async def asset_save(request):
     licence = str(form.get("licence", a["licence"]))
     if licence not in LICENCES:
         return _redirect(request, f"/media/a/{a['code']}", "Pick a licence from the list")
-    tags = ", ".join(t.strip() for t in str(form.get("tags", "")).split(",") if t.strip())
-    conn.execute("UPDATE media_assets SET licence=?, credit=?, tags=?, updated=? WHERE id=?",
-                 (licence, str(form.get("credit", "")).strip()[:120], tags[:200], now(conn)[:10], a["id"]))
+    conn.execute("UPDATE media_assets SET licence=?, credit=?, updated=? WHERE id=?",
+                 (licence, str(form.get("credit", "")).strip()[:120], now(conn)[:10], a["id"]))
     return _redirect(request, f"/media/a/{a['code']}", "Details saved")
+
+
+async def asset_tags(request):
+    conn = request.state.conn
+    a = _asset(conn, request.path_params["code"])
+    form = await request.form()
+    if a is None:
+        return _redirect(request, "/media/", "No such asset")
+    tags = ", ".join(t.strip() for t in str(form.get("tags", "")).split(",") if t.strip())
+    conn.execute("UPDATE media_assets SET tags=?, updated=? WHERE id=?", (tags[:200], now(conn)[:10], a["id"]))
+    return _redirect(request, f"/media/a/{a['code']}", "Tags saved")
 
 
 async def asset_share(request):
@@ -277,6 +288,7 @@ def _app():
     return Starlette(routes=[
         Route("/media/", library), Route("/media/a/{code}", asset_page),
         Route("/media/a/{code}/save", asset_save, methods=["POST"]),
+        Route("/media/a/{code}/tags", asset_tags, methods=["POST"]),
         Route("/media/a/{code}/share", asset_share, methods=["POST"]),
         Route("/media/a/{code}/delete", asset_delete, methods=["POST"]),
         Route("/media/img/{kind}/{key}.png", image),

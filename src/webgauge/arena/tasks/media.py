@@ -130,7 +130,7 @@ def tag_matches(seed: int, state: State) -> Task:
     steps = [Click(Match(role="link", name="Briefs")), Click(Match(role="link", name=b["ref"]))]
     for a in targets:
         steps += [*_find(a["code"]), Fill(Match(role="textbox", name="Tags"), tag),
-                  Click(Match(role="button", name="Save details"))]
+                  Click(Match(role="button", name="Save tags"))]
     return Task(
         id=f"media.tag_matches.s{seed}", seed=seed, start_url="/media/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="media.tag_matches", pattern="image_match", visual=True, max_steps=40,
