@@ -34,6 +34,7 @@ from .core.observation import OBS_MODES, Observation, image_tokens
 from .outputs.report import write_arena_report
 from .runner import run_arena
 from .outputs.scoring import load_episodes
+from .outputs.visual_split import visual_split
 from .apps.server import ArenaServer
 from .core.task import PATTERNS, Task, TaskResult, Viewport
 # variants, safety traps, approvals, held-out slices and packages (issue 6)
@@ -56,7 +57,7 @@ __all__ = [
     "ArenaEnv", "StepOutcome", "PagePool", "pool_for", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
     "OBS_MODES", "Observation", "image_tokens", "ArenaServer", "PATTERNS", "Task", "TaskResult", "Viewport",
     "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "play", "EnvHooks", "WorldEvents", "EpisodeRecord", "SealedEpisodeRecord", "StepRecord", "run_arena", "write_arena_report",
-    "load_episodes", "ArenaGymEnv", "register_envs",
+    "load_episodes", "visual_split", "ArenaGymEnv", "register_envs",
     "ApprovalLog", "get_policy", "Slices", "heldout_seeds", "load_secret", "make_slices", "EnvironmentMismatch",
     "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent",
     "TRAPS", "TrapServer", "TrapVariant", "attack_outcome", "COHORTS", "VARIANTS", "Variant", "VariantEnv",

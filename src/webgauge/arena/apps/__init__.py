@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from . import account, admin, calendar, dashboard, floorplan, forum, inbox, kanban, shop, wiki
+from . import account, admin, calendar, dashboard, floorplan, forum, inbox, kanban, maps, media, shop, wiki
 from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
 
@@ -18,7 +18,8 @@ __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "
 
 _MODULES = ()  # every app is an ASGI app now; the hand-written Site layer stays for plug-ins and tests
 ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP, account.APP, dashboard.APP,
-                                  floorplan.APP, kanban.APP, forum.APP)
+                                  floorplan.APP, kanban.APP, forum.APP,
+                                  maps.APP, media.APP)
 """Apps built as ASGI applications (Starlette + Jinja2), served through :func:`asgi_site`."""
 
 

@@ -19,7 +19,7 @@ __all__ = ["Task", "TaskResult", "Viewport", "PATTERNS"]
 
 PATTERNS = (
     "small_targets", "responsive", "scroll_sticky", "menus_dialogs", "canvas", "similar_options",
-    "states", "drag_spatial", "popups_tabs", "pixels_vs_dom",
+    "states", "drag_spatial", "popups_tabs", "pixels_vs_dom", "resize", "transient", "image_match", "map",
 )
 """The visual difficulty strata a task family belongs to (its UI pattern)."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .scoring import Episodes, agent_summary, by_group, grounding_by_pattern, load_episodes, paired
 from .viewer import trace_page_name, write_trace_page
+from .visual_split import visual_split_section
 
 __all__ = ["write_arena_report", "ACTION_SPACE_NOTE", "family_success", "family_success_text", "split_slices",
            "write_variety", "VARIETY_FILE"]
@@ -135,9 +136,10 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
             pairs, [Column("a"), Column("b"), Column("episodes"), Column("diff", "success a − b (pp) [95% CI]", pct),
                     Column("p", "p", lambda v: fmt_num(v, 3))])))
     agents = eps.agents
-    for key, title_ in (("pattern", "Success by UI pattern"), ("visual", "Success by visual flag (needs pixels)"),
-                        ("variant", "Success by variant"), ("family", "Success by family (public slice; every "
-                                                                       "agent, the heuristic included)")):
+    if eps.records:  # the visual flag as its own split, with n and cluster-bootstrap intervals
+        sections.append(visual_split_section(eps.records))
+    for key, title_ in (("pattern", "Success by UI pattern"), ("variant", "Success by variant"),
+                        ("family", "Success by family (public slice; every agent, the heuristic included)")):
         sections.append(Section(title_, table(by_group(eps, key), [Column(key)] + [Column(a, a, pct) for a in agents]
                                               + [Column("episodes")])))
     sections.append(Section("Grounding errors by UI pattern", table(grounding_by_pattern(eps),

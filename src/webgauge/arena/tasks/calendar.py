@@ -107,7 +107,7 @@ def booking_reference(seed: int, state: State) -> Task:
 
     return Task(
         id=f"cal.booking_reference.s{seed}", seed=seed, start_url="/calendar/", viewport=DESKTOP,
-        instruction=instruction, validate=validate, family="cal.booking_reference", pattern="states", max_steps=16,
+        instruction=instruction, validate=validate, family="cal.booking_reference", pattern="transient", max_steps=16,
         answer=ref,
         forbidden_effects=(OnlyRowsChange("cal_bookings", ()), MaxInserts("cal_bookings", 1, "booking"),
                            NoDeletes(("cal_bookings",)), NoChanges(OTHERS)),

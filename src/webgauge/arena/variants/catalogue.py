@@ -33,8 +33,8 @@ for _form, (_w, _h) in FORM_FACTORS.items():
         COHORTS[f"cohort.{_form}@{_dsf}x"] = _add(Variant(
             f"cohort.{_form}@{_dsf}x", "cohort", f"{_form} viewport {_w}×{_h} CSS px at device scale factor {_dsf}",
             viewport=Viewport(_w, _h, float(_dsf)), extra_steps=2,
-            # a responsive task's viewport is what the task is about; cohorts leave it alone
-            skip_patterns=("responsive",)))
+            # a responsive or resize task's viewport is what the task is about; cohorts leave it alone
+            skip_patterns=("responsive", "resize")))
 
 for _v in (
     Variant("perturb.color", "perturb", "large buttons recolored (webgauge.perturb color family)", perturb="color"),
