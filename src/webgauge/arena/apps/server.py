@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .db import EpisodeDB, TemplateCache, dump_state, state_hash
+from .db import EpisodeDB, TemplateCache, encode_rows
 from . import SITES, build_seed
 from .common import Request, Response
 
@@ -28,10 +28,7 @@ __all__ = ["ArenaServer", "Episode", "encode_state"]
 def encode_state(state: dict) -> dict:
     """A state dump as JSON-safe data (bytes become ``{"__bytes__": hex}``)."""
 
-    def enc(v: Any) -> Any:
-        return {"__bytes__": bytes(v).hex()} if isinstance(v, (bytes, bytearray, memoryview)) else v
-
-    return {t: [{k: enc(v) for k, v in row.items()} for row in rows] for t, rows in state.items()}
+    return {t: encode_rows(rows) for t, rows in state.items()}
 
 
 @dataclass
@@ -161,11 +158,10 @@ class ArenaServer:
             return {"hash": ep.db.hash(), "seed_hash": server.templates.seed_hash(ep.db.seed),
                     "ms": (time.perf_counter() - t0) * 1000}
         if op == "state" and m == "GET":
-            with ep.db.lock:
-                st = dump_state(ep.db.conn)
-            return {"state": encode_state(st), "hash": state_hash(st)}
-        if op == "hash" and m == "GET":
-            return {"hash": ep.db.hash()}
+            st, h = ep.db.snapshot()
+            return {"state": st, "hash": h}
+        if op == "hash" and m in ("GET", "POST"):  # POST {"fresh": true}: re-read every table
+            return {"hash": ep.db.hash(fresh=bool(p.get("fresh")))}
         if op == "inflight" and m == "GET":
             return {"inflight": ep.inflight}
         if op == "writes" and m == "GET":
