@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import math
 
@@ -25,11 +26,18 @@ RUNNING_ANIMATIONS_JS = ("() => document.getAnimations ? "
                          "document.getAnimations().filter(a => a.playState === 'running').length : 0")
 
 
-async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0) -> bytes:
+async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0,
+                       visual_viewport: tuple[float, float, float] | list[float] | None = None) -> bytes:
     """PNG bytes of the ``width x height`` CSS px viewport at device pixels (``Page.captureScreenshot``
     optimized for speed, clipped to the visual viewport as Playwright clips it). The device scale
-    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip."""
-    vv = (await cdp.send("Page.getLayoutMetrics"))["visualViewport"]
+    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip.
+    ``visual_viewport`` ``(page x, page y, scale)`` in CSS px, when the caller just measured it
+    (``window.visualViewport``), saves the ``Page.getLayoutMetrics`` round trip."""
+    if visual_viewport is not None:
+        px, py, scale = visual_viewport
+        vv = {"pageX": px, "pageY": py, "scale": scale}
+    else:
+        vv = (await cdp.send("Page.getLayoutMetrics"))["visualViewport"]
     scale = vv.get("scale", 1) or 1
     clip = {"x": vv["pageX"], "y": vv["pageY"], "width": math.ceil(width / scale - 1e-9),
             "height": math.ceil(height / scale - 1e-9), "scale": scale * device_scale_factor}
@@ -47,8 +55,8 @@ STORAGE_TYPES = ("cookies,local_storage,indexeddb,cache_storage,service_workers,
 async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
     """Remove everything ``origins`` stored in this browser context (``Storage.clearDataForOrigin``:
     cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
-    for origin in sorted(origins):
-        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
+    await asyncio.gather(*(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
+                           for origin in sorted(origins)))
 
 
 _WORLD = "webgauge-change-watch"
