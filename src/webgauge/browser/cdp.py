@@ -85,8 +85,11 @@ var __wgCanvasSig = async () => {
 
 _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   const old = window.__wgWatch;
-  if (old) { old.mo.takeRecords(); old.dirty = []; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
-  const s = {dirty: [], canvas: '', view: __wgView()};
+  if (old) { old.mo.takeRecords(); old.dirty = []; old.nav = false; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
+  const s = {dirty: [], canvas: '', view: __wgView(), nav: false};
+  // a link, form or script starting a navigation to another document (the Navigation API fires
+  // 'navigate' at once; the new document commits later)
+  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
   s.mo = new MutationObserver(() => mark('mutation'));
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -148,6 +151,16 @@ class ChangeWatch:
             return list(await self._eval(_CHECK_JS))
         except Exception:  # the armed document is gone (navigation, crash)
             return ["navigation"]
+
+    async def navigation_started(self) -> bool:
+        """Has the watched document started a navigation to another document since :meth:`arm`
+        (or already been replaced)? One round trip, no waiting."""
+        if self._ctx_id is None:
+            return False
+        try:
+            return bool(await self._eval("!!(window.__wgWatch && window.__wgWatch.nav)"))
+        except Exception:  # the armed document is gone: it navigated
+            return True
 
     async def _eval(self, js: str):
         r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,

@@ -714,6 +714,12 @@ class LivePage:
         watch = self._watches.get(page)
         return ["unarmed"] if watch is None else await watch.changes()
 
+    async def navigation_started(self) -> bool:
+        """Did the active tab start a navigation to another document since :meth:`watch_changes`
+        (a clicked link, a submitted form, a script)? False when no watch is armed."""
+        watch = self._watches.get(self._page)
+        return False if watch is None else await watch.navigation_started()
+
     def can_reuse(self, profile: RenderProfile) -> bool:
         """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Not when a
         context-level setting differs (device scale, mobile, touch, locale, ...; the viewport

@@ -432,14 +432,18 @@ class ArenaEnv:
         self.done_answer = a.answer
 
     async def _settle(self, before_tabs: int) -> None:
-        """Wait for the action's own consequences, not a fixed time: a navigation it started has
-        loaded and the app server handles no request of this episode (capped at ``settle_ms``).
+        """Wait for the action's own consequences, not a fixed time: a navigation it started (the
+        change watch saw it begin) has committed and loaded, and the app server handles no request
+        of this episode (capped at ``settle_ms``).
         The observation's capture then settles the page itself: ``settle_frames`` frames with
         the same layout and ``settle_quiet_ms`` without a DOM mutation (one pass in the page)."""
         page = self.page
         assert page is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settle_ms / 1000
+        if self.watch_changes and page.navigation_id == self.obs.navigation_id and await page.navigation_started():
+            while page.navigation_id == self.obs.navigation_id and loop.time() < deadline:
+                await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
         while True:
             await self._wait_load()
             if loop.time() >= deadline or not await self._control("inflight", self.episode_id):
