@@ -178,6 +178,14 @@ async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwr
         with pytest.raises(Exception, match="Timeout"):  # covered: Playwright's click, which waits and fails
             await page.click(ids["covered"], timeout=1.0)
         assert resolved[-1] == ids["covered"] and not await page.evaluate("() => log.splice(0)")
+        # with a change watch armed the checks run in its isolated world: a page faking
+        # elementFromPoint cannot make the covered button look clickable
+        await page.watch_changes()
+        await page.evaluate("() => { document.elementFromPoint = () => document.getElementById('covered'); }")
+        n = len(resolved)
+        with pytest.raises(Exception, match="Timeout"):
+            await page.click(ids["covered"], timeout=1.0)
+        assert resolved[n:] == [ids["covered"]] and not await page.evaluate("() => log.splice(0)")
         await page.click(ids["far"])  # outside the viewport: Playwright scrolls to it and clicks
         assert resolved[-1] == ids["far"]
         assert [e[:2] for e in await page.evaluate("() => log.splice(0)") if e[0] == "click"] == [["click", "far"]]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import math
 
 __all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
@@ -161,6 +162,13 @@ class ChangeWatch:
             return bool(await self._eval("!!(window.__wgWatch && window.__wgWatch.nav)"))
         except Exception:  # the armed document is gone: it navigated
             return True
+
+    async def call(self, fn_js: str, arg) -> object:
+        """``fn_js(arg)`` in the watch's isolated world (the page's own scripts cannot tamper with
+        the DOM functions it calls); raises when the watched document is gone."""
+        if self._ctx_id is None:
+            raise RuntimeError("the change watch is not armed")
+        return await self._eval(f"({fn_js})({json.dumps(arg)})")
 
     async def _eval(self, js: str):
         r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,
