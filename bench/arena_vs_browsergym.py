@@ -162,7 +162,7 @@ ROWS = (  # label, webgauge key, BrowserGym target, field
 def report(wg: dict, bg: dict | None) -> None:
     head = f"{'measure (median ms)':44s}{'webgauge':>10s}"
     for cfg in CONFIGS:
-        head += f"{'BrowserGym ' + cfg:>22s}{'ratio':>8s}"
+        head += f"{'BrowserGym ' + cfg:>25s}{'ratio':>8s}"
     print("\n" + head)
     for label, wkey, bkey, field in ROWS:
         w = med(wg[wkey][field])
@@ -170,15 +170,15 @@ def report(wg: dict, bg: dict | None) -> None:
         for cfg in CONFIGS:
             r = bg["results"][f"{cfg}/{bkey}"] if bg else None
             if r is None:
-                line += f"{'-':>22s}{'-':>8s}"
+                line += f"{'-':>25s}{'-':>8s}"
                 continue
             xs, note = r[field], ""
             if field == "click_ms" and not all(r["click_ok"]):  # time only the clicks that happened
                 xs = [x for x, ok in zip(r[field], r["click_ok"]) if ok]
                 note = f" ({r['click_ok'].count(False)}/{len(r['click_ok'])} failed)"
             b = med(xs)
-            line += (f"{format(b, '.0f') + note:>22s}{b / w:7.1f}x" if b is not None
-                     else f"{'all failed' + note:>22s}{'-':>8s}")
+            line += (f"{format(b, '.0f') + note:>25s}{b / w:7.1f}x" if b is not None
+                     else f"{'all failed' + note:>25s}{'-':>8s}")
         print(line)
     if bg and any(v["errors"] for v in bg["results"].values()):
         first = next(v["errors"][0] for v in bg["results"].values() if v["errors"])

@@ -55,6 +55,7 @@ def test_reset_100_times_restores_the_seed_hash(arena, control):
         r = control.reset(eid)
         assert r["hash"] == seed_hash == r["seed_hash"], f"reset {i} did not restore the seed"
         assert control.hash(eid) == seed_hash
+        assert control.hash(eid, fresh=True) == seed_hash, f"reset {i}: the tables read afresh differ from the seed"
         assert control.writes(eid) == []
     assert changed == 100
     control.delete(eid)
@@ -129,3 +130,29 @@ def test_apps_reject_unknown_episodes(arena):
     with pytest.raises(urllib.error.HTTPError) as e:
         OPENER.open(arena.app_url + "/e/unknown/shop/")
     assert e.value.code == 404
+
+
+def test_reset_restores_only_the_written_tables_and_the_sequence(arena, control):
+    """Change tracking (temp triggers): a reset after one write restores that table alone, a reset
+    after none restores nothing; both land on the seed, read afresh (not from the caches)."""
+    ep = control.create(seed=2)
+    eid, base = ep["id"], ep["base_url"]
+    db = arena.episode(eid).db
+    before = db.versions()
+    post(base + "/shop/addresses", "label=X&name=Y&street=1+Z&city=Q&zip=11111")  # AUTOINCREMENT table
+    changed = {t for t, v in db.versions().items() if v != before[t]}
+    assert changed == {"shop_addresses"}
+    state, h = control.state(eid)
+    assert h != ep["seed_hash"] and control.hash(eid, fresh=True) == h
+    counts = dict(db.restores)
+    control.reset(eid)
+    assert db.restores["tables"] == counts["tables"] + 1 and db.restores["full"] == counts["full"]
+    assert control.hash(eid, fresh=True) == ep["seed_hash"] == control.hash(eid)
+    post(base + "/shop/addresses", "label=X&name=Y&street=1+Z&city=Q&zip=11111")
+    again, _ = control.state(eid)
+    assert again["shop_addresses"] == state["shop_addresses"], "the restored sqlite_sequence gave another id"
+    control.reset(eid)
+    control.reset(eid)
+    assert db.restores["none"] == counts["none"] + 1
+    assert control.hash(eid, fresh=True) == ep["seed_hash"]
+    control.delete(eid)

@@ -46,9 +46,21 @@ READ_JS = """async () => {
 }"""
 
 
+CLICKS = """<!doctype html><body style="margin:0;height:3000px">
+<button id="plain" style="position:absolute;left:21px;top:20px;width:101px;height:41px">Plain</button>
+<button id="covered" style="position:absolute;left:20px;top:100px;width:100px;height:40px">Covered</button>
+<div id="cover" style="position:absolute;left:0;top:90px;width:300px;height:60px;background:#0003"></div>
+<button id="far" style="position:absolute;left:20px;top:2000px;width:100px;height:40px">Far</button>
+<script>window.log = [];
+for (const t of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
+  document.addEventListener(t, (e) => log.push([t, e.target.id, e.isTrusted, e.clientX, e.clientY, e.detail]), true);
+</script></body>"""
+
+
 @pytest.fixture
 def site():
-    with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS}) as srv:
+    with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS,
+                             "/clicks.html": CLICKS}) as srv:
         yield srv
 
 
@@ -136,5 +148,46 @@ async def test_change_watch_sees_changes_the_page_cannot_see(browser, site):
         assert await page.changes_since_watch() == []
         await page.evaluate("() => document.getElementById('cv').getContext('2d').fillRect(100, 50, 4, 4)")
         assert await page.changes_since_watch() == ["canvas"]
+    finally:
+        await page.close()
+
+
+async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwright(browser, site):
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    try:
+        await page.goto(site.url("clicks.html"))
+        ids = {e.attrs.get("id"): e.id for e in (await page.capture(with_aria=False)).elements}
+        resolved: list[str] = []
+        resolve = page.resolve
+
+        async def counting_resolve(target, timeout=5.0):  # Playwright's click path resolves a locator
+            resolved.append(target)
+            return await resolve(target, timeout)
+
+        page.resolve = counting_resolve
+        await page.click(ids["plain"], click_count=2)
+        playwright_events = await page.evaluate("() => log.splice(0)")
+        page.fast_clicks = True
+        await page.click(ids["plain"], click_count=2)
+        fast_events = await page.evaluate("() => log.splice(0)")
+        assert resolved == [ids["plain"]], "the plain button should have taken the fast path"
+        assert fast_events == playwright_events  # the same events at the same point
+        clicks = [e for e in fast_events if e[0] == "click"]
+        assert [e[1:3] + e[5:] for e in clicks] == [["plain", True, 1], ["plain", True, 2]]
+        assert 21 < clicks[0][3] < 122 and 20 < clicks[0][4] < 61
+        with pytest.raises(Exception, match="Timeout"):  # covered: Playwright's click, which waits and fails
+            await page.click(ids["covered"], timeout=1.0)
+        assert resolved[-1] == ids["covered"] and not await page.evaluate("() => log.splice(0)")
+        # with a change watch armed the checks run in its isolated world: a page faking
+        # elementFromPoint cannot make the covered button look clickable
+        await page.watch_changes()
+        await page.evaluate("() => { document.elementFromPoint = () => document.getElementById('covered'); }")
+        n = len(resolved)
+        with pytest.raises(Exception, match="Timeout"):
+            await page.click(ids["covered"], timeout=1.0)
+        assert resolved[n:] == [ids["covered"]] and not await page.evaluate("() => log.splice(0)")
+        await page.click(ids["far"])  # outside the viewport: Playwright scrolls to it and clicks
+        assert resolved[-1] == ids["far"]
+        assert [e[:2] for e in await page.evaluate("() => log.splice(0)") if e[0] == "click"] == [["click", "far"]]
     finally:
         await page.close()

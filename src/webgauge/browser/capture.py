@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Awaitable, Callable
 
 from .profile import RenderProfile
-from .settle import SETTLE_TIMEOUT, SettleReport, probe_layout, settle
+from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle
 from .snapshot import Element, Snapshot, element_id
 
 __all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_png_size", "consistency_problems",
@@ -21,6 +21,15 @@ __all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_pn
 @lru_cache(maxsize=1)
 def _capture_js() -> str:
     return resources.files(__package__).joinpath("capture.js").read_text()
+
+
+@lru_cache(maxsize=1)
+def _capture_and_probe_js() -> str:
+    """The element table and, right after it in the same task, the layout probe (one round trip)."""
+    from .settle import _settle_js
+
+    return (f"async (opts) => [({_capture_js().strip()})(opts), "
+            f"await ({_settle_js().strip()})({{probe: true, budgetMs: 0}})]")
 
 
 async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = False,
@@ -73,21 +82,23 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 
 
 async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
-                before: SettleReport, viewport_screenshot=None) -> tuple[Snapshot, list[str]]:
+                before: SettleReport, viewport_screenshot=None, before_screenshot=None) -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
     png = b""
+    if before_screenshot is not None:
+        await before_screenshot()
     if with_screenshot:
         if full_page and before.size[1] > max_full_page_height:
             warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
             full_page = False
         if viewport_screenshot is not None and not full_page:
-            png = await viewport_screenshot()
+            png = await viewport_screenshot(before.view)
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
-    data = json.loads(await page.evaluate(_capture_js(), {"maxElements": max_elements}))
-    after = await probe_layout(page)
+    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+    data = json.loads(raw_table)
     elements: list[Element] = []
     for raw in data["elements"]:
         path = raw.pop("path")
@@ -120,7 +131,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                        with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
                        max_full_page_height: int = MAX_FULL_PAGE_HEIGHT, settle_timeout: float = SETTLE_TIMEOUT,
                        pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
-                       viewport_screenshot: Callable[[], Awaitable[bytes]] | None = None) -> Snapshot:
+                       viewport_screenshot: Callable[[dict], Awaitable[bytes]] | None = None,
+                       stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
+                       before_screenshot: Callable[[], Awaitable[None]] | None = None) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -133,8 +146,11 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     with ``settled=False`` and the reason in ``warnings`` (``unsettled: ...``); callers that
     need a reproducible capture reject it (``LivePage(require_settled=True)`` raises).
 
-    ``viewport_screenshot`` (a coroutine function returning PNG bytes) replaces Playwright's
-    viewport screenshot (``LivePage.viewport_png``: CDP, the same pixels).
+    ``viewport_screenshot`` (a coroutine function of the settle report's ``view``, returning PNG
+    bytes) replaces Playwright's viewport screenshot (``LivePage.viewport_png``: CDP, the same
+    pixels). ``stable_frames`` and ``quiet_ms`` are passed to :func:`settle` (the arena settles
+    on fewer frames plus a DOM-mutation quiet period); ``before_screenshot`` runs after the
+    settle, right before the screenshot (the arena arms its change watch there).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -142,14 +158,14 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     snap = None
     for attempt in range(1, max(1, attempts) + 1):
         budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
-        report = await settle(page, timeout=budget, pending=pending)
+        report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms)
         if not report.settled:  # measure where it stands, to check the capture against that
             now = await probe_layout(page)
             report.size, report.sig = (int(now["size"][0]), int(now["size"][1])), int(now["sig"])
         snap, problems = await _read(page, profile, full_page=full_page, max_elements=max_elements,
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
-                                     viewport_screenshot=viewport_screenshot)
+                                     viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot)
         if not report.settled:
             unsettled = report.reasons + problems
             break

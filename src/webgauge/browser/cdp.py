@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import json
 import math
 
 __all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
@@ -25,11 +27,18 @@ RUNNING_ANIMATIONS_JS = ("() => document.getAnimations ? "
                          "document.getAnimations().filter(a => a.playState === 'running').length : 0")
 
 
-async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0) -> bytes:
+async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0,
+                       visual_viewport: tuple[float, float, float] | list[float] | None = None) -> bytes:
     """PNG bytes of the ``width x height`` CSS px viewport at device pixels (``Page.captureScreenshot``
     optimized for speed, clipped to the visual viewport as Playwright clips it). The device scale
-    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip."""
-    vv = (await cdp.send("Page.getLayoutMetrics"))["visualViewport"]
+    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip.
+    ``visual_viewport`` ``(page x, page y, scale)`` in CSS px, when the caller just measured it
+    (``window.visualViewport``), saves the ``Page.getLayoutMetrics`` round trip."""
+    if visual_viewport is not None:
+        px, py, scale = visual_viewport
+        vv = {"pageX": px, "pageY": py, "scale": scale}
+    else:
+        vv = (await cdp.send("Page.getLayoutMetrics"))["visualViewport"]
     scale = vv.get("scale", 1) or 1
     clip = {"x": vv["pageX"], "y": vv["pageY"], "width": math.ceil(width / scale - 1e-9),
             "height": math.ceil(height / scale - 1e-9), "scale": scale * device_scale_factor}
@@ -47,8 +56,8 @@ STORAGE_TYPES = ("cookies,local_storage,indexeddb,cache_storage,service_workers,
 async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
     """Remove everything ``origins`` stored in this browser context (``Storage.clearDataForOrigin``:
     cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
-    for origin in sorted(origins):
-        await cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
+    await asyncio.gather(*(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
+                           for origin in sorted(origins)))
 
 
 _WORLD = "webgauge-change-watch"
@@ -77,8 +86,11 @@ var __wgCanvasSig = async () => {
 
 _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   const old = window.__wgWatch;
-  if (old) { old.mo.takeRecords(); old.dirty = []; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
-  const s = {dirty: [], canvas: '', view: __wgView()};
+  if (old) { old.mo.takeRecords(); old.dirty = []; old.nav = false; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
+  const s = {dirty: [], canvas: '', view: __wgView(), nav: false};
+  // a link, form or script starting a navigation to another document (the Navigation API fires
+  // 'navigate' at once; the new document commits later)
+  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
   s.mo = new MutationObserver(() => mark('mutation'));
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
@@ -140,6 +152,23 @@ class ChangeWatch:
             return list(await self._eval(_CHECK_JS))
         except Exception:  # the armed document is gone (navigation, crash)
             return ["navigation"]
+
+    async def navigation_started(self) -> bool:
+        """Has the watched document started a navigation to another document since :meth:`arm`
+        (or already been replaced)? One round trip, no waiting."""
+        if self._ctx_id is None:
+            return False
+        try:
+            return bool(await self._eval("!!(window.__wgWatch && window.__wgWatch.nav)"))
+        except Exception:  # the armed document is gone: it navigated
+            return True
+
+    async def call(self, fn_js: str, arg) -> object:
+        """``fn_js(arg)`` in the watch's isolated world (the page's own scripts cannot tamper with
+        the DOM functions it calls); raises when the watched document is gone."""
+        if self._ctx_id is None:
+            raise RuntimeError("the change watch is not armed")
+        return await self._eval(f"({fn_js})({json.dumps(arg)})")
 
     async def _eval(self, js: str):
         r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from .capture import capture_page, screenshot_page
-from .settle import SETTLE_TIMEOUT, SettleReport, settle
+from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, settle
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
 from .errors import BrowserError, ElementNotFound, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
@@ -192,6 +192,26 @@ class Browser:
             await page.close()
 
 
+#: The center of a target (an XPath) when a plain mouse click there is what Playwright's click
+#: does (attached, one box wholly in the viewport, visible, enabled, no animation running,
+#: the element or a descendant hit at the center); else null. Read-only.
+_CLICK_POINT_JS = """(xpath) => {
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  if (!(el instanceof Element) || !el.isConnected) return null;
+  if (document.getAnimations && document.getAnimations().some((a) => a.playState === 'running')) return null;
+  const rects = el.getClientRects();
+  if (rects.length !== 1) return null;
+  const r = rects[0];
+  if (!(r.width > 0 && r.height > 0) || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return null;
+  const st = getComputedStyle(el);
+  if (st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
+  if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit && (hit === el || el.contains(hit)) ? [x, y] : null;
+}"""
+
+
 def _sorted_unique(records: list[dict]) -> list[dict]:
     """Event records (dicts of strings) deduplicated and sorted, so their order never depends on timing."""
     seen = {json.dumps(r, sort_keys=True): r for r in records}
@@ -211,6 +231,7 @@ class LivePage:
         self._ctx = ctx
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
+        self.fast_clicks = False  # clicks on plainly clickable captured targets without Playwright's round trips
         self._cdp: dict = {}  # Playwright page -> CDP session
         self._watches: dict = {}  # Playwright page -> ChangeWatch
         self._origins_seen: set[str] = set()  # origins whose data reuse() clears
@@ -448,8 +469,12 @@ class LivePage:
 
     # ---- capture ----------------------------------------------------------
     async def capture(self, *, full_page: bool = False, timeout: float | None = None, max_elements: int = 20000,
-                      with_aria: bool = True, with_screenshot: bool = True) -> Snapshot:
+                      with_aria: bool = True, with_screenshot: bool = True, stable_frames: int = STABLE_FRAMES,
+                      quiet_ms: int = 0, watch: bool = False) -> Snapshot:
         """Capture the active tab: screenshot, elements and aria snapshot (read-only).
+
+        ``stable_frames`` and ``quiet_ms`` tune the settle (see :func:`capture_page`); ``watch``
+        arms the change watch (:meth:`watch_changes`) after the settle, right before the screenshot.
 
         A page that navigates during the capture (a form submitted by a timer, a redirect)
         is captured again once the new document has loaded, within the same ``timeout``.
@@ -468,7 +493,9 @@ class LivePage:
                                  with_aria=with_aria, with_screenshot=with_screenshot, timeout=remaining,
                                  settle_timeout=min(self.settle_timeout, remaining * 0.6),
                                  pending=self.pending_requests,
-                                 viewport_screenshot=self.viewport_png if self.fast_screenshots else None),
+                                 viewport_screenshot=self.viewport_png if self.fast_screenshots else None,
+                                 stable_frames=stable_frames, quiet_ms=quiet_ms,
+                                 before_screenshot=self.watch_changes if watch else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -552,7 +579,22 @@ class LivePage:
 
     async def click(self, target: str, *, timeout: float = 5.0, click_count: int = 1, force: bool = False,
                     modifiers: tuple[str, ...] | list[str] = ()) -> None:
-        """Click a target; ``modifiers`` are keys held during the click (e.g. ``("Shift",)``)."""
+        """Click a target; ``modifiers`` are keys held during the click (e.g. ``("Shift",)``).
+
+        With ``fast_clicks`` on, a target from a capture that one read-only script finds
+        attached, visible, enabled, wholly in the viewport, not animating, and hit at its
+        center (the point Playwright clicks) gets the same mouse events Playwright's click
+        sends, without its actionability round trips; any other target takes Playwright's click."""
+        if self.fast_clicks and not force and not modifiers and target in self._paths:
+            watch = self._watches.get(self._page)
+            try:  # from the change watch's isolated world when one is armed: the page cannot fake the checks
+                point = await (watch.call(_CLICK_POINT_JS, self._paths[target]) if watch is not None
+                               else self.evaluate(_CLICK_POINT_JS, self._paths[target]))
+            except Exception:  # the watched document is gone: Playwright's click finds out what happened
+                point = None
+            if point is not None:
+                await self._page.mouse.click(point[0], point[1], click_count=click_count)
+                return
         loc = await self.resolve(target)
         await loc.click(timeout=timeout * 1000, click_count=click_count, force=force, modifiers=list(modifiers) or None)
 
@@ -647,16 +689,20 @@ class LivePage:
             self._cdp[page] = await self._ctx.new_cdp_session(page)
         return self._cdp[page]
 
-    async def viewport_png(self) -> bytes:
+    async def viewport_png(self, view: dict | None = None) -> bytes:
         """PNG of the active tab's viewport: through CDP ``Page.captureScreenshot`` (the same
         pixels as :meth:`screenshot`, less work), or Playwright's screenshot when an animation
-        runs (Playwright freezes animations for the shot; a raw capture would not)."""
+        runs (Playwright freezes animations for the shot; a raw capture would not).
+
+        ``view`` (a settle report's: running animations, visual viewport) saves the round trips
+        that measure them; a capture passes the one its settle just took."""
         page = self._page
-        if await page.evaluate(RUNNING_ANIMATIONS_JS):
+        running = view["running"] if view else await page.evaluate(RUNNING_ANIMATIONS_JS)
+        if running:
             return await self.screenshot()
         size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
         return await viewport_png(await self.cdp(page), size["width"], size["height"],
-                                  self.profile.device_scale_factor)
+                                  self.profile.device_scale_factor, visual_viewport=view["vv"] if view else None)
 
     async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot
@@ -672,6 +718,12 @@ class LivePage:
         page = self._page
         watch = self._watches.get(page)
         return ["unarmed"] if watch is None else await watch.changes()
+
+    async def navigation_started(self) -> bool:
+        """Did the active tab start a navigation to another document since :meth:`watch_changes`
+        (a clicked link, a submitted form, a script)? False when no watch is armed."""
+        watch = self._watches.get(self._page)
+        return False if watch is None else await watch.navigation_started()
 
     def can_reuse(self, profile: RenderProfile) -> bool:
         """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Not when a
@@ -698,15 +750,16 @@ class LivePage:
         page = self._pages[0]
         self._pages, self._active = [page], 0
         await page.goto("about:blank")  # unloads the app: nothing writes after the clear
-        await page.mouse.move(-1, -1)  # the pointer leaves the view: no hover carries over
         cdp = await self.cdp(page)
-        await clear_origin_data(cdp, self._origins_seen | self._allowed)
-        await self._ctx.clear_cookies()
-        await self._ctx.clear_permissions()
-        await cdp.send("Page.resetNavigationHistory")
         size = page.viewport_size or {}
-        if (profile.width, profile.height) != (size.get("width"), size.get("height")):
-            await page.set_viewport_size({"width": profile.width, "height": profile.height})
+        resize = (profile.width, profile.height) != (size.get("width"), size.get("height"))
+        # independent of one another: sent at once, so their round trips overlap
+        await asyncio.gather(
+            page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
+            clear_origin_data(cdp, self._origins_seen | self._allowed),
+            self._ctx.clear_cookies(), self._ctx.clear_permissions(),
+            cdp.send("Page.resetNavigationHistory"),
+            *([page.set_viewport_size({"width": profile.width, "height": profile.height})] if resize else []))
         self.profile = profile
         self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
         self._origins_seen.clear()

@@ -2,9 +2,16 @@
 // decoded (or failed), and the layout (document size and every element's box) unchanged over
 // `stableFrames` consecutive animation frames. Read-only: no globals, attributes or nodes.
 // Resolves {stable, frames, images_pending, fonts, size, sig} within `budgetMs` (real timers);
-// with `probe` it returns the current {size, sig, scroll} at once.
+// with `probe` it returns the current {size, sig, scroll} at once. With `quietMs` the DOM must
+// also have had no mutation for that long (observed from the call on; required for at most
+// `quietCapMs`, then the layout alone decides). `view` reports what a viewport screenshot needs.
 async (opts) => {
   const budgetMs = opts.budgetMs, stableFrames = opts.stableFrames || 3, maxFrames = opts.maxFrames || 600;
+  const quietMs = opts.quietMs || 0, quietCapMs = opts.quietCapMs || 400, t0 = performance.now();
+  let lastMutation = t0;
+  const mo = quietMs ? new MutationObserver(() => { lastMutation = performance.now(); }) : null;
+  if (mo) mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const quiet = () => !mo || performance.now() - lastMutation >= quietMs || performance.now() - t0 >= quietCapMs;
   let expired = false;
   const timer = setTimeout(() => { expired = true; }, budgetMs);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -65,6 +72,7 @@ async (opts) => {
   };
   if (opts.probe) {  // no waiting: the current size and layout signature
     clearTimeout(timer);
+    if (mo) mo.disconnect();
     return { size: size(), sig: signature(), scroll: [scrollX, scrollY] };
   }
   try {
@@ -82,6 +90,7 @@ async (opts) => {
       const sig = signature();
       same = sig === last && !out.animations ? same + 1 : 0;
       last = sig;
+      if (same >= stableFrames && !quiet()) { same = stableFrames - 1; continue; }  // mutations still coming
       if (same >= stableFrames && (!document.fonts || document.fonts.status === "loaded")) {
         out.stable = true;
         break;
@@ -90,8 +99,12 @@ async (opts) => {
     if (document.fonts && document.fonts.status !== "loaded") out.fonts = "loading";
     out.size = size();
     out.sig = last === null ? signature() : last;
+    const vv = window.visualViewport;
+    out.view = { running: document.getAnimations ? document.getAnimations().filter((a) => a.playState === "running").length : 0,
+                 vv: vv ? [vv.pageLeft, vv.pageTop, vv.scale] : [scrollX, scrollY, 1] };
   } finally {
     clearTimeout(timer);
+    if (mo) mo.disconnect();
   }
   return out;
 }

@@ -50,6 +50,9 @@ class SettleReport:
     size: tuple[int, int] = (0, 0)
     sig: int = 0
     reasons: list[str] = field(default_factory=list)
+    #: what a viewport screenshot needs, measured when settled: ``running`` animations (all, endless
+    #: ones too) and the visual viewport ``vv`` (page x, page y, scale); empty when not settled
+    view: dict = field(default_factory=dict)
 
 
 async def probe_layout(page) -> dict:
@@ -58,12 +61,13 @@ async def probe_layout(page) -> dict:
 
 
 async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,
-                 stable_frames: int = STABLE_FRAMES) -> SettleReport:
+                 stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0, quiet_cap_ms: int = 400) -> SettleReport:
     """Wait until ``page`` (a Playwright page) is settled, at most ``timeout`` seconds.
 
     ``pending`` returns the URLs of the requests to the page's own origin still in flight
     (``LivePage`` tracks them); the page is settled only when it returns none both before and
-    after the layout is found stable.
+    after the layout is found stable. ``quiet_ms`` also requires that long without a DOM
+    mutation (for at most ``quiet_cap_ms``; the arena's event-based settle after an action).
     """
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -72,7 +76,7 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
     while True:
         waiting = pending() if pending else []
         while waiting and loop.time() < deadline:
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.005)  # requests to the own origin are answered in milliseconds
             waiting = pending()
         left = deadline - loop.time()
         if waiting:
@@ -83,7 +87,8 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
             return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
         try:
             res = await asyncio.wait_for(
-                page.evaluate(_settle_js(), {"budgetMs": int(left * 1000), "stableFrames": stable_frames}),
+                page.evaluate(_settle_js(), {"budgetMs": int(left * 1000), "stableFrames": stable_frames,
+                                             "quietMs": quiet_ms, "quietCapMs": quiet_cap_ms}),
                 left + 2.0)
         except asyncio.TimeoutError:
             return SettleReport(False, frames, loop.time() - start,
@@ -104,4 +109,4 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
                                 [f"page did not settle within {timeout:.0f}s: " + "; ".join(reasons)])
         if pending and pending() and loop.time() < deadline:
             continue  # a request started while the layout looked stable: wait for it and look again
-        return SettleReport(True, frames, loop.time() - start, size, int(res["sig"]))
+        return SettleReport(True, frames, loop.time() - start, size, int(res["sig"]), view=res.get("view") or {})

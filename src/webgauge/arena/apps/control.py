@@ -53,7 +53,10 @@ class ControlClient:
         """How many app requests of this episode the server is handling right now."""
         return self._call("GET", f"/episodes/{eid}/inflight")["inflight"]
 
-    def hash(self, eid: str) -> str:
+    def hash(self, eid: str, fresh: bool = False) -> str:
+        """The state hash (``fresh``: every table re-read, not taken from the change-tracked caches)."""
+        if fresh:
+            return self._call("POST", f"/episodes/{eid}/hash", {"fresh": True})["hash"]
         return self._call("GET", f"/episodes/{eid}/hash")["hash"]
 
     def writes(self, eid: str) -> list[dict]:
@@ -76,7 +79,10 @@ class LocalControlClient(ControlClient):
     """The same API called directly on an :class:`~webgauge.arena.apps.server.ArenaServer` in this process.
 
     It goes through the server's one dispatcher and a JSON round trip, so callers get exactly
-    what the HTTP API returns (same types, same errors), without a socket.
+    what the HTTP API returns (same types, same errors), without a socket. The state read skips
+    the round trip (it is already JSON-safe data): its tables not written since the last read
+    are the very lists the last read returned, so a state read costs what changed, not the
+    state's size. Treat states as read-only.
     """
 
     in_process = True
@@ -85,11 +91,17 @@ class LocalControlClient(ControlClient):
         super().__init__(server.control_url)
         self._server = server
 
+    def state(self, eid: str) -> tuple[dict, str]:
+        r = self._dispatch("GET", f"/episodes/{eid}/state", None)
+        return dict(r["state"]), r["hash"]
+
     def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+        return json.loads(json.dumps(self._dispatch(method, path, payload)))
+
+    def _dispatch(self, method: str, path: str, payload: dict | None) -> Any:
         try:
-            out = self._server.control(method, path.strip("/").split("/"), payload or {})
+            return self._server.control(method, path.strip("/").split("/"), payload or {})
         except KeyError as exc:
             raise ControlError(f"{method} {path}: HTTP 404: {json.dumps({'error': str(exc).strip(chr(39) + chr(34))})}") from None
         except (ValueError, TypeError) as exc:
             raise ControlError(f"{method} {path}: HTTP 400: {json.dumps({'error': str(exc)})}") from None
-        return json.loads(json.dumps(out))

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .db import EpisodeDB, TemplateCache, dump_state, state_hash
+from .db import EpisodeDB, TemplateCache, encode_rows
 from . import SITES, build_seed
 from .common import Request, Response
 
@@ -28,10 +28,7 @@ __all__ = ["ArenaServer", "Episode", "encode_state"]
 def encode_state(state: dict) -> dict:
     """A state dump as JSON-safe data (bytes become ``{"__bytes__": hex}``)."""
 
-    def enc(v: Any) -> Any:
-        return {"__bytes__": bytes(v).hex()} if isinstance(v, (bytes, bytearray, memoryview)) else v
-
-    return {t: [{k: enc(v) for k, v in row.items()} for row in rows] for t, rows in state.items()}
+    return {t: encode_rows(rows) for t, rows in state.items()}
 
 
 @dataclass
@@ -161,11 +158,10 @@ class ArenaServer:
             return {"hash": ep.db.hash(), "seed_hash": server.templates.seed_hash(ep.db.seed),
                     "ms": (time.perf_counter() - t0) * 1000}
         if op == "state" and m == "GET":
-            with ep.db.lock:
-                st = dump_state(ep.db.conn)
-            return {"state": encode_state(st), "hash": state_hash(st)}
-        if op == "hash" and m == "GET":
-            return {"hash": ep.db.hash()}
+            st, h = ep.db.snapshot()
+            return {"state": st, "hash": h}
+        if op == "hash" and m in ("GET", "POST"):  # POST {"fresh": true}: re-read every table
+            return {"hash": ep.db.hash(fresh=bool(p.get("fresh")))}
         if op == "inflight" and m == "GET":
             return {"inflight": ep.inflight}
         if op == "writes" and m == "GET":
@@ -219,6 +215,7 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
 
     class AppHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # TCP_NODELAY: headers and body are two writes; Nagle held the body ~40 ms
 
         def log_message(self, *args: Any) -> None:  # quiet: the trace records what matters
             pass
@@ -276,6 +273,7 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
 def _control_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
     class ControlHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # TCP_NODELAY: headers and body are two writes; Nagle held the body ~40 ms
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -62,7 +62,7 @@ def diff_states(before: State, after: State, ignore: tuple[str, ...] = ("sqlite_
     """What changed from ``before`` to ``after``, table by table, row by row."""
     out = StateDiff()
     for name in sorted(set(before) | set(after)):
-        if name in ignore:
+        if name in ignore or before.get(name) is after.get(name):  # a table not re-read: unchanged
             continue
         b = {_key(r): r for r in before.get(name, [])}
         a = {_key(r): r for r in after.get(name, [])}

@@ -8,7 +8,7 @@ and to the apps only through the control API. It enforces:
 
 - pointer actions must carry the hash of the current screenshot, and the page must still
   show exactly that screenshot when the action runs (otherwise: ``stale``). A change watch
-  armed before each observation's screenshot, in an isolated world the page cannot see,
+  armed right before each observation's screenshot (after its settle), in an isolated world the page cannot see,
   decides it when nothing changed (``watch_changes``); only a change it saw costs a second
   screenshot, compared with the observation's;
 - before an irreversible control is activated (one its app declares: ``irreversible`` on
@@ -22,16 +22,21 @@ and to the apps only through the control API. It enforces:
 
 Variants and traps change the world only through the public hooks
 (:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
-not on a fixed wait: the load of a navigation the action started, no app request of the
-episode still being served (the server counts them), and a short DOM-mutation quiet period,
-capped by ``settle_ms``. With an in-process server (``ArenaServer.client()``) state reads
-are direct calls; an HTTP control client runs off the event loop. Each step's
-``info["timings_ms"]`` (and ``env.reset_timings_ms``) say where the time went;
-``bench/arena_bench.py`` prints their medians.
+not on a fixed wait: the load of a navigation the action started and no app request of the
+episode still being served (the server counts them), capped by ``settle_ms``; the
+observation's capture then settles the page in one pass inside it: ``settle_frames``
+animation frames with an unchanged layout, fonts and images done, and ``settle_quiet_ms``
+without a DOM mutation (a navigation that commits meanwhile makes the capture wait for the
+new document and take it again). With an in-process server (``ArenaServer.client()``) state
+reads are direct calls that re-read only the tables written since the last read; an HTTP
+control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
+``env.reset_timings_ms``) say where the time went; ``bench/arena_bench.py`` prints their medians.
 
 For speed (issue 13) reset reuses the last episode's browser context, cleared as a fresh one
-(``reuse_context``; ``LivePage.reuse``), and observations take their viewport PNG through CDP
-(``fast_screenshots``: the same pixels as Playwright's screenshot, not the same bytes).
+(``reuse_context``; ``LivePage.reuse``), observations take their viewport PNG through CDP
+(``fast_screenshots``: the same pixels as Playwright's screenshot, not the same bytes), and a
+click on a plainly clickable captured target sends Playwright's mouse events without its
+actionability round trips (``LivePage.fast_clicks``; anything else takes Playwright's click).
 """
 
 from __future__ import annotations
@@ -89,7 +94,8 @@ class ArenaEnv:
 
     def __init__(self, browser: Browser, app_url: str, control: ControlClient, *, episode_id: str | None = None,
                  approval_policy: ApprovalPolicy = grant_all, gate_destructive: bool = False,
-                 settle_ms: int = 400, settle_quiet_ms: int = 30, action_timeout: float = 8.0, with_aria: bool = False,
+                 settle_ms: int = 400, settle_quiet_ms: int = 30, settle_frames: int = 1,
+                 action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
                  watch_changes: bool = True, pool: PagePool | None = None,
                  irreversible: IrreversibleControls | None = None,
@@ -103,6 +109,7 @@ class ArenaEnv:
         self.irreversible = declared_controls() if irreversible is None else irreversible
         self.settle_ms = settle_ms  # the cap of one step's settling
         self.settle_quiet_ms = settle_quiet_ms  # DOM-mutation quiet period that ends settling
+        self.settle_frames = settle_frames  # frames with an unchanged layout an observation waits for
         self.action_timeout = action_timeout
         self.with_aria = with_aria  # the aria snapshot is optional: it costs time on every step
         self.hooks: list[EnvHooks] = list(hooks)
@@ -188,7 +195,7 @@ class ArenaEnv:
         if not reuse:
             await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
-            self.page.fast_screenshots = self.fast_screenshots
+            self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
@@ -212,7 +219,7 @@ class ArenaEnv:
             await self.pool.put(page)  # another render profile: kept, cleared, for a later task
         self.page = self.pool.take(profile)
         if self.page is not None:
-            self.page.fast_screenshots = self.fast_screenshots
+            self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
         return self.page is not None
 
     async def close(self) -> None:
@@ -470,18 +477,19 @@ class ArenaEnv:
         self.done_answer = a.answer
 
     async def _settle(self, before_tabs: int) -> None:
-        """Wait for the action's own consequences, not a fixed time: a navigation it started has
-        loaded, the app server handles no request of this episode, and the DOM has been quiet for
-        ``settle_quiet_ms`` (capped at ``settle_ms``)."""
+        """Wait for the action's own consequences, not a fixed time: a navigation it started (the
+        change watch saw it begin) has committed and loaded, and the app server handles no request
+        of this episode (capped at ``settle_ms``).
+        The observation's capture then settles the page itself: ``settle_frames`` frames with
+        the same layout and ``settle_quiet_ms`` without a DOM mutation (one pass in the page)."""
         page = self.page
         assert page is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settle_ms / 1000
+        if self.watch_changes and page.navigation_id == self.obs.navigation_id and await page.navigation_started():
+            while page.navigation_id == self.obs.navigation_id and loop.time() < deadline:
+                await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
         while True:
-            try:
-                await page.evaluate(_QUIET_JS, [self.settle_quiet_ms, max(1.0, (deadline - loop.time()) * 1000)])
-            except Exception:  # a navigation replaced the document: wait for it below
-                pass
             await self._wait_load()
             if loop.time() >= deadline or not await self._control("inflight", self.episode_id):
                 break
@@ -502,10 +510,10 @@ class ArenaEnv:
             await h.before_observe(self)
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
-                if self.watch_changes:  # armed before the screenshot: any later change counts
-                    self._dialogs_seen = len(self.page.dialogs)
-                    await self.page.watch_changes()
-                snap = await self.page.capture(full_page=False, with_aria=self.with_aria)
+                self._dialogs_seen = len(self.page.dialogs)
+                # the change watch is armed after the settle, right before the screenshot: any later change counts
+                snap = await self.page.capture(full_page=False, with_aria=self.with_aria, watch=self.watch_changes,
+                                               stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms)
                 break
             except PageError as exc:
                 if exc.kind != "navigation" or attempt == 3:
@@ -531,21 +539,6 @@ def _activates(action: Action) -> bool:
     return (
         action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
         or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
-
-
-_QUIET_JS = """([quiet, cap]) => new Promise((resolve) => {
-  const t0 = performance.now();
-  let last = t0;
-  const mo = new MutationObserver(() => { last = performance.now(); });
-  mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-  const tick = () => {
-    const now = performance.now();
-    if (now - last >= quiet || now - t0 >= cap) { mo.disconnect(); resolve(now - t0); }
-    else setTimeout(tick, 5);
-  };
-  requestAnimationFrame(() => requestAnimationFrame(tick));
-})"""
-"""Resolves after two frames and a DOM-mutation quiet period (observer removed before it resolves)."""
 
 
 class _Clock:
