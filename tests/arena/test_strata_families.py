@@ -1,6 +1,7 @@
 """The strata families (tasks/strata.py): their oracles solve seeds 0 and 1 in real Chromium
 with no forbidden effects, their validators fail on the seed, every visual stratum has at
-least three families, and the mail app really collapses its folder links at a phone width."""
+least three families, the mail app really collapses its folder links at a phone width, and the
+buy-again order starts under the shop's fixed banner."""
 
 from __future__ import annotations
 
@@ -42,11 +43,20 @@ def test_my_validators_fail_on_the_seed(tasks):
         assert not t.validate(encode_state(seed_state(t.seed))).success, t.id
 
 
-async def test_mail_folders_collapse_behind_a_menu_on_a_phone(browser, arena, control):
+async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the_banner(browser, arena, control):
     from webgauge.browser import RenderProfile
 
     ep = control.create(seed=0)
     try:
+        t = build_tasks((0,), families=["strata.buy_again"])[0]
+        name = t.oracle()[0].target.name  # the order's link, e.g. "#1088"
+        async with browser.open(arena.episode_url(ep["id"], "/shop/orders"), RenderProfile(width=1280, height=800),
+                                allowed_origins=(arena.app_url,)) as page:
+            on_top = await page.evaluate("""(name) => {
+                const a = [...document.querySelectorAll('a')].find((x) => x.textContent.trim() === name), b = a.getBoundingClientRect();
+                const hit = document.elementFromPoint(b.left + b.width / 2, Math.min(b.top + b.height / 2, innerHeight - 1));
+                return hit.closest('.banner') ? 'banner' : hit === a ? 'link' : hit.tagName; }""", name)
+            assert on_top == "banner", f"{name} is not under the promo banner at the start ({on_top})"
         url = arena.episode_url(ep["id"], "/mail/")
         shown = "() => !!document.querySelector('a[href$=\"folder=archive\"]').offsetParent"
         for width, height, want in ((390, 844, False), (1280, 800, True)):
