@@ -24,7 +24,8 @@ def test_families_cover_every_visual_stratum(tasks):
     visual = {t.family for t in tasks if t.visual}
     assert visual == {"dash.peak_month", "dash.escalate", "desks.book", "desks.team_visit", "dash.ack_team",
                       "maps.drop_pin", "maps.nearest", "maps.route", "maps.zone",  # map and resize
-                      "media.match_brief", "media.ticket_code", "media.tag_matches"}  # image matching
+                      "media.match_brief", "media.ticket_code", "media.tag_matches",  # image matching
+                      "strata.snooze_top"}  # pixels vs DOM
 
 
 def test_every_validator_fails_on_the_untouched_seed(tasks):

@@ -11,14 +11,14 @@ from typing import Callable, Iterable
 from ..apps.db import dump_state
 from ..apps import build_seed
 from ..core.task import Task
-from . import admin, calendar, forum, maps, media, mail, ops, shop, visual, wiki, work
+from . import admin, calendar, forum, maps, media, mail, ops, shop, strata, visual, wiki, work
 from .common import State
 
 __all__ = ["FAMILIES", "build_tasks", "seed_state"]
 
 Family = Callable[[int, State], Task]
 FAMILIES: dict[str, Family] = {}
-for _mod in (shop, work, mail, visual, wiki, admin, calendar, ops, forum, maps, media):
+for _mod in (shop, work, mail, visual, wiki, admin, calendar, ops, forum, maps, media, strata):
     for _f in _mod.FAMILIES:
         FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
 
