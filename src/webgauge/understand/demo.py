@@ -23,8 +23,13 @@ def run_demo(out: Path, quick: bool = False) -> Path:
     real = real_pages_dir()
     pages = [r.path for r in load_pages(real, limit=2 if quick else 6)] if real is not None else []
     bench, run = out / "bench", out / "run"
-    build_benchmark(bench, seed=0, synthetic=4 if quick else 8, pages=pages, force=True)
+    synthetic = 4 if quick else 8
+    print(f"   understand: building the benchmark from {synthetic} synthetic and {len(pages)} real pages "
+          "(six renders a page; the bar shows the ETA)", flush=True)
+    build_benchmark(bench, seed=0, synthetic=synthetic, pages=pages, force=True)
+    print("   understand: answering it with random-guess and dom-oracle", flush=True)
     run_benchmark(bench, run, ["random-guess", "dom-oracle"], seed=0, force=True, workers=1)
+    print("   understand: scoring and writing the report", flush=True)
     html = write_report(run)
     asyncio.run(render_html_to_png(html, html.with_suffix(".png"), root=out))
     return html
