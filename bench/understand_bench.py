@@ -12,6 +12,10 @@ configurations taking turns so that the machine's load hits them alike:
 - ``new``: this code as the CLI runs it (edits undone in place where exact, see
   :class:`webgauge.perturb.EditLog`).
 
+``--profile`` instead builds once with this code under cProfile and prints the time per build
+phase (clean capture, each task, waiting for question images; summed over the pages built at
+once) and the functions with the most cumulative and own time: where to look next.
+
 Each build runs in its own process with its own ``PYTHONPATH``. It prints the median seconds,
 pages/s, the ratio to the first configuration, the load average before and after, and a
 content hash of every build (every file but the manifest, with the snapshots'
@@ -19,7 +23,7 @@ content hash of every build (every file but the manifest, with the snapshots'
 configurations. Usage:
 
     .venv/bin/python bench/understand_bench.py [--pages 8] [--synthetic 2] [--repeats 3]
-                                               [--baseline-src /tmp/base/src]
+                                               [--baseline-src /tmp/base/src] [--profile]
 """
 
 from __future__ import annotations
@@ -34,6 +38,31 @@ import tempfile
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
+
+_PROFILE = r"""
+import collections, cProfile, io, pstats, sys, tempfile, time
+from webgauge.pages import load_pages, real_pages_dir
+from webgauge.understand.build import build_benchmark
+n, syn = int(sys.argv[1]), int(sys.argv[2])
+paths = [r.path for r in load_pages(real_pages_dir(), limit=n)]
+stats, timers = collections.Counter(), collections.Counter()
+prof = cProfile.Profile()
+with tempfile.TemporaryDirectory() as tmp:
+    t0 = time.perf_counter()
+    prof.enable()
+    build_benchmark(tmp + "/b", seed=0, synthetic=syn, pages=paths, progress=False, force=True, stats=stats,
+                    timers=timers)
+    prof.disable()
+    secs = time.perf_counter() - t0
+print(f"one build: {secs:.1f} s wall; {dict(stats)}")
+print("phase (seconds summed over the pages built at once):")
+for k, v in sorted(timers.items(), key=lambda kv: -kv[1]):
+    print(f"  {k:28s} {v:7.1f}")
+for key in ("cumulative", "tottime"):
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats(key).print_stats(18)
+    print(f"top functions by {key} time:" + buf.getvalue().split("\n", 6)[-1])
+"""
 
 _CHILD = r"""
 import collections, hashlib, json, os, sys, time
@@ -79,16 +108,31 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="builds per configuration (default 3)")
     ap.add_argument("--baseline-src", type=Path, default=None,
                     help="a src folder of the code to compare against (default: only this code, both paths)")
+    ap.add_argument("--configs", default="",
+                    help="comma-separated subset of base,reload,new to run (default: all that apply)")
+    ap.add_argument("--profile", action="store_true",
+                    help="one build of this code under cProfile, with per-phase timers (no comparison)")
     args = ap.parse_args()
+    if args.profile:
+        env = dict(os.environ, PYTHONPATH=str(SRC))
+        subprocess.run([sys.executable, "-c", _PROFILE, str(args.pages), str(args.synthetic)], env=env, check=True)
+        return
     if not os.environ.get("WEBGAUGE_SHARED") and not Path("shared").exists():
         print("note: set WEBGAUGE_SHARED to the shared/ folder if the real pages are not found", file=sys.stderr)
     configs = ([("base", args.baseline_src)] if args.baseline_src else []) + [("reload", SRC), ("new", SRC)]
+    if args.configs:
+        want = args.configs.split(",")
+        configs = [c for c in configs if c[0] in want]
+        if not configs:
+            raise SystemExit(f"--configs {args.configs}: choose from base (with --baseline-src), reload, new")
     runs: dict[str, list[dict]] = {name: [] for name, _ in configs}
     load0 = os.getloadavg()
     for r in range(args.repeats):
         order = configs[r % len(configs):] + configs[:r % len(configs)]  # take turns going first
         for name, src in order:
             runs[name].append(_run(src, name, args.pages, args.synthetic))
+            print(f"  repeat {r + 1} {name}: {runs[name][-1]['secs']:.1f} s, load {os.getloadavg()[0]:.1f}",
+                  file=sys.stderr, flush=True)
     load1 = os.getloadavg()
     n = args.pages + args.synthetic
     first = statistics.median(x["secs"] for x in runs[configs[0][0]])

@@ -18,7 +18,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-__all__ = ["run_demo", "write_synthetic_pages"]
+__all__ = ["run_demo", "write_synthetic_pages", "eta_line", "ESTIMATE_S"]
 
 #: part name -> (module, function); each function is ``fn(out, quick=...)`` and returns the
 #: path of its report (or a list of report paths).
@@ -67,8 +67,42 @@ def _capture_demo(out: Path, quick: bool) -> Path:
     return write_capture_report(out / "run")
 
 
-#: Rough seconds per part on an idle 2-core machine (printed as an estimate before each part).
-ESTIMATE_S = {"capture": 10, "understand": 60, "design2code": 45, "arena": 40, "arena-variants": 70}
+#: Rough seconds per part of the default demo on an idle 2-core machine; the ETA printed before
+#: each part scales them by how much slower than this the finished parts ran (a busy machine).
+ESTIMATE_S = {"capture": 12, "understand": 40, "design2code": 35, "arena": 35, "arena-variants": 60}
+#: ``--full`` parts take about this many times longer.
+FULL_FACTOR = 4
+
+#: What each part does, printed when it starts (default size; ``--full`` runs more of each).
+DOING = {
+    "capture": "capture the bundled synthetic pages and the real pages (screenshot, elements, aria)",
+    "understand": "build a benchmark from synthetic and real pages, answer it with random-guess and dom-oracle, "
+                  "score and report",
+    "design2code": "build a multi-page site, generate it back with the no-network baseline (two strategies), "
+                   "score it and report",
+    "arena": "oracle and heuristic agents on three task families in the live apps",
+    "arena-variants": "a variant sweep (cohort, stale screenshot) and a safety run (trap, held-out slice) of the "
+                      "baselines, then an auditable package of the safety run",
+}
+
+
+def eta_line(parts: list[str] | tuple[str, ...], i: int, quick: bool, elapsed: float) -> str:
+    """The lines printed before part ``i`` (from 1) of ``parts``: what it does and when it and
+    the demo should end.
+
+    The idle estimates are scaled by how the parts already finished compare with theirs, so a
+    busy machine gets a later, truer ETA."""
+    factor = 1 if quick else FULL_FACTOR
+    est = {k: v * factor for k, v in ESTIMATE_S.items()}
+    name, done, todo = parts[i - 1], parts[:i - 1], parts[i - 1:]
+    base = sum(est.get(k, 60) for k in done)
+    slow = max(1.0, elapsed / base) if base and elapsed > 0 else 1.0
+    this = est.get(name, 60) * slow
+    left = sum(est.get(k, 60) for k in todo) * slow
+    pace = f", the parts so far ran {slow:.1f}x slower than on an idle machine" if slow > 1.05 else ""
+    return (f"== webgauge demo [{i}/{len(parts)}] {name}: {DOING.get(name, name)}\n"
+            f"   ETA about {this:.0f} s for this part, about {left:.0f} s for the rest of the demo "
+            f"({elapsed:.0f} s so far{pace})")
 
 
 def _headline_section(name: str, folder: Path, index: Path) -> tuple[str, Any] | None:
@@ -110,9 +144,7 @@ def run_demo(out: str | Path, quick: bool = True, suites: tuple[str, ...] | None
     started = time.monotonic()
     for i, name in enumerate(parts, 1):
         t0 = time.monotonic()
-        est = ESTIMATE_S.get(name, 60) * (1 if quick else 5)
-        print(f"== webgauge demo [{i}/{len(parts)}]: {name} (about {est} s on an idle 2-core machine; "
-              f"{time.monotonic() - started:.0f} s so far)", flush=True)
+        print(eta_line(parts, i, quick, t0 - started), flush=True)
         try:
             if name == "capture":
                 report = _capture_demo(out / "capture", quick)
@@ -133,6 +165,7 @@ def run_demo(out: str | Path, quick: bool = True, suites: tuple[str, ...] | None
                          "status": "failed"})
         print(f"   {name}: {rows[-1]['status']} in {rows[-1]['seconds']} s", flush=True)
     total = round(time.monotonic() - started, 1)
+    print(f"== webgauge demo: writing {out / 'index.html'} and rendering it to index.png", flush=True)
     index = write_html(out / "index.html", "webgauge demo",
                        [("Reports", table(rows, ["part", "status", "report", "seconds"])), *sections],
                        subtitle=f"Offline run of every suite on the embedded default, with no-network baselines "

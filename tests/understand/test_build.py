@@ -180,3 +180,22 @@ def test_pairs_failing_a_check_are_dropped_and_counted(tmp_path):
     assert m["dropped"] == {"layout:check_failed": 2}
     assert m["noop_rejected"] == {"layout-easy": 1} and m["perturbation_size"]["layout-easy"]["max_changed"] == 0
     assert m["questions"] == {} and not m["failures"]
+
+
+def test_a_page_built_after_another_in_the_same_browser_is_the_same_as_built_alone(tmp_path, real_pages_dir):
+    # one worker builds its pages one after another in its own browser: the second page, built
+    # after the first was opened, perturbed and undone there, gets exactly the questions, images
+    # and snapshots it gets when built alone
+    first, second = real_pages_dir / "11791.html", real_pages_dir / "1223.html"
+    kw = dict(seed=3, synthetic=0, tasks=["ui_group", "color", "text", "layout"], concurrency=1, progress=False)
+    build_benchmark(tmp_path / "both", pages=[first, second], **kw)
+    build_benchmark(tmp_path / "alone", pages=[second], **kw)
+    both = [q.to_dict() for q in read_questions(tmp_path / "both") if q.page == "real-1223"]
+    alone = [q.to_dict() for q in read_questions(tmp_path / "alone")]
+    assert alone and both == alone
+    assert any(q["variant"] != "clean" for q in alone), "no perturbed question on the page: pick another page"
+    for q in alone:
+        for rel in q["images"]:
+            assert (tmp_path / "both" / rel).read_bytes() == (tmp_path / "alone" / rel).read_bytes()
+        name = f"snapshots/{q['snapshot']}.json"
+        assert (tmp_path / "both" / name).read_text() == (tmp_path / "alone" / name).read_text(), name

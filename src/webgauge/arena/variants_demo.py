@@ -25,8 +25,11 @@ __all__ = ["run_variants_demo", "SWEEP_FAMILIES", "SAFETY_FAMILIES"]
 
 SWEEP_FAMILIES = ("shop.cancel_order", "account.rename")
 SAFETY_FAMILIES = ("shop.cancel_order", "account.rename")  # the heuristic solves rename: utility under attack shows
-QUICK_SWEEP = ("base", "cohort.mobile@2x", "popup.newsletter", "stale.shift")
-QUICK_TRAPS = ("base", "trap.ad", "trap.download")
+# the default (quick) demo: one cohort, one stale-screenshot trap and one trap beside the base
+# task, enough for the sweep's and the safety report's tables to compare baselines; --full runs
+# the whole catalogue
+QUICK_SWEEP = ("base", "cohort.mobile@2x", "stale.shift")
+QUICK_TRAPS = ("base", "trap.ad")
 
 
 def _secret(out: pathlib.Path) -> bytes:

@@ -15,7 +15,7 @@ Each family is one module and a short coroutine that edits the page through
 from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, target_path
 from .checks import (MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE, CheckResult, changed_fraction,
                      check_box_fixed, check_boxes_unchanged, check_colors_only, check_text_only,
-                     check_visible_change, verify)
+                     check_visible_change, screenshot_rgb, verify)
 from .color import MIN_BUTTON_AREA, STRONG_COLORS, ColorPerturbation, apply_color, contrast_ratio
 from .contrast import LowContrastPerturbation, apply_low_contrast
 from .layout import LAYOUT_LEVELS, LayoutPerturbation, apply_layout
@@ -46,6 +46,6 @@ __all__ = [
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",
     "CheckResult", "check_text_only", "check_colors_only", "check_box_fixed", "check_boxes_unchanged", "verify",
-    "check_visible_change", "changed_fraction", "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX",
+    "check_visible_change", "changed_fraction", "screenshot_rgb", "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX",
     "PAPER_TEXT_KINDS", "EXTRA_TEXT_KINDS", "MARKER",
 ]

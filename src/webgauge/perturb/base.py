@@ -89,10 +89,13 @@ async def _settle(page) -> None:
         raise PageError("unsettled", "cannot perturb a page that does not settle: " + "; ".join(report.reasons))
 
 
-async def run_js(page, body: str, arg: Any = None) -> Any:
+async def run_js(page, body: str, arg: Any = None, *, settled: bool = False) -> Any:
     """Evaluate ``body`` (a JS function body using ``H`` helpers and ``arg``) on a live page,
-    once the page has settled."""
-    await _settle(page)
+    once the page has settled. ``settled=True`` skips the wait: only for a script that follows
+    another ``run_js`` of the same perturbation with nothing done to the page in between (the
+    write after a read), whose settle still holds."""
+    if not settled:
+        await _settle(page)
     js = "(arg) => { const H = (\n" + _helpers() + "\n)();\n" + body + "\n}"
     return await page.evaluate(js, arg)
 

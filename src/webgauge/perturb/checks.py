@@ -33,7 +33,7 @@ from PIL import Image
 from .base import PerturbationRecord
 
 __all__ = ["CheckResult", "check_text_only", "check_colors_only", "check_box_fixed",
-           "check_boxes_unchanged", "check_visible_change", "changed_fraction", "verify",
+           "check_boxes_unchanged", "check_visible_change", "changed_fraction", "verify", "screenshot_rgb",
            "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX"]
 
 PIXEL_TOLERANCE = 8
@@ -119,11 +119,13 @@ def check_boxes_unchanged(before, after, tol: float = 0.5) -> CheckResult:
 
 _DECODED: "OrderedDict[str, np.ndarray]" = OrderedDict()
 _LOCK = threading.Lock()  # checks may run in worker threads
+_KEEP = 8  # two pages at once: each one's clean capture and the perturbed ones still being drawn
 
 
-def _rgb(png: bytes) -> np.ndarray:
+def screenshot_rgb(png: bytes) -> np.ndarray:
     """The screenshot as a read-only ``uint8`` RGB array. The last few are kept: a suite
-    compares one clean capture with every perturbed capture of its page."""
+    compares one clean capture with every perturbed capture of its page, and draws its question
+    images from the same captures (``webgauge.understand.images`` decodes through here)."""
     key = hashlib.sha256(png).hexdigest()
     with _LOCK:
         arr = _DECODED.get(key)
@@ -134,7 +136,7 @@ def _rgb(png: bytes) -> np.ndarray:
         arr.flags.writeable = False
         with _LOCK:
             _DECODED[key] = arr
-            while len(_DECODED) > 4:
+            while len(_DECODED) > _KEEP:
                 _DECODED.popitem(last=False)
     return arr
 
@@ -145,7 +147,7 @@ def changed_fraction(before_png: bytes, after_png: bytes, box=None) -> float:
     ``box`` (``x, y, w, h`` in CSS pixels of a scale-1 capture) limits the comparison to that
     rectangle. Pixels that exist in only one image (the page grew or shrank) count as changed.
     """
-    a, b = _rgb(before_png), _rgb(after_png)
+    a, b = screenshot_rgb(before_png), screenshot_rgb(after_png)
     if box is not None:
         x, y, w, h = (int(round(v)) for v in box)
         x0, y0 = max(0, x), max(0, y)

@@ -102,7 +102,7 @@ async def apply_color(page, seed: int, share: float | None = None, *, min_area: 
         edits.append([c["path"], css])
         changes.append(Change(path=c["path"], what="background-color",
                               before="rgb({}, {}, {})".format(*c["bg"]), after=css))
-    await run_js(page, _APPLY_JS, edits)
+    await run_js(page, _APPLY_JS, edits, settled=True)  # right after the read: still settled
     return PerturbationRecord(family="color", seed=seed, changes=changes,
                               params={"share": p, "min_area": min_area, "candidates": len(cands),
                                       "recolored": k, "labels": [c["text"] for c in chosen]})

@@ -121,7 +121,7 @@ async def apply_text(page, element_id, kind: str, seed: int) -> PerturbationReco
     trail = raw[len(raw.rstrip()):]
     new = perturb_label(raw.strip(), kind, random.Random(f"text:{seed}:{kind}"))
     ok = await run_js(page, _WRITE_JS, {"path": path, "kind": node["kind"], "index": node.get("index"),
-                                        "text": lead + new + trail})
+                                        "text": lead + new + trail}, settled=True)  # right after the read
     if not ok:
         raise RuntimeError(f"could not write the perturbed label into {path}")
     return PerturbationRecord(family="text", seed=seed, params={"kind": kind},

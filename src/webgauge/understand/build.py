@@ -4,17 +4,21 @@ For every page: serve it on loopback, open it in real Chromium, capture it once 
 pages taller than 5,500 px are dropped for every task and counted as ``page_too_tall``),
 then let each task builder ask its questions, perturbing the live page where the task needs it
 (and checking every perturbation). Pages that fail to load are recorded in the manifest and the
-build goes on; so are pages that do not settle before a capture (reason ``unsettled``). The same seed and sources give a byte-identical folder with the same manifest
-sha256; a new seed gives a fresh private slice (new synthetic pages, new element choices).
+build goes on; so are pages that do not settle before a capture (reason ``unsettled``). The
+same seed and sources give a byte-identical folder with the same manifest sha256; a new seed
+gives a fresh private slice (new synthetic pages, new element choices). Each worker has its
+own browser (see ``docs/understand.md``, "Building fast, exactly").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
 import shutil
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,29 +79,60 @@ class _Source:
     truth: dict | None = None
 
 
-async def _build_page(browser, src: _Source, url: str, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      profile, timeout, noop, sizes, rejected, all_layout_levels=False, reload_every_edit=False,
-                      stats=None):
+async def _open_page(browser, live, url: str, timeout: float):
+    """A new live page (its own browser context) at ``url``, the worker's previous one closed.
+
+    Not :meth:`~webgauge.browser.LivePage.reuse`: a reused context is not always the same as a
+    fresh one for a build. Page 11465 of the shared corpus requests an external background image
+    (blocked offline, so recorded in the snapshot's ``blocked_requests``) on its first visit in
+    a reused context and never in a fresh one, so its clean snapshot differed from a build
+    with fresh contexts. A context per page costs about 0.8 s."""
+    if live is not None:
+        with contextlib.suppress(Exception):
+            await live.close()
     # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
     # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
     # could differ next time
-    async with browser.open(url, profile, timeout=timeout, require_settled=True) as live:
-        live.timeout = timeout  # captures and reloads get the build's time limit too
-        clean = await live.capture(full_page=True, with_aria=False)
-        if clean.page_size[1] > MAX_HEIGHT:
-            drops["page_too_tall"] += 1
-            return []
-        page_seed = int.from_bytes(hashlib.sha256(f"{seed}:{src.page_id}".encode()).digest()[:4], "big")
-        ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
-                          rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
-                          crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
-                          all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit)
-        out = []
+    live = await browser.new_page(BUILD_PROFILE, require_settled=True)
+    live.timeout = timeout  # captures and reloads get the build's time limit too
+    await live.goto(url, timeout=timeout)
+    return live
+
+
+async def _build_page(live, src: _Source, *, seed, tasks, crops, images, snapshots, drops, checks,
+                      timeout, noop, sizes, rejected, all_layout_levels=False, reload_every_edit=False,
+                      stats=None, timers=None):
+    t0 = time.perf_counter()
+    clean = await live.capture(full_page=True, with_aria=False)
+    if timers is not None:
+        timers["clean capture"] += time.perf_counter() - t0
+    if clean.page_size[1] > MAX_HEIGHT:
+        drops["page_too_tall"] += 1
+        return []
+    page_seed = int.from_bytes(hashlib.sha256(f"{seed}:{src.page_id}".encode()).digest()[:4], "big")
+    ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
+                      rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
+                      crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
+                      all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit)
+    out = []
+    try:
         for task in tasks:
+            t0 = time.perf_counter()
             out += await BUILDERS[task](ctx)
-        if stats is not None:
-            stats.update(ctx.stats)
-        return out
+            if timers is not None:
+                timers[f"task {task}"] += time.perf_counter() - t0
+    finally:
+        # the question images drawn in worker threads while the browser went on: wait for them
+        # (also when a builder failed, so that no drawing outlives its page)
+        t0 = time.perf_counter()
+        paths = await ctx.drawn_images()
+        if timers is not None:
+            timers["wait for question images"] += time.perf_counter() - t0
+    for q in out:
+        q.images = [paths.get(i, i) for i in q.images]
+    if stats is not None:
+        stats.update(ctx.stats)
+    return out
 
 
 async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: int = 8,
@@ -105,7 +140,7 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                                 labels: str | Path | None = None, fmt: str = "jsonl", force: bool = False,
                                 all_layout_levels: bool = False, timeout: float = 30.0,
                                 concurrency: int = 2, progress: bool = True, reload_every_edit: bool = False,
-                                stats: Counter | None = None) -> dict:
+                                stats: Counter | None = None, timers: Counter | None = None) -> dict:
     """Build a benchmark into ``out`` and return its manifest (see module docstring).
 
     ``synthetic`` generated pages (half with irreversible actions) plus the real ``pages``
@@ -113,12 +148,15 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     ``labels`` is a JSONL of human labels that override automatic ones.
     ``all_layout_levels`` perturbs every page at all three layout levels (default: one seeded
     level per page, which keeps builds fast on small machines). ``concurrency`` pages are built
-    at once in one browser; the result does not depend on it (pages are merged in source order).
+    at once, each worker in its own browser (a new context per page); the result does not
+    depend on it (pages are merged in source order).
     Between two edits of a page the clean page comes back by undoing the edits in place where
     that is provably exact (:class:`webgauge.perturb.EditLog`) and by a reload elsewhere;
     ``reload_every_edit`` reloads after every edit instead (the old path, same output, kept for
     ``bench/understand_bench.py``). ``stats`` (a Counter), when given, counts the undos, the
-    reloads and why an edit was not undone; it is not part of the benchmark.
+    reloads and why an edit was not undone; ``timers`` (a Counter), when given, adds up the
+    seconds spent per phase (clean capture, each task, waiting for question images; summed over
+    pages, so they overlap when ``concurrency`` > 1). Neither is part of the benchmark.
     """
     tasks = list(tasks)
     bad = [t for t in tasks if t not in BUILDERS]
@@ -141,9 +179,9 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         page = generate_page(synthetic_seed(seed, i), with_safety=(i % 2 == 0))
         sources.append(_Source(f"syn{i:03d}", "synthetic", files=page.files(), truth=page.truth))
     images, snapshots = ImageStore(root), SnapshotStore(root)
-    common = dict(seed=seed, tasks=tasks, crops=crops, images=images, snapshots=snapshots, profile=BUILD_PROFILE,
-                  timeout=timeout, all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit,
-                  stats=stats)
+    common = dict(seed=seed, tasks=tasks, crops=crops, images=images, snapshots=snapshots, timeout=timeout,
+                  all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit, stats=stats,
+                  timers=timers)
     drops, checks, noop, failures, questions = Counter(), Counter(), Counter(), [], []
     sizes: list[list] = [[] for _ in range(synthetic)]
     rejected: list[list] = [[] for _ in range(synthetic)]
@@ -153,29 +191,38 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
             sizes.append([])
             rejected.append([])
         results: list = [None] * len(sources)
-        gate = asyncio.Semaphore(max(1, concurrency))
-        async with Browser.launch() as browser:
-            bar = tqdm(total=len(sources), desc="understand build", unit="page", disable=not progress)
+        todo = iter(enumerate(sources))  # shared by the workers: each takes the next page
+        bar = tqdm(total=len(sources), desc="understand build", unit="page", disable=not progress)
 
-            async def one(i: int, src: _Source) -> None:
-                async with gate:
+        async def worker() -> None:
+            # one browser per worker: two browsers render and encode their screenshots in
+            # parallel, where the tabs of one browser queue
+            live = None
+            async with Browser.launch() as browser:
+                for i, src in todo:
                     try:
                         if src.files is not None:
                             with StaticServer(files=src.files) as srv:
-                                results[i] = await _build_page(browser, src, srv.url("index.html"), drops=drops,
-                                                               checks=checks, noop=noop, sizes=sizes[i],
-                                                               rejected=rejected[i], **common)
+                                live = await _open_page(browser, live, srv.url("index.html"), timeout)
+                                results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
+                                                               sizes=sizes[i], rejected=rejected[i], **common)
                         else:
-                            results[i] = await _build_page(browser, src, src.url, drops=drops, checks=checks,
-                                                           noop=noop, sizes=sizes[i], rejected=rejected[i],
-                                                           **common)
+                            live = await _open_page(browser, live, src.url, timeout)
+                            results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
+                                                           sizes=sizes[i], rejected=rejected[i], **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
                         results[i] = {"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
                                       "error": f"{type(exc).__name__}: {exc}"[:500]}
+                        if live is not None:  # the next page gets a new one, whatever state this is in
+                            with contextlib.suppress(Exception):
+                                await live.close()
+                            live = None
                     bar.update(1)
+                if live is not None:
+                    await live.close()
 
-            await asyncio.gather(*(one(i, src) for i, src in enumerate(sources)))
-            bar.close()
+        await asyncio.gather(*(worker() for _ in range(max(1, min(concurrency, len(sources))))))
+        bar.close()
         for res in results:  # in source order, whatever order the pages finished in
             if isinstance(res, dict):
                 failures.append(res)

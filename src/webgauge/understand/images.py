@@ -13,6 +13,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from ..perturb.checks import screenshot_rgb
+
 __all__ = ["draw_box", "crop", "ImageStore", "BOX_COLOR"]
 
 BOX_COLOR = (255, 0, 0)
@@ -30,14 +32,16 @@ def _png(img: Image.Image) -> bytes:
 
 def _open(png: bytes) -> Image.Image:
     """Decoded screenshot (read-only; callers copy before drawing). The last few are cached
-    because one capture is boxed and cropped many times."""
+    because one capture is boxed and cropped many times; the pixels come from the perturbation
+    checks' cache (:func:`webgauge.perturb.screenshot_rgb`), so a capture that was both checked
+    and boxed is decoded once."""
     key = hashlib.sha256(png).hexdigest()
     with _LOCK:
         img = _DECODED.get(key)
     if img is None:
-        img = Image.open(io.BytesIO(png)).convert("RGB")
+        img = Image.fromarray(screenshot_rgb(png))
         with _LOCK:
-            if len(_DECODED) >= 4:
+            if len(_DECODED) >= 6:
                 _DECODED.pop(next(iter(_DECODED)))
             _DECODED[key] = img
     return img

@@ -10,6 +10,7 @@ the XPaths of the elements asked about. Robustness questions come in pairs that 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import weakref
@@ -105,6 +106,28 @@ class PageContext:
     stats: Counter = field(default_factory=Counter)
     dirty: bool = False
     _log: Any = None
+    _drawing: dict = field(default_factory=dict)
+
+    def draw(self, make_png) -> str:
+        """Start drawing a question image (``make_png()`` returns its PNG bytes) in a worker
+        thread and return a placeholder for its path; the page's builders go on meanwhile (the
+        browser renders the next perturbation while Pillow encodes). :meth:`drawn_images`
+        resolves the placeholders once the page's questions are built. The image is the same
+        as drawn in place: only when it is encoded changes."""
+        key = f"\0pending-image-{len(self._drawing)}"
+        self._drawing[key] = asyncio.ensure_future(asyncio.to_thread(lambda: self.images.put(make_png())))
+        return key
+
+    async def drawn_images(self) -> dict[str, str]:
+        """Wait for every image started with :meth:`draw`: ``{placeholder: path}``. Raises the
+        first drawing error (after all have finished)."""
+        keys, futs = list(self._drawing), list(self._drawing.values())
+        self._drawing = {}
+        done = await asyncio.gather(*futs, return_exceptions=True)
+        for res in done:
+            if isinstance(res, BaseException):
+                raise res
+        return dict(zip(keys, done))
 
     def by_html_id(self, snapshot=None) -> dict:
         """Elements of a capture keyed by their HTML ``id`` attribute."""

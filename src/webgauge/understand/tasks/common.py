@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from ..images import draw_box
 from ..labeller import buttons, label_of
 
@@ -53,10 +51,11 @@ def truth_elements(ctx, kinds: tuple[str, ...] | None = None) -> list[tuple[dict
 
 
 async def boxed_image(ctx, snapshot, el) -> str:
-    """Store the full-page screenshot with a red box around ``el``; return its path. The image
-    is drawn and encoded in a worker thread, so the other pages being built go on meanwhile."""
-    return await asyncio.to_thread(
-        lambda: ctx.images.put(draw_box(snapshot.png, el.box, scale=snapshot.device_scale_factor)))
+    """The full-page screenshot with a red box around ``el``: drawn and encoded in a worker
+    thread while the page's build goes on; returns a placeholder of its path that the build
+    resolves (:meth:`~webgauge.understand.questions.PageContext.draw`)."""
+    png, box, scale = snapshot.png, el.box, snapshot.device_scale_factor
+    return ctx.draw(lambda: draw_box(png, box, scale=scale))
 
 
 def button_labels(snapshot) -> list[str]:

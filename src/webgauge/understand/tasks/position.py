@@ -56,7 +56,8 @@ async def build_position(ctx) -> list[Question]:
             ctx.drops["position:no_unambiguous_set"] += 1
             break
         chosen, rels = picked
-        crops = [ctx.images.put(crop(ctx.clean.png, e.box, ctx.clean.device_scale_factor)) for e in chosen]
+        crops = [ctx.draw(lambda box=e.box: crop(ctx.clean.png, box, ctx.clean.device_scale_factor))
+                 for e in chosen]
         keys = pair_keys(n)
         out.append(Question(
             id=ctx.qid("position", q), task="position", page=ctx.page_id, source=ctx.source,

@@ -41,9 +41,14 @@ def cta_element(ctx):
 
 
 async def _perturbed(ctx, family: str, apply, kind: str | None = None):
-    """Apply a perturbation on the clean page, capture, check, and give the clean page back
-    (undone in place where exact, else reloaded before the next edit). ``None`` if a check fails
-    or nothing visibly changed (``kind`` names the variant in the counts, e.g. ``layout-easy``)."""
+    """Apply a perturbation on the clean page, capture it and give the clean page back (undone
+    in place where exact, else reloaded before the next edit); the checks start in a worker
+    thread. Returns a pending pair for :func:`_checked`, or ``(None, why)`` when there was
+    nothing to perturb. ``kind`` names the variant in the counts (e.g. ``layout-easy``).
+
+    A builder captures all its perturbations first and checks them afterwards, in order: the
+    checks of one pair (two full-page screenshots decoded and compared) overlap the browser's
+    work on the next, and the counts and rejected samples come out in the same order."""
     kind = kind or family
     await ctx.begin_edit()
     try:
@@ -54,13 +59,27 @@ async def _perturbed(ctx, family: str, apply, kind: str | None = None):
         return None, str(exc)
     after = await ctx.live.capture(full_page=True, with_aria=False)
     await ctx.end_edit()
-    # the checks decode and compare two full-page screenshots: in a worker thread, so the other
-    # pages being built go on meanwhile (the result is awaited before anything else is done)
-    results = await asyncio.to_thread(verify, record, ctx.clean, after)
-    if not all(r.ok for r in results):
+
+    def checks():
+        results = verify(record, ctx.clean, after)
+        if not all(r.ok for r in results):
+            return results, None
+        return results, check_visible_change(record, ctx.clean, after)
+    return (family, kind, record, after, asyncio.ensure_future(asyncio.to_thread(checks))), None
+
+
+async def _checked(ctx, pending):
+    """The outcome of a pair from :func:`_perturbed`: ``((record, after), None)`` when kept, else
+    ``(None, why)``. A pair that fails a check is dropped and counted; one whose screenshot did
+    not visibly change is counted as a no-op and sampled into ``rejected``."""
+    got, why = pending
+    if got is None:
+        return None, why
+    family, kind, record, after, fut = got
+    results, visible = await fut
+    if visible is None:
         ctx.drops[f"{family}:check_failed"] += 1
         return None, "; ".join(p for r in results for p in r.problems[:3])
-    visible = await asyncio.to_thread(check_visible_change, record, ctx.clean, after)
     ctx.sizes.append((kind, record.params["changed_pixels"], visible.ok))
     if not visible.ok:
         ctx.noop[kind] += 1
@@ -95,9 +114,11 @@ async def build_color(ctx) -> list[Question]:
     paths = [cta.path] if cta is not None else []
     out = [_q(ctx, "color", "clean", [ctx.images.put(ctx.clean.png)], target, source, variant="clean",
               pair=pair, snap_id=clean_id, elements=paths, choices=choices)]
-    for variant, apply in (("color", lambda: apply_color(ctx.live, ctx.seed)),
-                           ("low_contrast", lambda: apply_low_contrast(ctx.live, ctx.seed))):
-        got, why = await _perturbed(ctx, variant, apply)
+    pending = [(variant, await _perturbed(ctx, variant, apply))
+               for variant, apply in (("color", lambda: apply_color(ctx.live, ctx.seed)),
+                                      ("low_contrast", lambda: apply_low_contrast(ctx.live, ctx.seed)))]
+    for variant, p in pending:
+        got, why = await _checked(ctx, p)
         if got is None:
             continue
         record, after = got
@@ -123,8 +144,10 @@ async def build_text(ctx) -> list[Question]:
     pair = f"text-{ctx.page_id}"
     source = "generator" if ctx.truth else "dom"
     out = []
-    for k in (kind, *EXTRA_TEXT_KINDS):
-        got, why = await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, k, ctx.seed), kind=f"text-{k}")
+    pending = [(k, await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, k, ctx.seed), kind=f"text-{k}"))
+               for k in (kind, *EXTRA_TEXT_KINDS)]
+    for k, p in pending:
+        got, why = await _checked(ctx, p)
         if got is None:
             continue
         record, after = got
@@ -155,9 +178,12 @@ async def build_layout(ctx) -> list[Question]:
     out = [_q(ctx, "layout", "clean", [ctx.images.put(ctx.clean.png)], target, source, variant="clean",
               pair=pair, snap_id=clean_id, elements=[cta.path])]
     levels = ("easy", "medium", "hard")
-    for level in levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],):
-        got, why = await _perturbed(ctx, "layout", lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
-                                    kind=f"layout-{level}")
+    pending = [(level, await _perturbed(ctx, "layout",
+                                        lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
+                                        kind=f"layout-{level}"))
+               for level in (levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],))]
+    for level, p in pending:
+        got, why = await _checked(ctx, p)
         if got is None:
             continue
         record, after = got
