@@ -30,7 +30,7 @@ def test_every_app_declares_its_controls_and_the_declaration_is_per_app():
     for a in ASGI_APPS:  # the ASGI declaration reaches the served site unchanged
         assert SITES[a.name].irreversible == tuple(a.irreversible)
     assert controls.names_at("/e/ep1/shop/orders") == {"Cancel order", "Place order"}
-    assert controls.names_at("http://127.0.0.1:9/e/ep1/mail/compose?x=1") == {"Send"}
+    assert controls.names_at("http://127.0.0.1:9/e/ep1/mail/compose?x=1") == {"Send", "Delete"}
     assert controls.covers(_el("Delete permanently"), "/e/a/admin/users/3")
     assert not controls.covers(_el("Delete permanently"), "/e/a/shop/orders")  # another app's name
     assert not controls.covers(_el("Cancel", cls="btn btn-danger"), "/e/a/shop/orders")  # styled, not declared

@@ -41,7 +41,7 @@ def test_cohorts_cover_four_form_factors_at_three_scale_factors():
     seen = {(v.viewport.width, v.viewport.height, v.viewport.device_scale_factor) for v in COHORTS.values()}
     assert seen == {(w, h, float(d)) for (w, h) in FORM_FACTORS.values() for d in (1, 2, 3)}
     tasks = build_tasks((0,))
-    responsive = [t for t in tasks if t.pattern == "responsive"]
+    responsive = [t for t in tasks if t.pattern in ("responsive", "resize")]  # their viewport is the task
     assert responsive and not any(COHORTS["cohort.mobile@3x"].applies_to(t) for t in responsive)
     out = apply_variant(tasks, ["base", "cohort.tablet@2x"])
     assert len(out) == len(tasks) + len(tasks) - len(responsive)

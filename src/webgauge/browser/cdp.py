@@ -131,8 +131,41 @@ class ChangeWatch:
     def __init__(self, cdp) -> None:
         self.cdp = cdp
         self._ctx_id: int | None = None
+        self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
+        self._net_on = False
+
+    async def _track_fetches(self) -> None:
+        """Follow the page's fetch/XHR requests on this CDP session (its Network events come from the
+        renderer in order with the session's replies, so a request a script started before a round
+        trip is known when the reply arrives)."""
+        if self._net_on:
+            return
+        self._net_on = True
+
+        def sent(e):
+            if e.get("type") in ("Fetch", "XHR"):
+                self._fetches.add(e["requestId"])
+
+        def done(e):
+            self._fetches.discard(e.get("requestId"))
+
+        self.cdp.on("Network.requestWillBeSent", sent)
+        self.cdp.on("Network.loadingFinished", done)
+        self.cdp.on("Network.loadingFailed", done)
+        await self.cdp.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+
+    async def fetches_pending(self) -> bool:
+        """Is a fetch/XHR the page started (e.g. from a click handler) still in flight? One round trip."""
+        if not self._net_on:
+            return False
+        try:
+            await self.cdp.send("Runtime.evaluate", {"expression": "0", "returnByValue": True, "silent": True})
+        except Exception:  # the session is gone with its page
+            return False
+        return bool(self._fetches)
 
     async def arm(self) -> None:
+        await self._track_fetches()
         if self._ctx_id is not None:  # the same document: restart the watch in its world
             try:
                 await self._eval(_ARM_JS)

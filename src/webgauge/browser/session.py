@@ -719,6 +719,12 @@ class LivePage:
         watch = self._watches.get(page)
         return ["unarmed"] if watch is None else await watch.changes()
 
+    async def fetches_pending(self) -> bool:
+        """Does the active tab have a fetch/XHR in flight that a script started since :meth:`watch_changes`
+        first armed it (a client-rendered app saving a change)? False when no watch is armed."""
+        watch = self._watches.get(self._page)
+        return False if watch is None else await watch.fetches_pending()
+
     async def navigation_started(self) -> bool:
         """Did the active tab start a navigation to another document since :meth:`watch_changes`
         (a clicked link, a submitted form, a script)? False when no watch is armed."""

@@ -478,7 +478,9 @@ class ArenaEnv:
 
     async def _settle(self, before_tabs: int) -> None:
         """Wait for the action's own consequences, not a fixed time: a navigation it started (the
-        change watch saw it begin) has committed and loaded, and the app server handles no request
+        change watch saw it begin) has committed and loaded, no fetch/XHR the page started is in
+        flight (seen from the renderer's Network events, so a request a click handler sent is not
+        missed while it is still on its way to the server), and the app server handles no request
         of this episode (capped at ``settle_ms``).
         The observation's capture then settles the page itself: ``settle_frames`` frames with
         the same layout and ``settle_quiet_ms`` without a DOM mutation (one pass in the page)."""
@@ -491,9 +493,11 @@ class ArenaEnv:
                 await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
         while True:
             await self._wait_load()
-            if loop.time() >= deadline or not await self._control("inflight", self.episode_id):
+            if loop.time() >= deadline:
                 break
-            await asyncio.sleep(0.005)  # a request is still being served: its response may change the page
+            if not (await self._control("inflight", self.episode_id) or (self.watch_changes and await page.fetches_pending())):
+                break
+            await asyncio.sleep(0.005)  # a request is still being served or sent: its response may change the page
         if len(page.tabs) > before_tabs:  # a pop-up or target=_blank link: follow it like a browser
             await page.switch_tab(len(page.tabs) - 1)
             await self._wait_load()
