@@ -1,11 +1,17 @@
-"""Fixtures for the arena tests: one real arena server (loopback HTTP, SQLite per episode)."""
+"""Fixtures for the arena tests: one real arena server (loopback HTTP, SQLite per episode), and
+the oracle played over a list of tasks in real Chromium (two workers, each its own env)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import play
 
 
 @pytest.fixture(scope="module")
@@ -17,3 +23,34 @@ def arena():
 @pytest.fixture
 def control(arena) -> ControlClient:
     return ControlClient(arena.control_url)
+
+
+@pytest.fixture
+def solve_with_oracle(browser, arena):
+    """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers) and returns
+    ``(records, failed)``: the episode record per task id, and for every task that did not
+    succeed, or had a validator error, a rejected step or a forbidden effect, its
+    ``(success, validator errors + rejected step results, forbidden violations)``."""
+
+    async def run(tasks, workers: int = 2):
+        queue, records = list(tasks), {}
+
+        async def worker():
+            env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+            try:
+                while queue:
+                    t = queue.pop(0)
+                    rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                    records[t.id] = rec
+            finally:
+                await env.close()
+
+        await asyncio.gather(*(worker() for _ in range(workers)))
+        failed = {}
+        for tid, rec in records.items():
+            rejected = [s.result for s in rec.steps if s.result.get("rejected")]
+            if not rec.success or rec.validator_errors or rejected or rec.forbidden_violations:
+                failed[tid] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations)
+        return records, failed
+
+    return run

@@ -4,19 +4,14 @@ that restores the seed after writes through every app's own HTTP routes."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import urllib.request
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps import ASGI_APPS
-from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks, seed_state
 
 LONG = ["desks.team_visit", "board.triage", "account.rotate_keys", "dash.ack_team"]
@@ -45,25 +40,11 @@ def test_long_families_fail_on_the_seed_and_on_a_wrong_answer():
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_the_long_families(browser, arena, seed):
+async def test_oracle_solves_the_long_families(solve_with_oracle, seed):
     tasks = build_tasks((seed,), families=LONG)
-    queue, results = list(tasks), {}
-
-    async def worker():
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
-        try:
-            while queue:
-                t = queue.pop(0)
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                rejected = [s.result for s in rec.steps if s.result.get("rejected")]
-                results[t.family] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations, rec.n_steps)
-        finally:
-            await env.close()
-
-    await asyncio.gather(worker(), worker())
-    failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
-    assert sorted(results) == sorted(LONG) and not failed, failed
-    assert all(v[3] >= 10 for v in results.values()), {k: v[3] for k, v in results.items()}
+    records, failed = await solve_with_oracle(tasks)
+    assert sorted(r.family for r in records.values()) == sorted(LONG) and not failed, failed
+    assert all(r.n_steps >= 10 for r in records.values()), {r.family: r.n_steps for r in records.values()}
 
 
 def test_reset_restores_the_seed_after_writes_to_every_ported_app(control):

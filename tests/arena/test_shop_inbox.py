@@ -4,19 +4,16 @@ the seed after orders, replies and clean-ups."""
 
 from __future__ import annotations
 
-import asyncio
 import urllib.request
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps import ASGI_APPS
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.shop import PAGE_SIZE
 from webgauge.arena.apps.inbox import PAGE_SIZE as MAIL_PAGE
 from webgauge.arena.core.actions import Action
 from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
 
 LONG = ["shop.cheapest", "shop.reorder_from_mail", "mail.cleanup"]
@@ -35,26 +32,12 @@ def test_shop_and_inbox_declare_their_irreversible_controls_and_flags():
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_the_shop_and_inbox_families(browser, arena, seed):
+async def test_oracle_solves_the_shop_and_inbox_families(solve_with_oracle, seed):
     # the long families (the reworked shop.* and mail.* ones run in tests/arena/test_env.py)
     tasks = build_tasks((seed,), families=LONG)
     assert len(tasks) == len(LONG) and all(len(t.oracle()) >= 10 for t in tasks)
-    queue, results = list(tasks), {}
-
-    async def worker():
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
-        try:
-            while queue:
-                t = queue.pop(0)
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                rejected = [s.result for s in rec.steps if s.result.get("rejected")]
-                results[t.id] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations)
-        finally:
-            await env.close()
-
-    await asyncio.gather(worker(), worker())
-    failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
-    assert not failed, failed
+    records, failed = await solve_with_oracle(tasks)
+    assert len(records) == len(tasks) and not failed, failed
 
 
 async def test_pagination_search_flags_and_reset_in_chromium(browser, arena, control):

@@ -5,15 +5,10 @@ buy-again order starts under the shop's fixed banner."""
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
 from webgauge.arena.core.task import PATTERNS
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
@@ -69,22 +64,8 @@ async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the
         control.delete(ep["id"])
 
 
-async def test_oracle_solves_strata_families_at_seeds_0_and_1(browser, arena):
+async def test_oracle_solves_strata_families_at_seeds_0_and_1(solve_with_oracle):
     tasks = build_tasks((0, 1), families=MINE)
-    queue, results = list(tasks), {}
-
-    async def worker():
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
-        try:
-            while queue:
-                t = queue.pop(0)
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                rejected = [s.result for s in rec.steps if s.result.get("rejected")]
-                results[t.id] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations)
-        finally:
-            await env.close()
-
-    await asyncio.gather(worker(), worker())
-    assert len(results) == len(tasks) == 8
-    failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
+    records, failed = await solve_with_oracle(tasks)
+    assert len(records) == len(tasks) == 8
     assert not failed, failed

@@ -5,7 +5,6 @@ be solved from the page text; and reports split results by the ``visual`` flag."
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import html
 import re
@@ -15,12 +14,8 @@ from collections import Counter
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
 from webgauge.arena.outputs.visual_split import visual_split, visual_split_section
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
@@ -140,25 +135,11 @@ async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
         control.delete(ep["id"])
 
 
-async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(browser, arena, tmp_path):
+async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(solve_with_oracle, browser, tmp_path):
     tasks = build_tasks((0, 1), families=MINE)  # cal.booking_reference's oracle: tests/arena/test_apps.py
-    queue, results, records = list(tasks), {}, []
-
-    async def worker():
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
-        try:
-            while queue:
-                t = queue.pop(0)
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                rejected = [s.result for s in rec.steps if s.result.get("rejected")]
-                results[t.id] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations, rec.n_steps)
-                records.append(rec)
-        finally:
-            await env.close()
-
-    await asyncio.gather(worker(), worker())
-    failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
-    assert len(results) == len(tasks) == 2 * len(MINE)
+    by_id, failed = await solve_with_oracle(tasks)
+    records = list(by_id.values())
+    assert len(by_id) == len(tasks) == 2 * len(MINE)
     assert not failed, failed
     # the visual flag as its own split: both sides, with n, clusters and an interval
     rows = {r["split"]: r for r in visual_split(records)}
