@@ -40,6 +40,12 @@ def find_user_steps(name: str) -> list:
 _UNIQUE_CACHE: dict[int, tuple[list, list[dict]]] = {}
 
 
+def deactivate_steps(name: str) -> list:
+    """Open a user from the filtered list, deactivate them and go back to the list."""
+    return [Click(Match(role="link", name=name)), Click(Match(role="button", name="Deactivate user")),
+            Click(Match(role="link", name="Back to users"))]
+
+
 def _unique(state: State) -> list[dict]:
     """Users whose name no other user's name contains (the name filter finds exactly them).
 
@@ -118,8 +124,7 @@ def deactivate_group(seed: int, state: State) -> Task:
                  Select(Match(tag="select", attrs=(("name", "status"),)), "active"),
                  Click(Match(role="button", name="Apply filters"))]
         for u in members:
-            steps += [Click(Match(role="link", name=u["name"])), Click(Match(role="button", name="Deactivate user")),
-                      Click(Match(role="link", name="Back to users"))]
+            steps += deactivate_steps(u["name"])
         return steps
 
     return Task(
@@ -261,8 +266,7 @@ def deactivate_across_pages(seed: int, state: State) -> Task:
             while page < k // PAGE_SIZE:
                 steps.append(Click(Match(role="link", name="Next page")))
                 page += 1
-            steps += [Click(Match(role="link", name=u["name"])), Click(Match(role="button", name="Deactivate user")),
-                      Click(Match(role="link", name="Back to users"))]
+            steps += deactivate_steps(u["name"])
         return steps
 
     return Task(
