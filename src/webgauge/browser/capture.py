@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import struct
@@ -89,15 +90,28 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
     png = b""
     if before_screenshot is not None:
         await before_screenshot()
+    shot = None
     if with_screenshot:
         if full_page and before.size[1] > max_full_page_height:
             warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
             full_page = False
         if viewport_screenshot is not None and not full_page:
-            png = await viewport_screenshot(before.view)
+            # A CDP screenshot waits for the compositor's next frame; the element table is read-only
+            # and runs on the page's main thread meanwhile (the frame is drawn after it, from the same
+            # DOM). The probe at the table's end still checks that nothing moved since the settle.
+            shot = asyncio.ensure_future(viewport_screenshot(before.view))
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
-    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+    try:
+        raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+    except BaseException:
+        if shot is not None:  # no screenshot left running behind the table's error
+            shot.cancel()
+            with contextlib.suppress(BaseException):
+                await shot
+        raise
+    if shot is not None:
+        png = await shot
     data = json.loads(raw_table)
     elements: list[Element] = []
     for raw in data["elements"]:

@@ -131,6 +131,9 @@ class ChangeWatch:
     def __init__(self, cdp) -> None:
         self.cdp = cdp
         self._ctx_id: int | None = None
+        self._frame_id: str | None = None
+        #: the tab's navigation count when last armed (kept by the caller, see ``arm(new_document)``)
+        self.navigation_id: int | None = None
         self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
         self._net_on = False
 
@@ -164,17 +167,22 @@ class ChangeWatch:
             return False
         return bool(self._fetches)
 
-    async def arm(self) -> None:
+    async def arm(self, new_document: bool = False) -> None:
+        """Start (or restart) the watch. ``new_document``: the tab navigated since the last arm
+        (the caller saw it), so its world is made at once instead of after a failed round trip
+        in the old one (a same-document navigation only gets the same world back)."""
         await self._track_fetches()
-        if self._ctx_id is not None:  # the same document: restart the watch in its world
+        if self._ctx_id is not None and not new_document:  # the same document: restart the watch in its world
             try:
                 await self._eval(_ARM_JS)
                 return
             except Exception:  # a new document: make its world
-                self._ctx_id = None
-        tree = await self.cdp.send("Page.getFrameTree")
-        world = await self.cdp.send("Page.createIsolatedWorld", {"frameId": tree["frameTree"]["frame"]["id"],
-                                                                 "worldName": _WORLD, "grantUniveralAccess": False})
+                pass
+        self._ctx_id = None
+        if self._frame_id is None:  # the main frame keeps its id across the tab's navigations
+            self._frame_id = (await self.cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
+        world = await self.cdp.send("Page.createIsolatedWorld", {"frameId": self._frame_id, "worldName": _WORLD,
+                                                                 "grantUniveralAccess": False})
         self._ctx_id = world["executionContextId"]
         await self._eval(_ARM_JS)
 

@@ -710,7 +710,9 @@ class LivePage:
         page = self._page
         if page not in self._watches:
             self._watches[page] = ChangeWatch(await self.cdp(page))
-        await self._watches[page].arm()
+        watch = self._watches[page]
+        await watch.arm(new_document=watch.navigation_id != self.navigation_id)
+        watch.navigation_id = self.navigation_id
 
     async def changes_since_watch(self) -> list[str]:
         """Why the active tab may look different since :meth:`watch_changes` (mutation, scroll,
