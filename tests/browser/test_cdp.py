@@ -191,3 +191,30 @@ async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwr
         assert [e[:2] for e in await page.evaluate("() => log.splice(0)") if e[0] == "click"] == [["click", "far"]]
     finally:
         await page.close()
+
+
+async def test_settle_in_the_watch_world_counts_quiet_from_the_last_mutation(browser, site):
+    """The arena's capture settles in the change watch's world: its quiet period counts from the
+    watch's last DOM mutation (tracked since the document committed), not from the call."""
+    from webgauge.browser.settle import _settle_js, settle
+
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    quiet = {"stable_frames": 1, "quiet_ms": 300, "quiet_cap_ms": 5000, "timeout": 8.0}
+    try:
+        await page.goto(site.url("index.html"), on_commit=page.track_changes)
+        assert await page.changes_since_watch() == ["unarmed"]  # tracking only: no stale check armed yet
+        await page.wait_for_timeout(400)  # nothing mutates the page meanwhile
+        tracked = await settle(page._page, run_js=page.run_in_watch, **quiet)
+        assert tracked.settled and tracked.frames == 2  # quiet already: two frames with the same layout
+        untracked = await settle(page._page, **quiet)  # the page's own world: 300 ms of quiet from the call
+        assert untracked.settled and untracked.frames >= 3
+        await page.evaluate("() => { document.querySelector('p').textContent = 'changed'; }")
+        after = await settle(page._page, run_js=page.run_in_watch, **quiet)
+        assert after.settled and after.frames >= 3  # quiet counts from that mutation
+        await page.goto(site.url("other.html"))  # a new document: its world is new, quiet from its making
+        fresh = await settle(page._page, run_js=page.run_in_watch, **quiet)
+        assert fresh.settled and fresh.frames >= 3
+        assert await page.evaluate("() => typeof window.__wgWatch") == "undefined"  # the page cannot see it
+        assert await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0}) is not None
+    finally:
+        await page.close()

@@ -147,7 +147,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                        pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
                        viewport_screenshot: Callable[[dict], Awaitable[bytes]] | None = None,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
-                       before_screenshot: Callable[[], Awaitable[None]] | None = None) -> Snapshot:
+                       before_screenshot: Callable[[], Awaitable[None]] | None = None,
+                       settle_in: Callable[[str, dict], Awaitable[dict]] | None = None) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -164,7 +165,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     bytes) replaces Playwright's viewport screenshot (``LivePage.viewport_png``: CDP, the same
     pixels). ``stable_frames`` and ``quiet_ms`` are passed to :func:`settle` (the arena settles
     on fewer frames plus a DOM-mutation quiet period); ``before_screenshot`` runs after the
-    settle, right before the screenshot (the arena arms its change watch there).
+    settle, right before the screenshot (the arena arms its change watch there); ``settle_in`` runs
+    the settle script (see :func:`settle`'s ``run_js``: the arena's change watch world).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -172,7 +174,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     snap = None
     for attempt in range(1, max(1, attempts) + 1):
         budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
-        report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms)
+        report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms,
+                              run_js=settle_in)
         if not report.settled:  # measure where it stands, to check the capture against that
             now = await probe_layout(page)
             report.size, report.sig = (int(now["size"][0]), int(now["size"][1])), int(now["sig"])

@@ -84,15 +84,19 @@ var __wgCanvasSig = async () => {
 };
 """
 
-_ARM_JS = _CANVAS_SIG_JS + """(async () => {
-  const old = window.__wgWatch;
-  if (old) { old.mo.takeRecords(); old.dirty = []; old.nav = false; old.view = __wgView(); old.canvas = await __wgCanvasSig(); return 'rearmed'; }
-  const s = {dirty: [], canvas: '', view: __wgView(), nav: false};
+#: The watch's state for one document, made once in its isolated world (idempotent): a
+#: MutationObserver from the world's creation (``born``) keeps the time of the last DOM mutation
+#: (``last``; the settle's quiet period counts from it) and marks what may change the pixels
+#: (``dirty``, cleared by each arm).
+_TRACKER_JS = """(() => {
+  if (window.__wgWatch) return window.__wgWatch;
+  const s = {dirty: [], canvas: '', view: __wgView(), nav: false, armed: false, born: performance.now(), last: -1e9};
+  const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
+  s.mutated = () => { s.last = performance.now(); mark('mutation'); };
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
   if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
-  const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
-  s.mo = new MutationObserver(() => mark('mutation'));
+  s.mo = new MutationObserver(() => s.mutated());
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   for (const ev of ['scroll', 'resize']) window.addEventListener(ev, () => mark(ev), {capture: true, passive: true});
   for (const ev of ['load', 'error', 'animationstart', 'transitionrun', 'play', 'playing', 'seeked', 'timeupdate',
@@ -101,16 +105,26 @@ _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   if (window.visualViewport) window.visualViewport.addEventListener('resize', () => mark('resize'));
   if (document.fonts) document.fonts.addEventListener('loadingdone', () => mark('font'));
   window.__wgWatch = s;
-  s.canvas = await __wgCanvasSig();
-  return 'armed';
+  return s;
+})()"""
+
+_TRACK_JS = _CANVAS_SIG_JS + _TRACKER_JS + ", 'tracking'"
+
+_ARM_JS = _CANVAS_SIG_JS + """(async () => {
+  const s = """ + _TRACKER_JS + """;
+  if (s.mo.takeRecords().length) s.last = performance.now();
+  s.dirty = []; s.nav = false; s.view = __wgView(); s.canvas = await __wgCanvasSig();
+  const again = s.armed;
+  s.armed = true;
+  return again ? 'rearmed' : 'armed';
 })()"""
 
 _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   const s = window.__wgWatch;
-  if (!s) return ['unarmed'];
+  if (!s || !s.armed) return ['unarmed'];
   // scroll and resize events fire at the next frame: let one pass, and compare the viewport too
   await new Promise((resolve) => { requestAnimationFrame(() => resolve()); setTimeout(resolve, 100); });
-  if (s.mo.takeRecords().length) s.dirty.push('mutation');
+  if (s.mo.takeRecords().length) s.mutated();
   if (__wgView() !== s.view) s.dirty.push('viewport');
   const out = s.dirty.slice();
   if (document.getAnimations && document.getAnimations().some(a => a.playState === 'running')) out.push('animation');
@@ -118,6 +132,10 @@ _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   if (document.querySelector('video, iframe, embed, object')) out.push('media');  // can repaint silently
   return out;
 })()"""
+
+
+class _ContextGone(Exception):
+    """The watched document's world is gone (a navigation replaced the document)."""
 
 
 class ChangeWatch:
@@ -167,24 +185,50 @@ class ChangeWatch:
             return False
         return bool(self._fetches)
 
-    async def arm(self, new_document: bool = False) -> None:
-        """Start (or restart) the watch. ``new_document``: the tab navigated since the last arm
-        (the caller saw it), so its world is made at once instead of after a failed round trip
-        in the old one (a same-document navigation only gets the same world back)."""
-        await self._track_fetches()
-        if self._ctx_id is not None and not new_document:  # the same document: restart the watch in its world
-            try:
-                await self._eval(_ARM_JS)
-                return
-            except Exception:  # a new document: make its world
-                pass
+    async def _world(self, new_document: bool = False) -> int:
+        """The execution context of the watch's world in the current document, made (with its
+        tracker) when there is none yet. ``new_document``: the caller saw the tab navigate."""
+        if self._ctx_id is not None and not new_document:
+            return self._ctx_id
         self._ctx_id = None
         if self._frame_id is None:  # the main frame keeps its id across the tab's navigations
             self._frame_id = (await self.cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
         world = await self.cdp.send("Page.createIsolatedWorld", {"frameId": self._frame_id, "worldName": _WORLD,
                                                                  "grantUniveralAccess": False})
         self._ctx_id = world["executionContextId"]
-        await self._eval(_ARM_JS)
+        return self._ctx_id
+
+    async def _in_world(self, js: str, new_document: bool = False):
+        """``js`` in the watch's world of the current document (made again once when the one it
+        had is gone)."""
+        try:
+            return await self._eval(js, await self._world(new_document))
+        except _ContextGone:
+            return await self._eval(js, await self._world(True))
+
+    async def track(self, new_document: bool = False) -> None:
+        """Start tracking the current document's mutations (without arming the stale check):
+        called as soon as a new document commits, so the quiet period of the capture's settle
+        counts from then, not from the capture."""
+        await self._track_fetches()
+        await self._in_world(_TRACK_JS, new_document)
+
+    async def run(self, fn_js: str, arg, new_document: bool = False):
+        """``fn_js(arg)`` (a function, possibly async) in the watch's world, tracker installed: the
+        capture's settle runs here, its quiet period counted from the tracker's last mutation."""
+        await self._track_fetches()
+        try:
+            return await self._in_world(_CANVAS_SIG_JS + _TRACKER_JS + f";\n({fn_js})({json.dumps(arg)})",
+                                        new_document)
+        except _ContextGone as exc:  # the document went away under the script: as Playwright says it
+            raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
+
+    async def arm(self, new_document: bool = False) -> None:
+        """Start (or restart) the stale check: nothing marked from here on is what the last
+        screenshot shows. ``new_document``: the tab navigated since the last arm (the caller saw
+        it), so its world is made at once instead of after a failed round trip in the old one."""
+        await self._track_fetches()
+        await self._in_world(_ARM_JS, new_document)
 
     async def changes(self) -> list[str]:
         if self._ctx_id is None:
@@ -211,9 +255,14 @@ class ChangeWatch:
             raise RuntimeError("the change watch is not armed")
         return await self._eval(f"({fn_js})({json.dumps(arg)})")
 
-    async def _eval(self, js: str):
-        r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": self._ctx_id,
-                                                     "returnByValue": True, "awaitPromise": True, "silent": True})
+    async def _eval(self, js: str, ctx_id: int | None = None):
+        try:
+            r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": ctx_id or self._ctx_id,
+                                                         "returnByValue": True, "awaitPromise": True, "silent": True})
+        except Exception as exc:  # no such context any more, or it was destroyed while the script ran
+            if "context" in str(exc).lower():
+                raise _ContextGone(str(exc).splitlines()[0][:200]) from None
+            raise
         if "exceptionDetails" in r:
             raise RuntimeError(r["exceptionDetails"].get("text", "script error"))
         return r["result"].get("value")

@@ -11,8 +11,9 @@ import datetime as _dt
 import fnmatch
 import ipaddress
 import json
+import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 from urllib.parse import urlsplit
 
 from .capture import capture_page, screenshot_page
@@ -401,9 +402,12 @@ class LivePage:
         return self._page.url
 
     # ---- navigation -------------------------------------------------------
-    async def goto(self, url: str, *, timeout: float = 30.0) -> None:
+    async def goto(self, url: str, *, timeout: float = 30.0,
+                   on_commit: Callable[[], Awaitable[None]] | None = None) -> None:
         """Navigate and wait for ``load``; a page that never finishes loading is captured
-        after DOMContentLoaded with a warning, one that never parses raises PageError."""
+        after DOMContentLoaded with a warning, one that never parses raises PageError.
+        ``on_commit`` runs as soon as the new document commits (its errors are ignored; the arena
+        starts its change tracking there, see :meth:`track_changes`)."""
         if self.profile.offline and not is_loopback_url(url) and urlsplit(url).scheme not in ("data", "about"):
             raise PageError("blocked", f"{url} is not on this machine and webgauge is offline by default; "
                             "serve the page from a folder or file (webgauge.pages) or use a 127.0.0.1 URL", url)
@@ -411,7 +415,15 @@ class LivePage:
             self._allowed.add(origin_of(url))
         page = self._page
         try:
-            await page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000 * 0.7)
+            if on_commit is None:
+                await page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000 * 0.7)
+            else:
+                t0 = time.perf_counter()
+                await page.goto(url, wait_until="commit", timeout=timeout * 1000 * 0.7)
+                with contextlib.suppress(Exception):
+                    await on_commit()
+                left = max(1.0, timeout * 0.7 - (time.perf_counter() - t0))
+                await page.wait_for_load_state("domcontentloaded", timeout=left * 1000)
         except Exception as exc:
             raise self._as_page_error(exc, url) from None
         try:
@@ -474,7 +486,9 @@ class LivePage:
         """Capture the active tab: screenshot, elements and aria snapshot (read-only).
 
         ``stable_frames`` and ``quiet_ms`` tune the settle (see :func:`capture_page`); ``watch``
-        arms the change watch (:meth:`watch_changes`) after the settle, right before the screenshot.
+        runs the settle in the change watch's world (its quiet period counted from the watch's last
+        mutation, see :meth:`track_changes`) and arms the watch (:meth:`watch_changes`) after the
+        settle, right before the screenshot.
 
         A page that navigates during the capture (a form submitted by a timer, a redirect)
         is captured again once the new document has loaded, within the same ``timeout``.
@@ -495,7 +509,8 @@ class LivePage:
                                  pending=self.pending_requests,
                                  viewport_screenshot=self.viewport_png if self.fast_screenshots else None,
                                  stable_frames=stable_frames, quiet_ms=quiet_ms,
-                                 before_screenshot=self.watch_changes if watch else None),
+                                 before_screenshot=self.watch_changes if watch else None,
+                                 settle_in=self.run_in_watch if watch else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -707,12 +722,32 @@ class LivePage:
     async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot
         see); :meth:`changes_since_watch` tells what happened since. Call it before a capture."""
+        watch, new_document = await self._watch()
+        await watch.arm(new_document=new_document)
+
+    async def _watch(self) -> tuple[ChangeWatch, bool]:
+        """The active tab's change watch, and whether the tab navigated since it last ran
+        (its world must then be made in the new document)."""
         page = self._page
         if page not in self._watches:
             self._watches[page] = ChangeWatch(await self.cdp(page))
         watch = self._watches[page]
-        await watch.arm(new_document=watch.navigation_id != self.navigation_id)
+        new_document = watch.navigation_id != self.navigation_id
         watch.navigation_id = self.navigation_id
+        return watch, new_document
+
+    async def track_changes(self) -> None:
+        """Start tracking the active tab's DOM mutations from the change watch's world (without
+        arming its stale check): call it when a new document commits, so the next capture's
+        quiet period counts from then (:meth:`capture` with ``watch=True``)."""
+        watch, new_document = await self._watch()
+        await watch.track(new_document=new_document)
+
+    async def run_in_watch(self, js: str, arg: dict):
+        """``js(arg)`` (a function's source) in the active tab's change-watch world, its tracker
+        installed (the capture's settle runs here when ``watch=True``)."""
+        watch, new_document = await self._watch()
+        return await watch.run(js, arg, new_document=new_document)
 
     async def changes_since_watch(self) -> list[str]:
         """Why the active tab may look different since :meth:`watch_changes` (mutation, scroll,

@@ -4,14 +4,18 @@
 // Resolves {stable, frames, images_pending, fonts, size, sig} within `budgetMs` (real timers);
 // with `probe` it returns the current {size, sig, scroll} at once. With `quietMs` the DOM must
 // also have had no mutation for that long (observed from the call on; required for at most
-// `quietCapMs`, then the layout alone decides). `view` reports what a viewport screenshot needs.
+// `quietCapMs`, then the layout alone decides; with `tracker`, from the change watch's last one). `view` reports what a viewport screenshot needs.
 async (opts) => {
   const budgetMs = opts.budgetMs, stableFrames = opts.stableFrames || 3, maxFrames = opts.maxFrames || 600;
   const quietMs = opts.quietMs || 0, quietCapMs = opts.quietCapMs || 400, t0 = performance.now();
+  // With `tracker` (run in the change watch's isolated world) the quiet period counts from the
+  // watch's last mutation, observed since its world was made (when the document committed).
+  const tracker = opts.tracker && quietMs ? window.__wgWatch : null;
   let lastMutation = t0;
-  const mo = quietMs ? new MutationObserver(() => { lastMutation = performance.now(); }) : null;
+  const mo = quietMs && !tracker ? new MutationObserver(() => { lastMutation = performance.now(); }) : null;
   if (mo) mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const quiet = () => !mo || performance.now() - lastMutation >= quietMs || performance.now() - t0 >= quietCapMs;
+  const since = () => tracker ? Math.max(tracker.born, tracker.last) : lastMutation;
+  const quiet = () => !quietMs || performance.now() - since() >= quietMs || performance.now() - t0 >= quietCapMs;
   let expired = false;
   const timer = setTimeout(() => { expired = true; }, budgetMs);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -24,7 +24,7 @@ import asyncio
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Callable
+from typing import Awaitable, Callable
 
 __all__ = ["SettleReport", "settle", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
 
@@ -61,13 +61,17 @@ async def probe_layout(page) -> dict:
 
 
 async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,
-                 stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0, quiet_cap_ms: int = 400) -> SettleReport:
+                 stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0, quiet_cap_ms: int = 400,
+                 run_js: Callable[[str, dict], Awaitable[dict]] | None = None) -> SettleReport:
     """Wait until ``page`` (a Playwright page) is settled, at most ``timeout`` seconds.
 
     ``pending`` returns the URLs of the requests to the page's own origin still in flight
     (``LivePage`` tracks them); the page is settled only when it returns none both before and
     after the layout is found stable. ``quiet_ms`` also requires that long without a DOM
     mutation (for at most ``quiet_cap_ms``; the arena's event-based settle after an action).
+    ``run_js(script, arg)`` runs the settle script elsewhere than ``page.evaluate``: the arena runs it
+    in its change watch's isolated world, where the quiet period counts from the watch's last
+    mutation (:meth:`webgauge.browser.cdp.ChangeWatch.run`) instead of from the call.
     """
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -86,10 +90,10 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
         if left <= 0.05:
             return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
         try:
+            arg = {"budgetMs": int(left * 1000), "stableFrames": stable_frames, "quietMs": quiet_ms,
+                   "quietCapMs": quiet_cap_ms, "tracker": run_js is not None}
             res = await asyncio.wait_for(
-                page.evaluate(_settle_js(), {"budgetMs": int(left * 1000), "stableFrames": stable_frames,
-                                             "quietMs": quiet_ms, "quietCapMs": quiet_cap_ms}),
-                left + 2.0)
+                run_js(_settle_js(), arg) if run_js is not None else page.evaluate(_settle_js(), arg), left + 2.0)
         except asyncio.TimeoutError:
             return SettleReport(False, frames, loop.time() - start,
                                 reasons=[f"the page did not answer within {timeout:.0f}s (a script may be looping)"])

@@ -42,6 +42,7 @@ actionability round trips (``LivePage.fast_clicks``; anything else takes Playwri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import shutil
 import tempfile
@@ -200,7 +201,8 @@ class ArenaEnv:
         for h in self.hooks:
             await h.on_new_page(self, self.page)
         clock.lap("context")
-        await self.page.goto(self.base + task.start_url, timeout=20)
+        await self.page.goto(self.base + task.start_url, timeout=20,
+                             on_commit=self.page.track_changes if self.watch_changes else None)
         clock.lap("load")
         self.obs = await self._observe({"ok": True, "kind": "reset"})
         clock.lap("observe")
@@ -491,6 +493,9 @@ class ArenaEnv:
         if self.watch_changes and page.navigation_id == self.obs.navigation_id and await page.navigation_started():
             while page.navigation_id == self.obs.navigation_id and loop.time() < deadline:
                 await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
+        if self.watch_changes and page.navigation_id != self.obs.navigation_id:
+            with contextlib.suppress(Exception):  # the capture makes the world itself if this fails
+                await page.track_changes()  # the capture's quiet period counts from the commit, not from the capture
         while True:
             await self._wait_load()
             if loop.time() >= deadline:
