@@ -82,7 +82,8 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 
 
 async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
-                before: SettleReport, viewport_screenshot=None, before_screenshot=None) -> tuple[Snapshot, list[str]]:
+                before: SettleReport, viewport_screenshot=None, before_screenshot=None,
+                full_page_screenshot=None) -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
@@ -95,6 +96,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
             full_page = False
         if viewport_screenshot is not None and not full_page:
             png = await viewport_screenshot(before.view)
+        elif full_page_screenshot is not None and full_page:
+            png = await full_page_screenshot(before.view, before.size)
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
@@ -133,7 +136,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                        pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
                        viewport_screenshot: Callable[[dict], Awaitable[bytes]] | None = None,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
-                       before_screenshot: Callable[[], Awaitable[None]] | None = None) -> Snapshot:
+                       before_screenshot: Callable[[], Awaitable[None]] | None = None,
+                       full_page_screenshot: Callable[[dict, tuple[int, int]], Awaitable[bytes]] | None = None
+                       ) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -151,6 +156,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     pixels). ``stable_frames`` and ``quiet_ms`` are passed to :func:`settle` (the arena settles
     on fewer frames plus a DOM-mutation quiet period); ``before_screenshot`` runs after the
     settle, right before the screenshot (the arena arms its change watch there).
+    ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
+    ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
+    same pixels).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -165,7 +173,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
         snap, problems = await _read(page, profile, full_page=full_page, max_elements=max_elements,
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
-                                     viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot)
+                                     viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
+                                     full_page_screenshot=full_page_screenshot)
         if not report.settled:
             unsettled = report.reasons + problems
             break
