@@ -29,3 +29,38 @@ async def test_the_caret_of_an_autofocused_field_is_hidden_and_captures_stop_bli
             assert len(after) == 1 and after <= before  # the caret's off phase, every time
         finally:
             await page.close()
+
+
+def _tree(root):
+    import json
+
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.name != "manifest.json":
+            data = p.read_bytes()
+            if p.parent.name == "snapshots":  # navigation_id counts the build's own reloads
+                d = json.loads(data)
+                d.pop("navigation_id")
+                data = json.dumps(d, sort_keys=True).encode()
+            out[str(p.relative_to(root))] = data
+    return out
+
+
+def test_undone_edits_and_skipped_settles_give_the_reload_paths_benchmark(tmp_path, real_pages_dir):
+    # the clean page back by undo in place, and the perturbation's first settle skipped where the
+    # page provably is its settled clean state: byte for byte what reloading after every edit
+    # (and settling before every perturbation) builds
+    from collections import Counter
+
+    from webgauge.understand.build import build_benchmark
+
+    pages = [real_pages_dir / "11791.html", real_pages_dir / "1223.html"]
+    kw = dict(seed=5, synthetic=1, pages=pages, tasks=["hint_text", "color", "text", "layout"], progress=False)
+    stats = Counter()
+    fast = build_benchmark(tmp_path / "fast", stats=stats, **kw)
+    slow = build_benchmark(tmp_path / "slow", reload_every_edit=True, **kw)
+    assert stats["undone"] >= 4 and stats["settles skipped"] >= 4, stats
+    assert fast["questions"] == slow["questions"] and sum(fast["questions"].values()) >= 10
+    a, b = _tree(tmp_path / "fast"), _tree(tmp_path / "slow")
+    assert sorted(a) == sorted(b)
+    assert [name for name in a if a[name] != b[name]] == []

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from ..browser import Element
-from ..perturb import EditLog
+from ..perturb import EditLog, assume_settled
 from .images import ImageStore
 
 __all__ = ["TASKS", "Question", "PageContext", "TaskBuilder", "SnapshotStore", "hide_caret", "snapshot_dict"]
@@ -145,7 +145,11 @@ class PageContext:
     reload_every_edit: bool = False
     stats: Counter = field(default_factory=Counter)
     dirty: bool = False
+    #: the page is its settled clean state: nothing edited since the clean capture, or every edit
+    #: undone exactly (the next edit's first script need not settle it again, see begin_edit)
+    at_clean: bool = True
     _log: Any = None
+    _from_clean: bool = False
     _drawing: dict = field(default_factory=dict)
 
     def draw(self, make_png) -> str:
@@ -179,24 +183,38 @@ class PageContext:
 
     async def begin_edit(self) -> None:
         """Call before editing the live page: make sure it is the clean page (reload it if an
-        earlier edit could not be undone exactly) and start recording the edits."""
+        earlier edit could not be undone exactly) and start recording the edits.
+
+        When the page is provably still its settled clean state (a script-less page, nothing
+        edited since the clean capture or every edit undone exactly, and at the start of the log
+        no animation or transition running, every image loaded, fonts loaded, no request of its
+        own in flight), the perturbation's first script skips its settle
+        (:func:`webgauge.perturb.assume_settled`): a page with no script and nothing pending
+        cannot move, and its DOM is the one that settled."""
         if self.dirty:
             await self._reload()
             self.dirty = False
+            self.at_clean = False
             self.stats["reloads"] += 1
+        self._from_clean, self.at_clean = self.at_clean, False
         if not self.reload_every_edit:
             # no settle needed here: the log reads only the DOM, which a script-less page does
             # not change while it settles; the edit itself settles the page before it reads it
             self._log = EditLog(self.live)
             await self._log.start()
+            if self._from_clean and self._log.quiet and not self.live.pending_requests():
+                assume_settled(self.live)
+                self.stats["settles skipped"] += 1
 
     async def end_edit(self) -> None:
         """Call once the edited page has been captured: undo the edits where that is provably
         exact (:class:`webgauge.perturb.EditLog`), else leave the page to be reloaded before
         the next edit (never after the last one: nothing reads the page then)."""
+        assume_settled(None)  # an edit that ran no perturbation script leaves no claim behind
         log, self._log = self._log, None
         if log is not None and await log.undo():
             self.stats["undone"] += 1
+            self.at_clean = self._from_clean
             return
         self.dirty = True
         if self.reload_every_edit:  # the old path, kept for the bench: reload after every edit
@@ -210,6 +228,7 @@ class PageContext:
         """Reload the page now, so the next edit starts from the clean DOM."""
         await self._reload()
         self.dirty = False
+        self.at_clean = False
 
     async def _reload(self) -> None:
         await self.live.reload()
