@@ -81,8 +81,8 @@ class _Source:
 
 
 async def _open_page(browser, live, url: str, timeout: float):
-    """The worker's live page at ``url``: its previous page made fresh again
-    (:meth:`~webgauge.browser.LivePage.reuse`: tabs, cookies, storage, history, recorded events
+    """``(live page, caret hidden)``: the worker's live page at ``url``, its previous page made
+    fresh again (:meth:`~webgauge.browser.LivePage.reuse`: tabs, cookies, storage, history, recorded events
     cleared) when it can be, else a new one (a new browser context costs about 0.8 s a page).
 
     A reused context is the same as a fresh one for everything a build writes but the
@@ -111,13 +111,12 @@ async def _open_page(browser, live, url: str, timeout: float):
         live.timeout = timeout  # captures and reloads get the build's time limit too
         live.fast_full_page = True
     await live.goto(url, timeout=timeout)
-    await hide_caret(live)
-    return live
+    return live, await hide_caret(live)
 
 
 async def _build_page(live, src: _Source, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      timeout, noop, sizes, rejected, all_layout_levels=False, reload_every_edit=False,
-                      stats=None, timers=None):
+                      timeout, noop, sizes, rejected, caret_hidden=False, all_layout_levels=False,
+                      reload_every_edit=False, stats=None, timers=None):
     t0 = time.perf_counter()
     clean = await live.capture(full_page=True, with_aria=False)
     if timers is not None:
@@ -129,7 +128,8 @@ async def _build_page(live, src: _Source, *, seed, tasks, crops, images, snapsho
     ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
                       rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
                       crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
-                      all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit)
+                      all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit,
+                      caret_hidden=caret_hidden)
     out = []
     try:
         for task in tasks:
@@ -219,13 +219,15 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                     try:
                         if src.files is not None:
                             with StaticServer(files=src.files) as srv:
-                                live = await _open_page(browser, live, srv.url("index.html"), timeout)
-                                results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
-                                                               sizes=sizes[i], rejected=rejected[i], **common)
+                                live, caret = await _open_page(browser, live, srv.url("index.html"),
+                                                               timeout)
+                                results[i] = await _build_page(live, src, caret_hidden=caret, drops=drops,
+                                                               checks=checks, noop=noop, sizes=sizes[i],
+                                                               rejected=rejected[i], **common)
                         else:
-                            live = await _open_page(browser, live, src.url, timeout)
-                            results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
-                                                           sizes=sizes[i], rejected=rejected[i], **common)
+                            live, caret = await _open_page(browser, live, src.url, timeout)
+                            results[i] = await _build_page(live, src, caret_hidden=caret, drops=drops, checks=checks,
+                                                           noop=noop, sizes=sizes[i], rejected=rejected[i], **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
                         results[i] = {"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
                                       "error": f"{type(exc).__name__}: {exc}"[:500]}
