@@ -16,14 +16,25 @@ configurations taking turns so that the machine's load hits them alike:
 phase (clean capture, each task, waiting for question images; summed over the pages built at
 once) and the functions with the most cumulative and own time: where to look next.
 
-Each build runs in its own process with its own ``PYTHONPATH``. It prints the median seconds,
-pages/s, the ratio to the first configuration, the load average before and after, and a
-content hash of every build (every file but the manifest, with the snapshots'
-``navigation_id`` left out: it counts the build's own reloads), which must be the same for all
-configurations. Usage:
+Each build runs in its own process with its own ``PYTHONPATH``. It prints the median wall
+seconds, the median CPU seconds of the build's process tree (the Python process and its reaped
+descendants, Playwright's driver and Chromium: ``RUSAGE_SELF`` + ``RUSAGE_CHILDREN`` measured in
+the build's process around the build), pages/s, the ratios to the
+first configuration, the load average before, during and after, and two hashes of every build:
+
+- ``bytes``: every file but the manifest, with the snapshots' ``navigation_id`` (it counts the
+  build's own reloads) and ``blocked_requests`` (a race in the browser, see
+  ``docs/understand.md``) left out; the same for every build of one configuration;
+- ``pixels``: the same, with every image replaced by a hash of its decoded pixels (RGBA) and
+  every reference to an image or screenshot (``images/<sha256>.png``, ``png_sha256``) by that
+  pixel hash (a screenshot no file holds is named ``unstored``): the same for every
+  configuration, since they draw the same pixels in different PNG bytes.
+
+Usage:
 
     .venv/bin/python bench/understand_bench.py [--pages 8] [--synthetic 2] [--repeats 3]
                                                [--baseline-src /tmp/base/src] [--profile]
+                                               [--configs base,new]
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -65,7 +77,7 @@ for key in ("cumulative", "tottime"):
 """
 
 _CHILD = r"""
-import collections, hashlib, json, os, sys, time
+import collections, hashlib, io, json, os, re, resource, sys, time
 from pathlib import Path
 from webgauge.pages import load_pages, real_pages_dir
 from webgauge.understand.build import build_benchmark
@@ -73,25 +85,47 @@ out, n, syn, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 paths = [r.path for r in load_pages(real_pages_dir(), limit=n)]
 stats = collections.Counter()
 kw = {} if mode == "base" else {"stats": stats, "reload_every_edit": mode == "reload"}
-t0 = time.perf_counter()
+def cpu():  # this process and its reaped descendants: Playwright's driver, which reaps Chromium
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
+c0, t0 = cpu(), time.perf_counter()
 m = build_benchmark(out, seed=0, synthetic=syn, pages=paths, progress=False, force=True, **kw)
-secs = time.perf_counter() - t0
-h = hashlib.sha256()
-for p in sorted(Path(out).rglob("*")):
-    if not p.is_file() or p.name == "manifest.json":
-        continue
-    data = p.read_bytes()
-    if p.parent.name == "snapshots":
+secs, cpu_secs = time.perf_counter() - t0, cpu() - c0
+load = os.getloadavg()[0]
+# after the timing: the two hashes (see the module docstring)
+from PIL import Image
+root = Path(out)
+files = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+         if p.is_file() and p.name != "manifest.json"}
+pix = {}
+for name, data in files.items():
+    if name.startswith("images/"):
+        arr = Image.open(io.BytesIO(data)).convert("RGBA")
+        pix[name[len("images/"):-len(".png")]] = hashlib.sha256(repr(arr.size).encode() + arr.tobytes()).hexdigest()
+hb, hp = hashlib.sha256(), hashlib.sha256()
+for name, data in files.items():
+    if name.startswith("snapshots/"):
         d = json.loads(data)
         d.pop("navigation_id", None)
+        d.pop("blocked_requests", None)
         data = json.dumps(d, sort_keys=True).encode()
-    h.update(str(p.relative_to(out)).encode() + b"\0" + data)
+    hb.update(name.encode() + b"\0" + data + b"\0")
+    if name.startswith("images/"):
+        continue  # by their pixels, below (their byte names sort differently)
+    text = re.sub(r"[0-9a-f]{64}", lambda mt: pix.get(mt.group(0), "unstored"), data.decode())
+    hp.update(re.sub(r"[0-9a-f]{64}", "", name).encode() + b"\0" + text.encode() + b"\0")
+for h in sorted(pix.values()):
+    hp.update(b"image\0" + h.encode() + b"\0")
 print(json.dumps({"secs": secs, "questions": sum(m["questions"].values()), "failures": len(m["failures"]),
-                  "content": h.hexdigest()[:16], "stats": dict(stats)}))
+                  "failed": [f["page"] + ": " + f["reason"] for f in m["failures"]],
+                  "bytes": hb.hexdigest()[:16], "pixels": hp.hexdigest()[:16], "stats": dict(stats),
+                  "load": load, "cpu": cpu_secs}))
 """
 
 
 def _run(src: Path, mode: str, pages: int, synthetic: int) -> dict:
+    """One build in its own process: wall and CPU seconds of the build (``cpu``: the process and
+    its reaped descendants, Playwright's driver and Chromium), hashes, load average."""
     env = dict(os.environ, PYTHONPATH=str(src))
     with tempfile.TemporaryDirectory() as tmp:
         res = subprocess.run([sys.executable, "-c", _CHILD, str(Path(tmp) / "b"), str(pages), str(synthetic), mode],
@@ -127,31 +161,44 @@ def main() -> None:
             raise SystemExit(f"--configs {args.configs}: choose from base (with --baseline-src), reload, new")
     runs: dict[str, list[dict]] = {name: [] for name, _ in configs}
     load0 = os.getloadavg()
+    loads = []
     for r in range(args.repeats):
         order = configs[r % len(configs):] + configs[:r % len(configs)]  # take turns going first
         for name, src in order:
             runs[name].append(_run(src, name, args.pages, args.synthetic))
-            print(f"  repeat {r + 1} {name}: {runs[name][-1]['secs']:.1f} s, load {os.getloadavg()[0]:.1f}",
-                  file=sys.stderr, flush=True)
+            x = runs[name][-1]
+            loads.append(x["load"])
+            print(f"  repeat {r + 1} {name}: {x['secs']:.1f} s wall, {x['cpu']:.1f} s CPU, load {x['load']:.1f}, "
+                  f"bytes {x['bytes']}, pixels {x['pixels']}", file=sys.stderr, flush=True)
     load1 = os.getloadavg()
     n = args.pages + args.synthetic
-    first = statistics.median(x["secs"] for x in runs[configs[0][0]])
+    first = runs[configs[0][0]]
+    first_wall = statistics.median(x["secs"] for x in first)
+    first_cpu = statistics.median(x["cpu"] for x in first)
     print(f"understand build: {args.pages} shared + {args.synthetic} synthetic pages, seed 0, all tasks, 2 at once, "
-          f"{args.repeats} repeats; load average {load0[0]:.1f} before, {load1[0]:.1f} after "
-          f"({os.cpu_count()} cores)")
-    print(f"{'configuration':10s} {'median s':>9s} {'pages/s':>8s} {'x faster':>9s} {'questions':>9s} "
-          f"{'content':>17s}  runs (s)")
+          f"{args.repeats} repeats; load average (1 min) {load0[0]:.1f} before, {min(loads):.1f}-{max(loads):.1f} "
+          f"at the end of the builds, {load1[0]:.1f} after ({os.cpu_count()} cores); {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"{'config':7s} {'wall s':>7s} {'pages/s':>8s} {'x wall':>7s} {'CPU s':>7s} {'x CPU':>6s} {'questions':>9s} "
+          f"{'bytes':>16s} {'pixels':>16s}  runs wall s / CPU s")
     for name, _ in configs:
         xs = runs[name]
-        med = statistics.median(x["secs"] for x in xs)
-        contents = sorted({x["content"] for x in xs})
-        print(f"{name:10s} {med:9.2f} {n / med:8.3f} {first / med:8.2f}x {xs[0]['questions']:9d} "
-              f"{','.join(contents):>17s}  {' '.join('%.1f' % x['secs'] for x in xs)}")
+        wall = statistics.median(x["secs"] for x in xs)
+        cpu = statistics.median(x["cpu"] for x in xs)
+        print(f"{name:7s} {wall:7.2f} {n / wall:8.3f} {first_wall / wall:6.2f}x {cpu:7.1f} {first_cpu / cpu:5.2f}x "
+              f"{xs[0]['questions']:9d} {','.join(sorted({x['bytes'] for x in xs})):>16s} "
+              f"{','.join(sorted({x['pixels'] for x in xs})):>16s}  "
+              f"{' '.join('%.1f' % x['secs'] for x in xs)} / {' '.join('%.0f' % x['cpu'] for x in xs)}")
     for name, _ in configs:
         if runs[name][0]["stats"]:
             print(f"{name}: {runs[name][0]['stats']}")
-    if len({x["content"] for xs in runs.values() for x in xs}) != 1:
-        print("WARNING: the builds differ in content; the speed-up is not exact")
+        failed = sorted({f for x in runs[name] for f in x["failed"]})
+        if failed:
+            print(f"{name}: failed pages {failed}")
+    for name, _ in configs:
+        if len({x["bytes"] for x in runs[name]}) != 1:
+            print(f"WARNING: the builds of {name} differ in bytes: not byte-identical run to run")
+    if len({x["pixels"] for xs in runs.values() for x in xs}) != 1:
+        print("WARNING: the builds differ in pixels or content; the speed-up is not exact")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,54 @@ async def test_cdp_viewport_png_has_playwrights_pixels(browser, site, scale):
         await page.close()
 
 
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+async def test_cdp_full_page_png_has_playwrights_pixels(browser, site, scale):
+    # a page taller than the viewport (3,000 px), scrolled: the whole document, as Playwright's
+    # full_page=True takes it; Playwright's own bytes without the fast encoder
+    page = await browser.new_page(RenderProfile(width=640, height=400, device_scale_factor=scale))
+    try:
+        await page.goto(site.url("index.html"))
+        await page.scroll_to(0, 37)
+        playwright_png = await page.screenshot(full_page=True)
+        fast_a = await page.full_page_png()
+        fast_b = await page.full_page_png()
+        width, height = (await page.evaluate("() => [document.documentElement.scrollWidth, "
+                                             "document.documentElement.scrollHeight]"))
+        assert height > 3000 and _pixels(fast_a).shape == (height * scale, width * scale, 4)
+        assert np.array_equal(_pixels(fast_a), _pixels(playwright_png))
+        assert fast_a == fast_b  # the same hash across captures
+        report = await page.settle()
+        from webgauge.browser.cdp import full_page_png
+
+        exact = await full_page_png(await page.cdp(), report.size, (640, 400), scale, optimize_for_speed=False)
+        assert exact == playwright_png
+        page.fast_full_page = True
+        snap = await page.capture(full_page=True, with_aria=False)
+        assert snap.png == fast_a and snap.scroll == (0, 37) and snap.settled
+    finally:
+        await page.close()
+
+
+async def test_cdp_full_page_png_on_shared_pages(browser, real_pages_dir):
+    # real pages (fonts, images, tall layouts): the same pixels as Playwright's full-page screenshot
+    # (not 2293: its autofocused field's caret blinks, see webgauge.understand.build)
+    from webgauge.pages import load_pages, serve_pages
+
+    refs = [r for r in load_pages(real_pages_dir) if r.id in ("11465", "1034", "10685")]
+    assert len(refs) == 3
+    with serve_pages(refs) as urls:
+        for ref in refs:
+            page = await browser.new_page(RenderProfile(width=1280, height=800))
+            try:
+                await page.goto(urls[ref.id])
+                await page.settle()
+                slow = await page.screenshot(full_page=True)
+                fast = await page.full_page_png()
+                assert np.array_equal(_pixels(fast), _pixels(slow)), ref.id
+            finally:
+                await page.close()
+
+
 async def test_reuse_clears_everything_the_last_use_stored(browser, site):
     profile = RenderProfile(width=640, height=400)
     page = await browser.new_page(profile)

@@ -183,9 +183,9 @@ def test_pairs_failing_a_check_are_dropped_and_counted(tmp_path):
 
 
 def test_a_page_built_after_another_in_the_same_browser_is_the_same_as_built_alone(tmp_path, real_pages_dir):
-    # one worker builds its pages one after another in its own browser: the second page, built
-    # after the first was opened, perturbed and undone there, gets exactly the questions, images
-    # and snapshots it gets when built alone
+    # one worker builds its pages one after another in its own browser, on one live page it
+    # reuses (LivePage.reuse): the second page, built after the first was opened, perturbed and
+    # undone there, gets exactly the questions, images and snapshots it gets when built alone
     first, second = real_pages_dir / "11791.html", real_pages_dir / "1223.html"
     kw = dict(seed=3, synthetic=0, tasks=["ui_group", "color", "text", "layout"], concurrency=1, progress=False)
     build_benchmark(tmp_path / "both", pages=[first, second], **kw)

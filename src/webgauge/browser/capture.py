@@ -83,7 +83,8 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 
 
 async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
-                before: SettleReport, viewport_screenshot=None, before_screenshot=None) -> tuple[Snapshot, list[str]]:
+                before: SettleReport, viewport_screenshot=None, before_screenshot=None,
+                full_page_screenshot=None) -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
@@ -100,6 +101,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
             # and runs on the page's main thread meanwhile (the frame is drawn after it, from the same
             # DOM). The probe at the table's end still checks that nothing moved since the settle.
             shot = asyncio.ensure_future(viewport_screenshot(before.view))
+        elif full_page_screenshot is not None and full_page:
+            png = await full_page_screenshot(before.view, before.size)
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     try:
@@ -148,7 +151,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                        viewport_screenshot: Callable[[dict], Awaitable[bytes]] | None = None,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
                        before_screenshot: Callable[[], Awaitable[None]] | None = None,
-                       settle_in: Callable[[str, dict], Awaitable[dict]] | None = None) -> Snapshot:
+                       settle_in: Callable[[str, dict], Awaitable[dict]] | None = None,
+                       full_page_screenshot: Callable[[dict, tuple[int, int]], Awaitable[bytes]] | None = None
+                       ) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -167,6 +172,9 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     on fewer frames plus a DOM-mutation quiet period); ``before_screenshot`` runs after the
     settle, right before the screenshot (the arena arms its change watch there); ``settle_in`` runs
     the settle script (see :func:`settle`'s ``run_js``: the arena's change watch world).
+    ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
+    ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
+    same pixels).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -182,7 +190,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
         snap, problems = await _read(page, profile, full_page=full_page, max_elements=max_elements,
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
-                                     viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot)
+                                     viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
+                                     full_page_screenshot=full_page_screenshot)
         if not report.settled:
             unsettled = report.reasons + problems
             break

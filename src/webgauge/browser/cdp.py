@@ -3,6 +3,10 @@
 - :func:`viewport_png`: a viewport screenshot straight from ``Page.captureScreenshot``
   (``optimizeForSpeed``, from the compositor surface): the same pixels as Playwright's
   ``page.screenshot`` for the viewport, without its per-shot preparation round trips.
+- :func:`full_page_png`: a full-page screenshot the same way (``captureBeyondViewport`` with a
+  clip of the whole document, as Playwright's ``full_page=True`` takes it): the same pixels,
+  without Playwright's preparation round trips; ``optimize_for_speed`` picks Chromium's fast
+  PNG encoder (the same pixels, other bytes).
 - :func:`clear_origin_data`: everything an origin stored: cookies, localStorage, sessionStorage,
   IndexedDB, Cache Storage, service workers (``Storage.clearDataForOrigin``); used to reuse
   one browser context for the next episode.
@@ -19,7 +23,7 @@ import base64
 import json
 import math
 
-__all__ = ["viewport_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
+__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -44,6 +48,24 @@ async def viewport_png(cdp, width: int, height: int, device_scale_factor: float 
             "height": math.ceil(height / scale - 1e-9), "scale": scale * device_scale_factor}
     r = await cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, "fromSurface": True,
                                                   "captureBeyondViewport": False, "clip": clip})
+    return base64.b64decode(r["data"])
+
+
+async def full_page_png(cdp, page_size: tuple[int, int] | list[int], viewport: tuple[int, int] | list[int],
+                        device_scale_factor: float = 1.0, *, optimize_for_speed: bool = True) -> bytes:
+    """PNG bytes of the whole ``page_size`` (CSS px, measured as Playwright measures it for a
+    full-page screenshot) at device pixels: ``Page.captureScreenshot`` with a clip of the document
+    and ``captureBeyondViewport`` when the page does not fit the ``viewport``, Playwright's own call
+    for ``full_page=True``. With ``optimize_for_speed=False`` the bytes are Playwright's too; with
+    it, Chromium's faster PNG encoder writes the same pixels in other bytes. The caller makes sure
+    no animation runs (Playwright freezes them; this does not)."""
+    w, h = int(page_size[0]), int(page_size[1])
+    fits = w <= viewport[0] and h <= viewport[1]
+    params = {"format": "png", "captureBeyondViewport": not fits,
+              "clip": {"x": 0, "y": 0, "width": w, "height": h, "scale": device_scale_factor}}
+    if optimize_for_speed:
+        params["optimizeForSpeed"] = True
+    r = await cdp.send("Page.captureScreenshot", params)
     return base64.b64decode(r["data"])
 
 

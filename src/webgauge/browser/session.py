@@ -18,11 +18,13 @@ from urllib.parse import urlsplit
 
 from .capture import capture_page, screenshot_page
 from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, settle
+from .settle import probe_layout
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
 from .errors import BrowserError, ElementNotFound, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .snapshot import Snapshot
 from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, clear_origin_data, viewport_png
+from .cdp import full_page_png
 
 __all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
 
@@ -233,6 +235,8 @@ class LivePage:
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
         self.fast_clicks = False  # clicks on plainly clickable captured targets without Playwright's round trips
+        # Full-page screenshots through CDP (see full_page_png); off: Playwright's page.screenshot.
+        self.fast_full_page = False
         self._cdp: dict = {}  # Playwright page -> CDP session
         self._watches: dict = {}  # Playwright page -> ChangeWatch
         self._origins_seen: set[str] = set()  # origins whose data reuse() clears
@@ -510,7 +514,8 @@ class LivePage:
                                  viewport_screenshot=self.viewport_png if self.fast_screenshots else None,
                                  stable_frames=stable_frames, quiet_ms=quiet_ms,
                                  before_screenshot=self.watch_changes if watch else None,
-                                 settle_in=self.run_in_watch if watch else None),
+                                 settle_in=self.run_in_watch if watch else None,
+                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -718,6 +723,23 @@ class LivePage:
         size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
         return await viewport_png(await self.cdp(page), size["width"], size["height"],
                                   self.profile.device_scale_factor, visual_viewport=view["vv"] if view else None)
+
+    async def full_page_png(self, view: dict | None = None, size: tuple[int, int] | None = None) -> bytes:
+        """PNG of the active tab's whole page: through CDP ``Page.captureScreenshot`` (the same
+        pixels as :meth:`screenshot` with ``full_page=True``; Chromium's fast PNG encoder, so
+        other bytes), or Playwright's screenshot when an animation runs.
+
+        ``view`` and ``size`` (a settle report's: running animations, page size measured as
+        Playwright measures it) save the round trips that measure them; a capture passes them."""
+        page = self._page
+        running = view["running"] if view else await page.evaluate(RUNNING_ANIMATIONS_JS)
+        if running:
+            return await self.screenshot(full_page=True)
+        if size is None:
+            size = (await probe_layout(page))["size"]
+        vsize = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
+        return await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]),
+                                   self.profile.device_scale_factor)
 
     async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot

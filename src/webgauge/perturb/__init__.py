@@ -12,7 +12,7 @@ Each family is one module and a short coroutine that edits the page through
 >>> log = EditLog(page); await log.start(); ...; await log.undo()  # True: the clean page is back
 """
 
-from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, target_path
+from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, assume_settled, target_path
 from .checks import (MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE, CheckResult, changed_fraction,
                      check_box_fixed, check_boxes_unchanged, check_colors_only, check_text_only,
                      check_visible_change, screenshot_rgb, verify)
@@ -41,7 +41,7 @@ def variants() -> list[tuple[str, dict]]:
 
 __all__ = [
     "Change", "PerturbationRecord", "Perturbation", "target_path", "FAMILIES", "VARIANT_PARAMS", "variants",
-    "apply_perturbation", "EditLog", "UNDO_SAFE_HANDLERS",
+    "apply_perturbation", "assume_settled", "EditLog", "UNDO_SAFE_HANDLERS",
     "apply_color", "apply_low_contrast", "apply_text", "apply_layout", "perturb_label",
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",

@@ -13,12 +13,14 @@ perturbation never reads boxes or visibility of a page still loading, and
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Change", "PerturbationRecord", "Perturbation", "run_js", "target_path", "apply_perturbation"]
+__all__ = ["Change", "PerturbationRecord", "Perturbation", "run_js", "target_path", "apply_perturbation",
+           "assume_settled"]
 
 
 @dataclass
@@ -89,11 +91,29 @@ async def _settle(page) -> None:
         raise PageError("unsettled", "cannot perturb a page that does not settle: " + "; ".join(report.reasons))
 
 
+_SETTLED: ContextVar = ContextVar("webgauge_perturb_settled", default=None)
+
+
+def assume_settled(page) -> None:
+    """Declare ``page`` settled and unchanged since its last settle: the next :func:`run_js` on it
+    in this task skips its settle (once); ``assume_settled(None)`` withdraws the claim.
+
+    Only for a caller that proved it: ``webgauge.understand`` does so for a script-less page back
+    at its settled clean state (nothing edited since the clean capture, or every edit undone
+    exactly, see :class:`webgauge.perturb.EditLog`), with no animation or transition running,
+    every image complete, fonts loaded and no request of its own in flight."""
+    _SETTLED.set(page)
+
+
 async def run_js(page, body: str, arg: Any = None, *, settled: bool = False) -> Any:
     """Evaluate ``body`` (a JS function body using ``H`` helpers and ``arg``) on a live page,
     once the page has settled. ``settled=True`` skips the wait: only for a script that follows
     another ``run_js`` of the same perturbation with nothing done to the page in between (the
-    write after a read), whose settle still holds."""
+    write after a read), whose settle still holds; so does a page declared settled with
+    :func:`assume_settled`."""
+    if not settled and page is not None and _SETTLED.get() is page:
+        _SETTLED.set(None)
+        settled = True
     if not settled:
         await _settle(page)
     js = "(arg) => { const H = (\n" + _helpers() + "\n)();\n" + body + "\n}"

@@ -67,7 +67,10 @@ _START_JS = r"""
   mo.observe(document, {subtree: true, childList: true, attributes: true, attributeOldValue: true,
                         characterData: true, characterDataOldValue: true});
   Object.defineProperty(window, key, {value: {mo, log, fp, order, clean: fp()}, configurable: true});
-  return {ok: true, why: ""};
+  // nothing left that a settle would wait for: no animation or transition, every image loaded, fonts loaded
+  const quiet = !(document.getAnimations && document.getAnimations().some((a) => a.playState === "running"))
+    && Array.from(document.images).every((im) => im.complete) && (!document.fonts || document.fonts.status === "loaded");
+  return {ok: true, why: "", quiet};
 }
 """
 
@@ -127,18 +130,22 @@ class EditLog:
     >>> ...                        # perturb, capture
     >>> await log.undo()           # True: the page is the clean page again; False: reload it
 
-    ``why`` says why the last :meth:`start` or :meth:`undo` was not exact.
+    ``why`` says why the last :meth:`start` or :meth:`undo` was not exact; ``quiet`` whether, at
+    :meth:`start`, nothing was running that a settle waits for (animations, transitions, images,
+    fonts).
     """
 
     def __init__(self, page) -> None:
         self.page = page
         self.active = False
         self.why = ""
+        self.quiet = False
 
     async def start(self) -> bool:
         """Start recording; ``False`` (nothing recorded) when the page is not eligible."""
         res = await self.page.evaluate(_START_JS, list(UNDO_SAFE_HANDLERS))
         self.active, self.why = bool(res["ok"]), res["why"]
+        self.quiet = self.active and bool(res.get("quiet"))
         return self.active
 
     async def undo(self) -> bool:

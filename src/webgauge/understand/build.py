@@ -7,7 +7,8 @@ then let each task builder ask its questions, perturbing the live page where the
 build goes on; so are pages that do not settle before a capture (reason ``unsettled``). The
 same seed and sources give a byte-identical folder with the same manifest sha256; a new seed
 gives a fresh private slice (new synthetic pages, new element choices). Each worker has its
-own browser (see ``docs/understand.md``, "Building fast, exactly").
+own browser and reuses one live page from page to page (see ``docs/understand.md``,
+"Building fast, exactly").
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .export import write_card, write_manifest, write_questions, write_splits
 from .human import apply_human_labels, read_human_labels
 from .images import ImageStore
 from .prompts import all_prompts
-from .questions import TASKS, PageContext, SnapshotStore
+from .questions import TASKS, PageContext, SnapshotStore, hide_caret
 from .relations import MAX_HEIGHT
 from .tasks import BUILDERS
 
@@ -80,28 +81,42 @@ class _Source:
 
 
 async def _open_page(browser, live, url: str, timeout: float):
-    """A new live page (its own browser context) at ``url``, the worker's previous one closed.
+    """``(live page, caret hidden)``: the worker's live page at ``url``, its previous page made
+    fresh again (:meth:`~webgauge.browser.LivePage.reuse`: tabs, cookies, storage, history, recorded events
+    cleared) when it can be, else a new one (a new browser context costs about 0.8 s a page).
 
-    Not :meth:`~webgauge.browser.LivePage.reuse`: a reused context is not always the same as a
-    fresh one for a build. Page 11465 of the shared corpus requests an external background image
-    (blocked offline, so recorded in the snapshot's ``blocked_requests``) on its first visit in
-    a reused context and never in a fresh one, so its clean snapshot differed from a build
-    with fresh contexts. A context per page costs about 0.8 s."""
-    if live is not None:
+    A reused context is the same as a fresh one for everything a build writes but the
+    snapshots' ``blocked_requests``: page 11465 of the shared corpus requests an external
+    background image (blocked offline) depending on when the browser parses and styles it, on
+    some visits and not others. That list is a race in the browser, not page content, and the
+    build's snapshot files leave it out (:class:`~webgauge.understand.questions.SnapshotStore`).
+    Full-page screenshots go through CDP (:meth:`~webgauge.browser.LivePage.full_page_png`: the
+    same pixels as Playwright's), and a focused text field's caret is hidden (:func:`hide_caret`)."""
+    if live is not None and live.can_reuse(BUILD_PROFILE):
+        try:
+            await live.reuse(BUILD_PROFILE)
+        except Exception:  # noqa: BLE001 - a page that cannot be made fresh is replaced
+            with contextlib.suppress(Exception):
+                await live.close()
+            live = None
+    elif live is not None:
         with contextlib.suppress(Exception):
             await live.close()
-    # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
-    # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
-    # could differ next time
-    live = await browser.new_page(BUILD_PROFILE, require_settled=True)
-    live.timeout = timeout  # captures and reloads get the build's time limit too
+        live = None
+    if live is None:
+        # require_settled: a page that does not settle (or whose capture stays inconsistent) fails
+        # with PageError("unsettled") and is recorded as a failure, never kept as a capture that
+        # could differ next time
+        live = await browser.new_page(BUILD_PROFILE, require_settled=True)
+        live.timeout = timeout  # captures and reloads get the build's time limit too
+        live.fast_full_page = True
     await live.goto(url, timeout=timeout)
-    return live
+    return live, await hide_caret(live)
 
 
 async def _build_page(live, src: _Source, *, seed, tasks, crops, images, snapshots, drops, checks,
-                      timeout, noop, sizes, rejected, all_layout_levels=False, reload_every_edit=False,
-                      stats=None, timers=None):
+                      timeout, noop, sizes, rejected, caret_hidden=False, all_layout_levels=False,
+                      reload_every_edit=False, stats=None, timers=None):
     t0 = time.perf_counter()
     clean = await live.capture(full_page=True, with_aria=False)
     if timers is not None:
@@ -113,7 +128,8 @@ async def _build_page(live, src: _Source, *, seed, tasks, crops, images, snapsho
     ctx = PageContext(page_id=src.page_id, source=src.kind, live=live, clean=clean, truth=src.truth,
                       rng=random.Random(page_seed), seed=page_seed, images=images, snapshots=snapshots,
                       crops=crops, drops=drops, checks=checks, noop=noop, sizes=sizes, rejected=rejected,
-                      all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit)
+                      all_layout_levels=all_layout_levels, reload_every_edit=reload_every_edit,
+                      caret_hidden=caret_hidden)
     out = []
     try:
         for task in tasks:
@@ -148,8 +164,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     ``labels`` is a JSONL of human labels that override automatic ones.
     ``all_layout_levels`` perturbs every page at all three layout levels (default: one seeded
     level per page, which keeps builds fast on small machines). ``concurrency`` pages are built
-    at once, each worker in its own browser (a new context per page); the result does not
-    depend on it (pages are merged in source order).
+    at once, each worker in its own browser with one live page reused from page to page; the
+    result does not depend on it (pages are merged in source order).
     Between two edits of a page the clean page comes back by undoing the edits in place where
     that is provably exact (:class:`webgauge.perturb.EditLog`) and by a reload elsewhere;
     ``reload_every_edit`` reloads after every edit instead (the old path, same output, kept for
@@ -203,13 +219,15 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                     try:
                         if src.files is not None:
                             with StaticServer(files=src.files) as srv:
-                                live = await _open_page(browser, live, srv.url("index.html"), timeout)
-                                results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
-                                                               sizes=sizes[i], rejected=rejected[i], **common)
+                                live, caret = await _open_page(browser, live, srv.url("index.html"),
+                                                               timeout)
+                                results[i] = await _build_page(live, src, caret_hidden=caret, drops=drops,
+                                                               checks=checks, noop=noop, sizes=sizes[i],
+                                                               rejected=rejected[i], **common)
                         else:
-                            live = await _open_page(browser, live, src.url, timeout)
-                            results[i] = await _build_page(live, src, drops=drops, checks=checks, noop=noop,
-                                                           sizes=sizes[i], rejected=rejected[i], **common)
+                            live, caret = await _open_page(browser, live, src.url, timeout)
+                            results[i] = await _build_page(live, src, caret_hidden=caret, drops=drops, checks=checks,
+                                                           noop=noop, sizes=sizes[i], rejected=rejected[i], **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
                         results[i] = {"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
                                       "error": f"{type(exc).__name__}: {exc}"[:500]}
