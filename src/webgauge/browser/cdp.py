@@ -172,7 +172,7 @@ class ChangeWatch:
         self.cdp = cdp
         self._ctx_id: int | None = None
         self._frame_id: str | None = None
-        #: the tab's navigation count when last armed (kept by the caller, see ``arm(new_document)``)
+        #: the tab's own navigation count when last used (kept by the caller, see ``arm(new_document)``)
         self.navigation_id: int | None = None
         self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
         self._net_on = False

@@ -239,6 +239,7 @@ class LivePage:
         self.fast_full_page = False
         self._cdp: dict = {}  # Playwright page -> CDP session
         self._watches: dict = {}  # Playwright page -> ChangeWatch
+        self._tab_navs: dict = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
         self._origins_seen: set[str] = set()  # origins whose data reuse() clears
         self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
         self.profile = profile
@@ -293,6 +294,7 @@ class LivePage:
     def _on_nav(self, page, frame) -> None:
         if frame == page.main_frame:
             self.navigation_id += 1
+            self._tab_navs[page] = self._tab_navs.get(page, 0) + 1
         if frame.url.startswith(("http://", "https://")):
             self._origins_seen.add(origin_of(frame.url))
 
@@ -754,8 +756,9 @@ class LivePage:
         if page not in self._watches:
             self._watches[page] = ChangeWatch(await self.cdp(page))
         watch = self._watches[page]
-        new_document = watch.navigation_id != self.navigation_id
-        watch.navigation_id = self.navigation_id
+        navs = self._tab_navs.get(page, 0)  # this tab's own: a pop-up navigating is not a new document here
+        new_document = watch.navigation_id != navs
+        watch.navigation_id = navs
         return watch, new_document
 
     async def track_changes(self) -> None:
@@ -830,6 +833,7 @@ class LivePage:
         self._origins_seen.clear()
         self._cdp = {page: cdp}
         self._watches.clear()
+        self._tab_navs.clear()
         self._paths.clear()
         self._delays.clear()
         for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
