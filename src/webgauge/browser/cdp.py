@@ -223,6 +223,7 @@ class ChangeWatch:
     async def _in_world(self, js: str, new_document: bool = False):
         """``js`` in the watch's world of the current document (made again once when the one it
         had is gone)."""
+        await self._track_fetches()
         try:
             return await self._eval(js, await self._world(new_document))
         except _ContextGone:
@@ -232,16 +233,14 @@ class ChangeWatch:
         """Start tracking the current document's mutations (without arming the stale check):
         called as soon as a new document commits, so the quiet period of the capture's settle
         counts from then, not from the capture."""
-        await self._track_fetches()
         await self._in_world(_TRACK_JS, new_document)
 
     async def run(self, fn_js: str, arg, new_document: bool = False):
-        """``fn_js(arg)`` (a function, possibly async) in the watch's world, tracker installed: the
-        capture's settle runs here, its quiet period counted from the tracker's last mutation."""
-        await self._track_fetches()
+        """``fn_js(arg)`` (a function, possibly async) in the watch's world: the capture's settle
+        runs here, its quiet period counted from the tracker's last mutation when :meth:`track` or
+        :meth:`arm` installed one in this document (else from the call, as in the page's world)."""
         try:
-            return await self._in_world(_CANVAS_SIG_JS + _TRACKER_JS + f";\n({fn_js})({json.dumps(arg)})",
-                                        new_document)
+            return await self._in_world(f"({fn_js})({json.dumps(arg)})", new_document)
         except _ContextGone as exc:  # the document went away under the script: as Playwright says it
             raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
@@ -249,7 +248,6 @@ class ChangeWatch:
         """Start (or restart) the stale check: nothing marked from here on is what the last
         screenshot shows. ``new_document``: the tab navigated since the last arm (the caller saw
         it), so its world is made at once instead of after a failed round trip in the old one."""
-        await self._track_fetches()
         await self._in_world(_ARM_JS, new_document)
 
     async def changes(self) -> list[str]:
