@@ -10,7 +10,7 @@ the browser context (reused and cleared, or fresh), the start page load and the 
 ``--speedups on off`` (the default) runs the episodes twice, with and without context reuse,
 CDP screenshots and change-watch stale checks, and prints the ratio; it also prints the
 machine's load average before and after (the machine may be shared). The step is broken down
-into its phases (guard, action, settle, state read, observe) to show where the time goes.
+into its phases (guard, action, settle, observe, state read) to show where the time goes.
 Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 
     --control http       runs episodes through the HTTP control client (the old path)

@@ -34,7 +34,9 @@ async def _login(env, obs, acct):
 
 async def test_login_flag_and_upload_are_undone_by_reset_in_the_browser(browser, arena, tmp_path):
     task = next(t for t in build_tasks((3,)) if t.family == "admin.flag_email")  # starts logged out at /admin/
-    env = ArenaEnv(browser, arena.app_url, arena.client())
+    # a generous settle cap: this test is about what a reset undoes, not about how long a loaded
+    # machine takes to serve the log-in POST (the 400 ms default cut it short under full-suite load)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), settle_ms=5000)
     try:
         obs = await env.reset(task)
         seed_state = env.state

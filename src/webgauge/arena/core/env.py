@@ -250,7 +250,7 @@ class ArenaEnv:
     # ---- stepping ---------------------------------------------------------
     async def step(self, action: Action) -> StepOutcome:
         """Act, settle, read the stored state and observe. ``info["timings_ms"]`` says where the time went
-        (``guard``, ``action``, ``settle``, ``state``, ``observe``)."""
+        (``guard``, ``action``, ``settle``, ``observe``, ``state``)."""
         if self.page is None or self.obs is None or self.task is None:
             raise RuntimeError("call reset(task) before step()")
         t0 = time.perf_counter()
@@ -281,12 +281,14 @@ class ArenaEnv:
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs)
         clock.lap("settle")
+        self.obs = await self._observe(result)
+        clock.lap("observe")
+        # the stored state is read after the screenshot: whatever the observation shows (a page a
+        # slow navigation committed after the settle's cap, say) is already in the state it reports
         state, _ = await self._control("state", self.episode_id)
         diff = diff_states(self._state, state)
         self._state = state
         clock.lap("state")
-        self.obs = await self._observe(result)
-        clock.lap("observe")
         terminated = action.kind == "done"
         truncated = not terminated and self.steps >= self.task.max_steps
         info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result,
