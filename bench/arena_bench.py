@@ -14,6 +14,7 @@ into its phases (guard, action, settle, observe, state read) to show where the t
 Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 
     --control http       runs episodes through the HTTP control client (the old path)
+    --reset double inline  the double-buffered reset (default) beside the inline one
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def med(xs: list[float]) -> str:
 
 
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
-                   speedups: bool = True):
+                   speedups: bool = True, double_buffer: bool = True):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
@@ -50,7 +51,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
         nonlocal solved
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
         env = ArenaEnv(browser, srv.app_url, client, with_aria=with_aria, reuse_context=speedups,
-                       fast_screenshots=speedups, watch_changes=speedups)
+                       fast_screenshots=speedups, watch_changes=speedups, double_buffer=double_buffer)
         try:
             while queue:
                 t = queue.pop(0)
@@ -93,6 +94,9 @@ async def main() -> None:
     ap.add_argument("--speedups", choices=["on", "off"], nargs="+", default=["on", "off"],
                     help="on: context reuse, CDP screenshots, change-watch stale checks; off: a fresh context "
                          "per episode, Playwright screenshots, a screenshot per stale check (side by side).")
+    ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["double"],
+                    help="double: the last episode's page is cleared in the background while the next runs on "
+                         "another (the default); inline: cleared before reset returns. Both: side by side.")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
     print(load(), flush=True)
@@ -128,13 +132,16 @@ async def main() -> None:
         print(f"{'database reset via control API, HTTP round trip (ms)':52s}{med(http_ms)}", flush=True)
         print(f"{'database reset, nothing written, in-process (ms)':52s}{med(local_ms)}", flush=True)
         medians: dict = {}
+        by_reset: dict = {}
         async with Browser.launch() as browser:
-            for aria, c, sp in ((a == "on", c, s == "on") for a in args.aria for c in args.concurrency
-                                for s in args.speedups):
+            for aria, c, sp, rs in ((a == "on", c, s == "on", r) for a in args.aria for c in args.concurrency
+                                    for s in args.speedups for r in args.reset):
                     wall, steps, resets, solved, phases, counts = await episodes(browser, srv, tasks, c, aria,
-                                                                                 args.control, sp)
-                    tag = f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, speedups {'on' if sp else 'off'}"
-                    medians.setdefault((aria, c), {})[sp] = (statistics.median(resets), statistics.median(steps))
+                                                                                 args.control, sp, rs == "double")
+                    tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
+                           f"speedups {'on' if sp else 'off'}, reset {rs}")
+                    medians.setdefault((aria, c, rs), {})[sp] = (statistics.median(resets), statistics.median(steps))
+                    by_reset.setdefault((aria, c, sp), {})[rs] = medians[(aria, c, rs)][sp]
                     print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
                     for name, xs in phases.items():
@@ -144,10 +151,15 @@ async def main() -> None:
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
                     print("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()), flush=True)
         print(load(), flush=True)
-        for (aria, c), m in medians.items():
+        for (aria, c, sp), m in by_reset.items():
+            if "double" in m and "inline" in m:
+                (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]
+                print(f"reset double-buffered vs inline (aria {'on' if aria else 'off'}, concurrency {c}): env reset "
+                      f"{r_i:.0f} -> {r_d:.0f} ms ({r_i / r_d:.2f}x), step {s_i:.0f} -> {s_d:.0f} ms", flush=True)
+        for (aria, c, rs), m in medians.items():
             if True in m and False in m:
                 (r_on, s_on), (r_off, s_off) = m[True], m[False]
-                print(f"speedups on vs off (aria {'on' if aria else 'off'}, concurrency {c}): env reset "
+                print(f"speedups on vs off (aria {'on' if aria else 'off'}, concurrency {c}, reset {rs}): env reset "
                       f"{r_off:.0f} -> {r_on:.0f} ms ({r_off / r_on:.2f}x), step {s_off:.0f} -> {s_on:.0f} ms "
                       f"({s_off / s_on:.2f}x)", flush=True)
 

@@ -170,7 +170,8 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
     import dataclasses
 
     task = build_tasks((0,), families=["account.rename"])[0]
-    env = ArenaEnv(browser, arena.app_url, arena.client())
+    # the page cleared before reset returns (the double-buffered reset has its own test below)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
     try:
         await env.reset(task)
         first_page = env.page
@@ -215,3 +216,38 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
             await env.close()
         assert len(pool) == 1
     await pool.close()
+
+
+async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_its_late_writes_miss(browser, arena):
+    """The default reset runs the next episode on another cleared page while the last one is
+    frozen, then blanked and cleared in the background; a request that page had already sent
+    reaches its own episode id, which the next episode does not use, and two resets later the
+    page serves again, cleared."""
+    import asyncio
+
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client())
+    try:
+        await env.reset(task)
+        first_page, first_id, seed_state = env.page, env.episode_id, env.state
+        history = (await env.page.evaluate(_READ_JS))["history"]
+        await env.page.evaluate(_STORE_JS)
+        kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
+        # a late write: the page sends it now, the browser holds it 250 ms, the reset happens meanwhile
+        env.page.delay_requests("*/revoke", 250)
+        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', {{method: 'POST'}}); }}")
+        await asyncio.sleep(0.05)
+        await env.reset(task)
+        assert env.page is not first_page and env.episode_id != first_id and env.contexts_reused == 0
+        await env.pool.drain()  # the old page is blank now: nothing of it runs
+        assert await env.refresh_state() == seed_state  # the late write did not reach this episode ...
+        old, _ = arena.client().state(first_id)
+        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # ... but its own
+        await env.reset(task)
+        assert env.page is first_page and env.episode_id == first_id and env.contexts_reused == 1
+        assert env.state == seed_state
+        assert await env.page.evaluate(_READ_JS) == {"cookie": False, "local": None, "session": None, "idb": [],
+                                                      "caches": [], "history": history}
+    finally:
+        await env.close()
+    assert len(env.pool) == 0 and env.episode_id is None

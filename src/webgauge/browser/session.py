@@ -255,6 +255,7 @@ class LivePage:
         self.downloads: list[dict] = []
         self.warnings: list[str] = []
         self.navigation_id = 0
+        self._cleared = False  # reuse() cleared it and it has not navigated since
         self.crashed = False
         self._delays: list[tuple[str, float]] = []
         self._closed = False
@@ -420,6 +421,7 @@ class LivePage:
         if self.profile.offline and is_loopback_url(url) and not self._allowed:
             self._allowed.add(origin_of(url))
         page = self._page
+        self._cleared = False
         try:
             if on_commit is None:
                 await page.goto(url, wait_until="domcontentloaded", timeout=timeout * 1000 * 0.7)
@@ -450,6 +452,7 @@ class LivePage:
         await self._page.reload(timeout=timeout * 1000)
 
     async def set_content(self, html: str, *, timeout: float = 30.0) -> None:
+        self._cleared = False
         try:
             await self._page.set_content(html, wait_until="load", timeout=timeout * 1000)
         except Exception as exc:
@@ -801,6 +804,17 @@ class LivePage:
             return p.with_(width=0, height=0, allowed_origins=())
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
+    async def freeze(self) -> None:
+        """Freeze every tab (``Page.setWebLifecycleState``): no timer, fetch or rendering of its
+        documents runs until a navigation; a cheap way to stop a page at once before
+        :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
+        self._page  # prune closed tabs
+
+        async def one(p) -> None:
+            with contextlib.suppress(Exception):
+                await (await self.cdp(p)).send("Page.setWebLifecycleState", {"state": "frozen"})
+        await asyncio.gather(*(one(p) for p in self._pages))
+
     async def reuse(self, profile: RenderProfile, *, allowed_origins: tuple[str, ...] = ()) -> None:
         """Make this page as a fresh one for ``profile`` without a new browser context: other
         tabs closed, the first blanked, its history reset to the blank page alone (a new tab's
@@ -812,6 +826,14 @@ class LivePage:
             raise BrowserError("this page cannot be reused for that profile (check can_reuse first): "
                                "open a new page instead")
         self._page  # prune closed tabs
+        if self._cleared and self.navigation_id == 0 and len(self._pages) == 1:
+            # cleared before and nothing navigated since (a pooled page): only the profile changes
+            size = self._pages[0].viewport_size or {}
+            if (profile.width, profile.height) != (size.get("width"), size.get("height")):
+                await self._pages[0].set_viewport_size({"width": profile.width, "height": profile.height})
+            self.profile = profile
+            self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
+            return
         for p in self._pages[1:]:
             with contextlib.suppress(Exception):
                 await p.close(run_before_unload=False)
@@ -839,6 +861,7 @@ class LivePage:
         for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
             events.clear()
         self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
+        self._cleared = True  # until the next navigation: a second reuse need not clear again
 
     # ---- helpers ----------------------------------------------------------
     def _safe_url(self) -> str | None:

@@ -98,7 +98,7 @@ class ArenaEnv:
                  settle_ms: int = 400, settle_quiet_ms: int = 30, settle_frames: int = 1,
                  action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
-                 watch_changes: bool = True, pool: PagePool | None = None,
+                 watch_changes: bool = True, double_buffer: bool = True, pool: PagePool | None = None,
                  irreversible: IrreversibleControls | None = None,
                  upload_dir: str | Path | None = None) -> None:
         self.browser = browser
@@ -118,6 +118,12 @@ class ArenaEnv:
         self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
         self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
+        # reset clears the last episode's page in the background and runs the next on another
+        # (two pages, two episode ids in turn); off: the page is cleared before the reset returns
+        self.double_buffer = double_buffer
+        self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
+        self._clearing: tuple[asyncio.Task, str | None] | None = None
+        self._episode_ids: list[str] = []
         self._upload_dir = Path(upload_dir) if upload_dir is not None else None  # the run's folder for task files
         self._own_upload_dir = upload_dir is None
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
@@ -174,13 +180,22 @@ class ArenaEnv:
         profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
-        reuse = self.reuse_context and await self._take_page(profile)
-        if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
-            await self.page.reuse(profile)
-        clock.lap("close")
         seed = task.seed if seed is None else seed
-        if self.episode_id is None:
-            self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
+        if self._double_buffered and self.page is not None:
+            reuse = await self._swap_page(profile)
+        else:
+            reuse = self.reuse_context and await self._take_page(profile)
+        if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
+            await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+        clock.lap("close")
+        try:
+            return await self._reset_on_page(task, seed, profile, reuse, clock, t_start)
+        finally:  # the last episode's page (double-buffered): cleared from here on, in the background
+            self._start_clearing()
+
+    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
+                             t_start: float) -> Observation:
+        await self._pick_episode(seed)
         t0 = time.perf_counter()
         r = await self._control("reset", self.episode_id, seed)
         self.reset_ms = (time.perf_counter() - t0) * 1000
@@ -210,6 +225,54 @@ class ArenaEnv:
         self.reset_timings_ms = clock.laps
         return self.obs
 
+    @property
+    def _double_buffered(self) -> bool:
+        """Two pages and two episode ids used in turn (see :meth:`_swap_page`): only when the env
+        picks its own episode ids on the arena server (no requested id, no external app)."""
+        return (self.reuse_context and self.double_buffer and self._requested_id is None
+                and getattr(self.control, "episode_base", None) is None)
+
+    async def _swap_page(self, profile: RenderProfile) -> bool:
+        """Double-buffered reset: the next episode runs on another, already cleared page (from the
+        pool, else a new one) and the last episode's page is blanked and cleared in the background
+        once the reset has its first observation (clearing it during the start page's load slowed
+        the load more than the clear cost: both want the browser's process). It is frozen at once
+        (no timer or fetch of it runs during the reset), and whatever it had already sent can only
+        reach its own episode id, which the next episode does not use (:meth:`_pick_episode`)."""
+        await self._await_clearing()  # the page of two episodes ago: cleared, so its episode id is free
+        await self.page.freeze()  # none of its scripts runs from here on (blanked and cleared later)
+        self._retiring, self.page = (self.page, self.episode_id), None
+        self.page = self.pool.take(profile)
+        if self.page is None:
+            return False
+        self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
+        return True
+
+    def _start_clearing(self) -> None:
+        if self._retiring is not None:
+            (page, eid), self._retiring = self._retiring, None
+            self._clearing = (self.pool.put_later(page), eid)
+
+    async def _await_clearing(self) -> None:
+        self._start_clearing()
+        if self._clearing is not None:
+            task, self._clearing = self._clearing[0], None
+            with contextlib.suppress(Exception):
+                await task
+
+    async def _pick_episode(self, seed: int) -> None:
+        """The episode id of the next episode: the requested one, or one of this env's own ids
+        that no page still being cleared may write to (created on first use)."""
+        busy = (self._retiring or self._clearing or (None, None))[1]
+        if self.episode_id is not None and self.episode_id != busy:
+            return
+        free = [i for i in self._episode_ids if i != busy]
+        if free:
+            self.episode_id = free[0]
+            return
+        self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
+        self._episode_ids.append(self.episode_id)
+
     async def _take_page(self, profile: RenderProfile) -> bool:
         """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or one from
         the pool); the last one goes to the pool otherwise. False: there is none."""
@@ -226,6 +289,7 @@ class ArenaEnv:
 
     async def close(self) -> None:
         """Delete the episode; the page goes back to the pool (cleared) when context reuse is on."""
+        await self._await_clearing()
         if self.page is not None and self.reuse_context:
             page, self.page = self.page, None
             await self.pool.put(page)
@@ -235,12 +299,13 @@ class ArenaEnv:
             self._upload_dir = None
         if self._own_pool:
             await self.pool.close()
-        if self.episode_id is not None:
+        for eid in dict.fromkeys(self._episode_ids + ([self.episode_id] if self.episode_id else [])):
             try:
-                await self._control("delete", self.episode_id)
+                await self._control("delete", eid)
             except Exception:  # the server may already be gone at teardown
                 pass
-            self.episode_id = None
+        self._episode_ids.clear()
+        self.episode_id = None
 
     async def _close_page(self) -> None:
         if self.page is not None:

@@ -9,6 +9,7 @@ close; :func:`pool_for` shares one pool per browser (the runner makes an env per
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import weakref
 
@@ -23,6 +24,7 @@ class PagePool:
     def __init__(self, size: int = 2) -> None:
         self.size = size
         self._pages: list[LivePage] = []
+        self._clearing: set[asyncio.Task] = set()
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -50,7 +52,22 @@ class PagePool:
         while len(self._pages) > self.size:
             await self._pages.pop(0).close()
 
+    def put_later(self, page: LivePage) -> asyncio.Task:
+        """:meth:`put` in the background: the page is blanked and cleared while the caller goes
+        on (:meth:`take` only gives pages whose clearing has finished). Await the task, or
+        :meth:`drain`, before relying on the page being in the pool."""
+        task = asyncio.ensure_future(self.put(page))
+        self._clearing.add(task)
+        task.add_done_callback(self._clearing.discard)
+        return task
+
+    async def drain(self) -> None:
+        """Wait for every background :meth:`put_later` to finish."""
+        while self._clearing:
+            await asyncio.gather(*list(self._clearing), return_exceptions=True)
+
     async def close(self) -> None:
+        await self.drain()
         while self._pages:
             with contextlib.suppress(Exception):
                 await self._pages.pop().close()
