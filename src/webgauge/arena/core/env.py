@@ -173,7 +173,9 @@ class ArenaEnv:
         and open the task's start URL in a clean browser context: the last episode's context,
         blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
         permissions), when ``reuse_context`` is on and it can take the task's render profile
-        (or one from ``pool``: pages of earlier episodes, cleared); else a fresh one."""
+        (or one from ``pool``: pages of earlier episodes, cleared); else a fresh one. With
+        ``double_buffer`` (the default) the last episode's page is frozen and cleared in the
+        background while this episode runs on another page and episode id (:meth:`_swap_page`)."""
         t_start = time.perf_counter()
         clock = _Clock()
         vp = task.viewport
