@@ -14,7 +14,7 @@ into its phases (guard, action, settle, observe, state read) to show where the t
 Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 
     --control http       runs episodes through the HTTP control client (the old path)
-    --reset double inline  the double-buffered reset (default) beside the inline one
+    --reset inline double  the inline reset (default) beside the double-buffered one
 """
 
 from __future__ import annotations
@@ -94,9 +94,9 @@ async def main() -> None:
     ap.add_argument("--speedups", choices=["on", "off"], nargs="+", default=["on", "off"],
                     help="on: context reuse, CDP screenshots, change-watch stale checks; off: a fresh context "
                          "per episode, Playwright screenshots, a screenshot per stale check (side by side).")
-    ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["double"],
-                    help="double: the last episode's page is cleared in the background while the next runs on "
-                         "another (the default); inline: cleared before reset returns. Both: side by side.")
+    ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["inline"],
+                    help="inline: the last episode's page is cleared before reset returns (the default); double: "
+                         "cleared in the background while the next runs on another. Both: side by side.")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
     print(load(), flush=True)

@@ -107,10 +107,13 @@ async def webgauge_static(browser: Browser, url: str, reps: int, clicks: int) ->
     return {"reset_ms": opens, "click_ms": clicks_ms}, target
 
 
-async def webgauge_arena(browser: Browser, srv: ArenaServer, reps: int, with_aria: bool) -> tuple[dict, str]:
+async def webgauge_arena(browser: Browser, srv: ArenaServer, reps: int, with_aria: bool,
+                         double_buffer: bool = True) -> tuple[dict, str]:
     """ArenaEnv reset on the shop start page, then one step clicking the first "View" link."""
     task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
-    env = ArenaEnv(browser, srv.app_url, srv.client(), with_aria=with_aria)  # in-process control, as in local runs
+    # in-process control, as in local runs; the step follows its reset at once (no agent think time),
+    # so with the double-buffered reset it shares the machine with the last page's background clear
+    env = ArenaEnv(browser, srv.app_url, srv.client(), with_aria=with_aria, double_buffer=double_buffer)
     resets, steps, target = [], [], None
     try:
         for _ in range(reps):
@@ -196,7 +199,7 @@ def machine() -> dict:
 async def main(args) -> None:
     start = machine()
     print(f"machine: {start['cores']} cores, load average {start['load_avg']} (1/5/15 min), "
-          f"{start['chromium']}; reps {args.reps}, clicks per page {args.clicks}", flush=True)
+          f"{start['chromium']}; reps {args.reps}, clicks per page {args.clicks}, reset {args.reset}", flush=True)
     ref = next((r for r in load_pages(require_real_pages()) if r.id == PAGE_ID), None)
     if ref is None:
         raise SystemExit(f"shared page {PAGE_ID} is missing from {require_real_pages()}")
@@ -208,7 +211,7 @@ async def main(args) -> None:
                   f"click {med(wg['static']['click_ms']):7.0f} ms", flush=True)
             for aria in (False, True):
                 key = f"arena_aria_{'on' if aria else 'off'}"
-                wg[key], arena_xpath = await webgauge_arena(browser, srv, args.reps, aria)
+                wg[key], arena_xpath = await webgauge_arena(browser, srv, args.reps, aria, args.reset == "double")
                 print(f"  webgauge   arena (aria {'on' if aria else 'off'})  reset {med(wg[key]['reset_ms']):7.0f} ms  "
                       f"step {med(wg[key]['click_ms']):7.0f} ms", flush=True)
         ep = srv.client().create(seed=0)  # BrowserGym's own episode of the same shop
@@ -233,6 +236,8 @@ if __name__ == "__main__":
                     help=f"create {VENV.name} under bench/ and install {BROWSERGYM} there, then run")
     ap.add_argument("--reps", type=int, default=3, help="page opens / env resets per measure [3]")
     ap.add_argument("--clicks", type=int, default=2, help="clicks per opened static page [2]")
+    ap.add_argument("--reset", choices=["double", "inline"], default="inline",
+                    help="webgauge's arena reset: the page cleared inline (the default) or double-buffered")
     ap.add_argument("--json", help="also write all timings to this file")
     a = ap.parse_args()
     if a.setup:

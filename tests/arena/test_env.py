@@ -219,14 +219,14 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
 
 
 async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_its_late_writes_miss(browser, arena):
-    """The default reset runs the next episode on another cleared page while the last one is
+    """The double-buffered reset runs the next episode on another cleared page while the last one is
     frozen, then blanked and cleared in the background; a request that page had already sent
     reaches its own episode id, which the next episode does not use, and two resets later the
     page serves again, cleared."""
     import asyncio
 
     task = build_tasks((0,), families=["account.rename"])[0]
-    env = ArenaEnv(browser, arena.app_url, arena.client())
+    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=True)
     try:
         await env.reset(task)
         first_page, first_id, seed_state = env.page, env.episode_id, env.state

@@ -98,7 +98,7 @@ class ArenaEnv:
                  settle_ms: int = 400, settle_quiet_ms: int = 30, settle_frames: int = 1,
                  action_timeout: float = 8.0, with_aria: bool = False,
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
-                 watch_changes: bool = True, double_buffer: bool = True, pool: PagePool | None = None,
+                 watch_changes: bool = True, double_buffer: bool = False, pool: PagePool | None = None,
                  irreversible: IrreversibleControls | None = None,
                  upload_dir: str | Path | None = None) -> None:
         self.browser = browser
@@ -118,8 +118,10 @@ class ArenaEnv:
         self.fast_screenshots = fast_screenshots  # observation screenshots through CDP (same pixels)
         self.watch_changes = watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
-        # reset clears the last episode's page in the background and runs the next on another
-        # (two pages, two episode ids in turn); off: the page is cleared before the reset returns
+        # on: reset clears the last episode's page in the background and runs the next on another
+        # (two pages, two episode ids in turn); off (default): the page is cleared before reset returns.
+        # On two cores it moves the clear's cost from the reset into the next steps (bench/arena_bench.py
+        # --reset inline double): worth it when the agent thinks between steps, even otherwise
         self.double_buffer = double_buffer
         self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
         self._clearing: tuple[asyncio.Task, str | None] | None = None
@@ -174,7 +176,7 @@ class ArenaEnv:
         blanked and cleared (cookies, storage, IndexedDB, caches, service workers, history,
         permissions), when ``reuse_context`` is on and it can take the task's render profile
         (or one from ``pool``: pages of earlier episodes, cleared); else a fresh one. With
-        ``double_buffer`` (the default) the last episode's page is frozen and cleared in the
+        ``double_buffer`` the last episode's page is frozen and cleared in the
         background while this episode runs on another page and episode id (:meth:`_swap_page`)."""
         t_start = time.perf_counter()
         clock = _Clock()

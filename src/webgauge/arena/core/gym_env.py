@@ -101,8 +101,8 @@ class ArenaGymEnv(gym.Env):
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
         self._browser = None
-        # one episode id across resets: the observed URLs carry it, and gymnasium asks that the same
-        # seed give the same observations (a double-buffered env alternates two ids)
+        # never double-buffered: one episode id across resets, since the observed URLs carry it and
+        # gymnasium asks that the same seed give the same observations
         self._env_kwargs = {"double_buffer": False, **env_kwargs}
         self._env: ArenaEnv | None = None
         self.task: Task | None = None
