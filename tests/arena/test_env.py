@@ -251,3 +251,30 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     finally:
         await env.close()
     assert len(env.pool) == 0 and env.episode_id is None
+
+
+async def test_a_step_that_opens_a_tab_waits_for_it_even_when_the_tab_is_announced_late(browser, arena):
+    """A target=_blank link's new tab is announced by Playwright only once it is set up, which on a
+    loaded machine can come after the step has otherwise settled. The step must still end on the new
+    tab (the browser said a window opened): otherwise the next step's own tab choice is overruled
+    when the late tab arrives (the promo_tab oracle once failed on this under load)."""
+    task = next(t for t in build_tasks((0,)) if t.family == "shop.promo_tab")
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        obs = await env.reset(task)
+        obs = (await env.step(Action(kind="goto", url="/shop/cart"))).observation
+        link = next(e for e in obs.elements if e.role == "link" and e.name == "Weekly deals ↗")
+        live = env.page
+        ctx = live._ctx
+        ctx.remove_listener("page", live._on_new_page)
+        loop = asyncio.get_running_loop()
+        ctx.on("page", lambda p: loop.call_later(1.5, live._on_new_page, p))  # announced 1.5 s late
+        out = await env.step(Action(kind="click", element=link.id))
+        assert out.info["result"]["ok"]
+        assert out.observation.active_tab == 1 and len(out.observation.tabs) == 2
+        assert out.observation.url.endswith("/shop/deals")
+        # the agent's own switch back is not overruled later
+        back = await env.step(Action(kind="switch_tab", tab=0))
+        assert back.observation.active_tab == 0 and back.observation.url.endswith("/shop/cart")
+    finally:
+        await env.close()

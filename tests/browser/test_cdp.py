@@ -57,10 +57,25 @@ for (const t of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
 </script></body>"""
 
 
+FIELDS = """<!doctype html><body style="margin:0">
+<input id="name" value="old name"> <textarea id="bio">old
+bio</textarea> <input id="when" type="date"> <input id="ro" readonly value="fixed">
+<input id="gone" style="display:none"> <input id="num" type="number">
+<select id="size"><option value="s">Small</option><option value="m">Medium  size</option>
+<option value="l" disabled>Large</option></select>
+<select id="tags" multiple><option value="a">Alpha</option><option value="b">Beta</option>
+<option value="c">Gamma</option></select>
+<script>window.log = [];
+for (const t of ['focus', 'select', 'beforeinput', 'input', 'change', 'keydown', 'keyup'])
+  document.addEventListener(t, (e) => log.push([t, e.target.id, e.isTrusted, e.inputType || '', e.data || '',
+                                                 e.key || '', e.target.value === undefined ? '' : String(e.target.value)]), true);
+</script></body>"""
+
+
 @pytest.fixture
 def site():
     with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS,
-                             "/clicks.html": CLICKS}) as srv:
+                             "/clicks.html": CLICKS, "/fields.html": FIELDS}) as srv:
         yield srv
 
 
@@ -215,7 +230,7 @@ async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwr
         page.resolve = counting_resolve
         await page.click(ids["plain"], click_count=2)
         playwright_events = await page.evaluate("() => log.splice(0)")
-        page.fast_clicks = True
+        page.fast_actions = True
         await page.click(ids["plain"], click_count=2)
         fast_events = await page.evaluate("() => log.splice(0)")
         assert resolved == [ids["plain"]], "the plain button should have taken the fast path"
@@ -237,6 +252,74 @@ async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwr
         await page.click(ids["far"])  # outside the viewport: Playwright scrolls to it and clicks
         assert resolved[-1] == ids["far"]
         assert [e[:2] for e in await page.evaluate("() => log.splice(0)") if e[0] == "click"] == [["click", "far"]]
+    finally:
+        await page.close()
+
+
+async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_to_it(browser, site):
+    """Fast fills and selects send the page the same events, leave the same values, and hand
+    every target their script does not vouch for to Playwright (whose errors stay as they were)."""
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    resolved: list[str] = []
+    resolve = page.resolve
+
+    async def counting_resolve(target, timeout=5.0):  # Playwright's own paths resolve a locator
+        resolved.append(target)
+        return await resolve(target, timeout)
+
+    page.resolve = counting_resolve
+
+    async def run(fast: bool) -> tuple[list, list, list]:
+        await page.goto(site.url("fields.html"))
+        ids = {e.attrs.get("id"): e.id for e in (await page.capture(with_aria=False)).elements}
+        page.fast_actions = fast
+        if fast:
+            await page.watch_changes()  # the checks run in the watch's isolated world
+        resolved.clear()
+        await page.fill(ids["name"], "Ada Lovelace")
+        await page.fill(ids["bio"], "line one\nline two")
+        await page.fill(ids["name"], "")
+        await page.fill(ids["when"], "2026-12-02")  # a date input: Playwright sets its value
+        chosen = [await page.select(ids["size"], "Medium size"), await page.select(ids["tags"], ["c", "Alpha"])]
+        values = await page.evaluate("() => [...document.querySelectorAll('input,textarea,select')].map("
+                                     "(e) => [e.id, e.value, e.multiple ? [...e.selectedOptions].map((o) => o.value) : null,"
+                                     " document.activeElement === e])")
+        return await page.evaluate("() => log.splice(0)"), values + chosen, list(resolved), ids
+
+    try:
+        slow_events, slow_values, slow_resolved, ids = await run(False)
+        fast_events, fast_values, fast_resolved, _ = await run(True)
+        assert slow_resolved == [ids["name"], ids["bio"], ids["name"], ids["when"], ids["size"], ids["tags"]]
+        assert fast_resolved == [ids["when"]], "plain fields and selects should have taken the fast path"
+        # the same events in the same order, with the same values; except that a textarea's
+        # "select" event is queued as a task, so where it lands among the typing events depends on
+        # timing (Playwright's own fill has it before or after them): its target is compared only
+        assert [e for e in fast_events if e[0] != "select"] == [e for e in slow_events if e[0] != "select"]
+        assert [e[1] for e in fast_events if e[0] == "select"] == [e[1] for e in slow_events if e[0] == "select"] == [
+            "name", "bio", "name"]
+        assert fast_values == slow_values
+        assert ["input", "name", True, "insertText", "Ada Lovelace", "", "Ada Lovelace"] in fast_events
+        assert [v[:3] for v in fast_values[:7]] == [
+            ["name", "", None], ["bio", "line one\nline two", None], ["when", "2026-12-02", None],
+            ["ro", "fixed", None], ["gone", "", None], ["num", "", None], ["size", "m", None]]
+        assert fast_values[7][2] == ["a", "c"] and fast_values[-2:] == [["m"], ["a", "c"]]
+        # what the scripts do not vouch for goes to Playwright, which waits and fails as before
+        for target, act in ((ids["ro"], lambda t: page.fill(t, "x", timeout=1.0)),
+                            (ids["gone"], lambda t: page.fill(t, "x", timeout=1.0)),
+                            (ids["size"], lambda t: page.select(t, "Large", timeout=1.0)),
+                            (ids["size"], lambda t: page.select(t, "XXL", timeout=1.0))):
+            n = len(resolved)
+            with pytest.raises(Exception):
+                await act(target)
+            assert resolved[n:] == [target]
+        assert await page.evaluate("() => [document.getElementById('ro').value, "
+                                   "document.getElementById('size').value]") == ["fixed", "m"]
+        # a page faking its own DOM functions cannot fool the checks run in the isolated world
+        await page.evaluate("() => { HTMLElement.prototype.checkVisibility = () => true; }")
+        n = len(resolved)
+        with pytest.raises(Exception):
+            await page.fill(ids["gone"], "x", timeout=1.0)
+        assert resolved[n:] == [ids["gone"]]
     finally:
         await page.close()
 

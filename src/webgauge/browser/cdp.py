@@ -176,11 +176,13 @@ class ChangeWatch:
         self.navigation_id: int | None = None
         self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
         self._net_on = False
+        #: windows this tab asked the browser to open (links with a target, window.open, forms)
+        self.windows_opened = 0
 
     async def _track_fetches(self) -> None:
         """Follow the page's fetch/XHR requests on this CDP session (its Network events come from the
         renderer in order with the session's replies, so a request a script started before a round
-        trip is known when the reply arrives)."""
+        trip is known when the reply arrives), and count the windows it opens."""
         if self._net_on:
             return
         self._net_on = True
@@ -192,10 +194,17 @@ class ChangeWatch:
         def done(e):
             self._fetches.discard(e.get("requestId"))
 
+        def opened(_e):
+            self.windows_opened += 1
+
         self.cdp.on("Network.requestWillBeSent", sent)
         self.cdp.on("Network.loadingFinished", done)
         self.cdp.on("Network.loadingFailed", done)
+        # Page.windowOpen comes as the browser creates the window, before the new tab is set up and
+        # announced: a step that opened one can wait for it instead of ending before it shows
+        self.cdp.on("Page.windowOpen", opened)
         await self.cdp.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
+        await self.cdp.send("Page.enable")
 
     async def fetches_pending(self) -> bool:
         """Is a fetch/XHR the page started (e.g. from a click handler) still in flight? One round trip."""

@@ -215,6 +215,60 @@ _CLICK_POINT_JS = """(xpath) => {
 }"""
 
 
+# The checks Playwright's fill makes (visible, enabled, editable, not inert) on a plain text
+# input or textarea, then its selection and focus (its injected script's ``selectText``); null:
+# anything else (other input types, contenteditable, a label, a check that fails), which takes
+# Playwright's fill, whose waiting and errors stay as they were.
+_FILL_TARGET_JS = """(xpath) => {
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  if (!(el instanceof Element) || !el.isConnected) return null;
+  const TEXT = ['', 'email', 'password', 'search', 'tel', 'text', 'url'];
+  if (!(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
+  const r = el.getBoundingClientRect();
+  if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility !== 'visible') return null;
+  if (el.checkVisibility && !el.checkVisibility()) return null;
+  if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
+  if (el.readOnly || el.closest('[aria-readonly=true]')) return null;
+  if (el.closest('[inert]')) return null;
+  const modal = document.querySelector('dialog:modal');
+  if (modal && !modal.contains(el)) return null;
+  if (el.tagName === 'INPUT') { el.select(); el.focus(); }
+  else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
+  return document.activeElement === el;
+}"""
+
+# Playwright's selectOptions (each value matches an option's value or label, whitespace
+# normalized) on a visible, enabled <select> whose wanted options all exist and are enabled;
+# null otherwise (Playwright's select_option then waits and fails as before).
+_SELECT_JS = """([xpath, wanted]) => {
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  if (!(el instanceof HTMLSelectElement) || !el.isConnected) return null;
+  const r = el.getBoundingClientRect();
+  if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility !== 'visible') return null;
+  if (el.checkVisibility && !el.checkVisibility()) return null;
+  if (el.matches(':disabled') || el.closest('[aria-disabled=true]') || el.closest('[inert]')) return null;
+  const modal = document.querySelector('dialog:modal');
+  if (modal && !modal.contains(el)) return null;
+  const ws = (s) => s.replace(/\\s+/g, ' ').trim();
+  const options = [...el.options], chosen = [];
+  let remaining = wanted.slice();
+  for (const option of options) {
+    const label = ws(option.label);
+    const hit = (w) => w === option.value || w === option.label || ws(w) === label;
+    if (!remaining.some(hit)) continue;
+    if (option.disabled || (option.parentElement && option.parentElement.disabled)) return null;
+    chosen.push(option);
+    if (!el.multiple) { remaining = []; break; }
+    remaining = remaining.filter((w) => !hit(w));
+  }
+  if (remaining.length) return null;
+  el.value = undefined;
+  chosen.forEach((o) => { o.selected = true; });
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return chosen.map((o) => o.value);
+}"""
+
 def _sorted_unique(records: list[dict]) -> list[dict]:
     """Event records (dicts of strings) deduplicated and sorted, so their order never depends on timing."""
     seen = {json.dumps(r, sort_keys=True): r for r in records}
@@ -234,7 +288,8 @@ class LivePage:
         self._ctx = ctx
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
-        self.fast_clicks = False  # clicks on plainly clickable captured targets without Playwright's round trips
+        # clicks, fills and selects on plainly actionable captured targets without Playwright's round trips
+        self.fast_actions = False
         # Full-page screenshots through CDP (see full_page_png); off: Playwright's page.screenshot.
         self.fast_full_page = False
         self._cdp: dict = {}  # Playwright page -> CDP session
@@ -606,30 +661,55 @@ class LivePage:
                     modifiers: tuple[str, ...] | list[str] = ()) -> None:
         """Click a target; ``modifiers`` are keys held during the click (e.g. ``("Shift",)``).
 
-        With ``fast_clicks`` on, a target from a capture that one read-only script finds
+        With ``fast_actions`` on, a target from a capture that one read-only script finds
         attached, visible, enabled, wholly in the viewport, not animating, and hit at its
         center (the point Playwright clicks) gets the same mouse events Playwright's click
         sends, without its actionability round trips; any other target takes Playwright's click."""
-        if self.fast_clicks and not force and not modifiers and target in self._paths:
-            watch = self._watches.get(self._page)
-            try:  # from the change watch's isolated world when one is armed: the page cannot fake the checks
-                point = await (watch.call(_CLICK_POINT_JS, self._paths[target]) if watch is not None
-                               else self.evaluate(_CLICK_POINT_JS, self._paths[target]))
-            except Exception:  # the watched document is gone: Playwright's click finds out what happened
-                point = None
+        if self.fast_actions and not force and not modifiers and target in self._paths:
+            point = await self._fast_check(_CLICK_POINT_JS, self._paths[target])
             if point is not None:
                 await self._page.mouse.click(point[0], point[1], click_count=click_count)
                 return
         loc = await self.resolve(target)
         await loc.click(timeout=timeout * 1000, click_count=click_count, force=force, modifiers=list(modifiers) or None)
 
+    async def _fast_check(self, js: str, arg: Any) -> Any:
+        """``js(arg)`` in the change watch's isolated world when one is armed (the page cannot fake
+        the checks), else in the page; None when the document is gone (Playwright's own action
+        then finds out what happened)."""
+        watch = self._watches.get(self._page)
+        try:
+            return await (watch.call(js, arg) if watch is not None else self.evaluate(js, arg))
+        except Exception:
+            return None
+
     async def fill(self, target: str, text: str, *, timeout: float = 5.0) -> None:
+        """Fill a text field as Playwright's fill does: select its text, then type ``text`` in one
+        ``insertText`` (an empty ``text`` presses Delete).
+
+        With ``fast_actions`` on, a plain text input or textarea from a capture that one script
+        finds visible, enabled, editable and not inert is selected and focused by that script (the
+        checks and selection Playwright's fill makes, without its round trips); anything else
+        takes Playwright's fill."""
+        if self.fast_actions and target in self._paths and await self._fast_check(_FILL_TARGET_JS, self._paths[target]):
+            if text:
+                await self._page.keyboard.insert_text(text)
+            else:
+                await self._page.keyboard.press("Delete")
+            return
         loc = await self.resolve(target)
         await loc.fill(text, timeout=timeout * 1000)
 
     async def select(self, target: str, value: str | list[str], *, timeout: float = 5.0) -> list[str]:
-        loc = await self.resolve(target)
+        """Select the options whose value or label is ``value`` (Playwright's select_option; with
+        ``fast_actions`` on, one script does it when the select and all the options are there,
+        visible and enabled). Returns the selected values."""
         values = [value] if isinstance(value, str) else value
+        if self.fast_actions and target in self._paths:
+            chosen = await self._fast_check(_SELECT_JS, [self._paths[target], list(values)])
+            if chosen is not None:
+                return chosen
+        loc = await self.resolve(target)
         try:
             return await loc.select_option(values, timeout=timeout * 1000)
         except Exception:
@@ -789,6 +869,13 @@ class LivePage:
         first armed it (a client-rendered app saving a change)? False when no watch is armed."""
         watch = self._watches.get(self._page)
         return False if watch is None else await watch.fetches_pending()
+
+    @property
+    def windows_opened(self) -> int:
+        """Windows the tabs asked the browser to open since their change watches began (a link with
+        a target, ``window.open``, a form): compare with ``len(popups)`` to know whether a pop-up is
+        still on its way (the browser has it; it is not a tab here yet)."""
+        return sum(w.windows_opened for w in self._watches.values())
 
     async def navigation_started(self) -> bool:
         """Did the active tab start a navigation to another document since :meth:`watch_changes`

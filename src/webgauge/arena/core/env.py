@@ -35,8 +35,9 @@ control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
 For speed (issue 13) reset reuses the last episode's browser context, cleared as a fresh one
 (``reuse_context``; ``LivePage.reuse``), observations take their viewport PNG through CDP
 (``fast_screenshots``: the same pixels as Playwright's screenshot, not the same bytes), and a
-click on a plainly clickable captured target sends Playwright's mouse events without its
-actionability round trips (``LivePage.fast_clicks``; anything else takes Playwright's click).
+click, fill or select on a plainly actionable captured target does what Playwright's would
+without its actionability round trips (``LivePage.fast_actions``; anything else takes
+Playwright's own action).
 """
 
 from __future__ import annotations
@@ -215,7 +216,7 @@ class ArenaEnv:
         if not reuse:
             await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
-            self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
+            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
@@ -249,7 +250,7 @@ class ArenaEnv:
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
-        self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
+        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
         return True
 
     def _start_clearing(self) -> None:
@@ -288,7 +289,7 @@ class ArenaEnv:
             await self.pool.put(page)  # another render profile: kept, cleared, for a later task
         self.page = self.pool.take(profile)
         if self.page is not None:
-            self.page.fast_screenshots = self.page.fast_clicks = self.fast_screenshots
+            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
         return self.page is not None
 
     async def close(self) -> None:
@@ -326,6 +327,7 @@ class ArenaEnv:
         clock = _Clock()
         self.steps += 1
         before_tabs = len(self.page.tabs)
+        before_popups = (len(self.page.popups), self.page.windows_opened)
         target = self._element_at(action.x, action.y) if action.is_pointer else (
             self.obs.element(action.element) if action.element else None)
         result: dict[str, Any] = {"ok": True, "kind": action.kind,
@@ -348,7 +350,7 @@ class ArenaEnv:
             result.update(ok=False, rejected=kind, error=msg)
         clock.lap("action")
         if result["ok"] and action.kind not in ("done", "request_approval"):
-            await self._settle(before_tabs)
+            await self._settle(before_tabs, before_popups)
         clock.lap("settle")
         self.obs = await self._observe(result)
         clock.lap("observe")
@@ -549,12 +551,14 @@ class ArenaEnv:
     async def _do_done(self, a: Action) -> None:
         self.done_answer = a.answer
 
-    async def _settle(self, before_tabs: int) -> None:
+    async def _settle(self, before_tabs: int, before_popups: tuple[int, int] = (0, 0)) -> None:
         """Wait for the action's own consequences, not a fixed time: a navigation it started (the
         change watch saw it begin) has committed and loaded, no fetch/XHR the page started is in
         flight (seen from the renderer's Network events, so a request a click handler sent is not
         missed while it is still on its way to the server), and the app server handles no request
-        of this episode (capped at ``settle_ms``).
+        of this episode (capped at ``settle_ms``), and a window the action opened is a tab (the
+        browser announces it before the tab is set up; capped at ``action_timeout``: a step must
+        not end with its pop-up still on the way, or the next step's tab choice is overruled).
         The observation's capture then settles the page itself: ``settle_frames`` frames with
         the same layout and ``settle_quiet_ms`` without a DOM mutation (one pass in the page)."""
         page = self.page
@@ -574,6 +578,12 @@ class ArenaEnv:
             if not (await self._control("inflight", self.episode_id) or (self.watch_changes and await page.fetches_pending())):
                 break
             await asyncio.sleep(0.005)  # a request is still being served or sent: its response may change the page
+        popups, windows = before_popups
+        opened = page.windows_opened - windows
+        if opened > 0:
+            popup_deadline = loop.time() + self.action_timeout
+            while len(page.popups) - popups < opened and loop.time() < popup_deadline:
+                await asyncio.sleep(0.005)
         if len(page.tabs) > before_tabs:  # a pop-up or target=_blank link: follow it like a browser
             await page.switch_tab(len(page.tabs) - 1)
             await self._wait_load()
