@@ -336,7 +336,7 @@ async def test_settle_in_the_watch_world_counts_quiet_from_the_last_mutation(bro
         assert await page.changes_since_watch() == ["unarmed"]  # tracking only: no stale check armed yet
         await page.wait_for_timeout(400)  # nothing mutates the page meanwhile
         tracked = await settle(page._page, run_js=page.run_in_watch, **quiet)
-        assert tracked.settled and tracked.frames == 2  # quiet already: two frames with the same layout
+        assert tracked.settled and tracked.frames == 1  # quiet already: one frame with the layout it had at the call
         untracked = await settle(page._page, **quiet)  # the page's own world: 300 ms of quiet from the call
         assert untracked.settled and untracked.frames >= 3
         await page.evaluate("() => { document.querySelector('p').textContent = 'changed'; }")

@@ -84,7 +84,9 @@ async (opts) => {
       await Promise.race([document.fonts.ready, sleep(budgetMs)]);
       if (document.fonts.status !== "loaded") out.fonts = "loading";
     }
-    let last = null, same = 0;
+    // The layout as it stands at the call counts as the first of the frames compared: a page
+    // already still is settled after `stableFrames` frames, not one more.
+    let last = signature(), same = 0;
     while (!expired && out.frames < maxFrames) {
       await frame();
       out.frames++;
