@@ -72,10 +72,15 @@ for (const t of ['focus', 'select', 'beforeinput', 'input', 'change', 'keydown',
 </script></body>"""
 
 
+EARLY = """<!doctype html><body><p id="a">first</p>
+<script>document.getElementById('a').textContent = 'changed while parsing';</script>
+<p>after</p></body>"""
+
+
 @pytest.fixture
 def site():
     with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS,
-                             "/clicks.html": CLICKS, "/fields.html": FIELDS}) as srv:
+                             "/clicks.html": CLICKS, "/fields.html": FIELDS, "/early.html": EARLY}) as srv:
         yield srv
 
 
@@ -320,6 +325,45 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         with pytest.raises(Exception):
             await page.fill(ids["gone"], "x", timeout=1.0)
         assert resolved[n:] == [ids["gone"]]
+    finally:
+        await page.close()
+
+
+async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scripts(browser, site):
+    """With track_new_documents the browser makes the watch's world and tracker as each document is
+    created: no round trip at commit, the tracker is there before the page's first script runs,
+    sees the mutations made while parsing, and a quiet page settles in one frame."""
+    from webgauge.browser.settle import settle
+
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    try:
+        await page.goto(site.url("other.html"))
+        assert not page.tracks_new_documents
+        await page.track_new_documents()
+        assert page.tracks_new_documents
+        tracked = []
+        real_track = page._watches[page._page].track
+
+        async def counting_track(*a, **k):
+            tracked.append(1)
+            return await real_track(*a, **k)
+
+        page._watches[page._page].track = counting_track
+        for _ in range(2):  # the registration holds for every later document of the tab
+            await page.goto(site.url("early.html"), on_commit=page.track_changes)
+            assert tracked == []  # nothing sent at commit
+            # the tracker is there without anyone having installed it (run_in_watch does not), and saw
+            # the page's parse-time mutation (the page's own clock is frozen: times compared in the world)
+            born, last = await page.run_in_watch(
+                "() => window.__wgWatch ? [window.__wgWatch.born, window.__wgWatch.last] : null", {})
+            assert born < last
+            assert await page.changes_since_watch() == ["unarmed"]  # tracking only
+            await page.wait_for_timeout(350)
+            quiet = await settle(page._page, run_js=page.run_in_watch, stable_frames=1, quiet_ms=300,
+                                 quiet_cap_ms=5000, timeout=8.0)
+            assert quiet.settled and quiet.frames == 1
+        # the page's own world does not see the watch
+        assert await page.evaluate("() => typeof window.__wgWatch") == "undefined"
     finally:
         await page.close()
 

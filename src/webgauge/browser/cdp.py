@@ -238,6 +238,14 @@ class ChangeWatch:
         except _ContextGone:
             return await self._eval(js, await self._world(True))
 
+    async def track_new_documents(self) -> None:
+        """Have the browser make the watch's world, with its tracker, in every document this tab
+        loads from now on, as the document is created (``Page.addScriptToEvaluateOnNewDocument``
+        with the world's name; :meth:`_world` then finds that world): no round trip at commit,
+        and mutations are counted from the document's first node."""
+        await self.cdp.send("Page.enable")  # the browser runs such scripts only with it on
+        await self.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _TRACK_JS, "worldName": _WORLD})
+
     async def track(self, new_document: bool = False) -> None:
         """Start tracking the current document's mutations (without arming the stale check):
         called as soon as a new document commits, so the quiet period of the capture's settle

@@ -294,6 +294,7 @@ class LivePage:
         self.fast_full_page = False
         self._cdp: dict = {}  # Playwright page -> CDP session
         self._watches: dict = {}  # Playwright page -> ChangeWatch
+        self._tracking_sessions: set = set()  # CDP sessions whose tab tracks changes from each document's creation
         self._tab_navs: dict = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
         self._origins_seen: set[str] = set()  # origins whose data reuse() clears
         self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
@@ -847,9 +848,28 @@ class LivePage:
     async def track_changes(self) -> None:
         """Start tracking the active tab's DOM mutations from the change watch's world (without
         arming its stale check): call it when a new document commits, so the next capture's
-        quiet period counts from then (:meth:`capture` with ``watch=True``)."""
+        quiet period counts from then (:meth:`capture` with ``watch=True``). Nothing to do in a
+        tab that :attr:`tracks_new_documents`."""
+        if self.tracks_new_documents:
+            return
         watch, new_document = await self._watch()
         await watch.track(new_document=new_document)
+
+    async def track_new_documents(self) -> None:
+        """Track the active tab's changes in every document it loads from now on from the moment
+        the document is created (the browser makes the watch's world and its tracker there; see
+        :meth:`ChangeWatch.track_new_documents`), instead of one round trip at each commit
+        (:meth:`track_changes`). Kept for the tab's life, across :meth:`reuse`."""
+        if self.tracks_new_documents:
+            return
+        watch, _ = await self._watch()
+        await watch.track_new_documents()
+        self._tracking_sessions.add(watch.cdp)
+
+    @property
+    def tracks_new_documents(self) -> bool:
+        """Does the active tab track changes from each new document's creation (:meth:`track_new_documents`)?"""
+        return self._cdp.get(self._page) in self._tracking_sessions
 
     async def run_in_watch(self, js: str, arg: dict):
         """``js(arg)`` (a function's source) in the active tab's change-watch world, its tracker
@@ -915,11 +935,8 @@ class LivePage:
         self._page  # prune closed tabs
         if self._cleared and self.navigation_id == 0 and len(self._pages) == 1:
             # cleared before and nothing navigated since (a pooled page): only the profile changes
-            size = self._pages[0].viewport_size or {}
-            if (profile.width, profile.height) != (size.get("width"), size.get("height")):
-                await self._pages[0].set_viewport_size({"width": profile.width, "height": profile.height})
-            self.profile = profile
-            self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
+            await asyncio.gather(*self._resize_for(self._pages[0], profile))
+            self._take_profile(profile, allowed_origins)
             return
         for p in self._pages[1:]:
             with contextlib.suppress(Exception):
@@ -928,17 +945,14 @@ class LivePage:
         self._pages, self._active = [page], 0
         await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
-        size = page.viewport_size or {}
-        resize = (profile.width, profile.height) != (size.get("width"), size.get("height"))
         # independent of one another: sent at once, so their round trips overlap
         await asyncio.gather(
             page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
             clear_origin_data(cdp, self._origins_seen | self._allowed),
             self._ctx.clear_cookies(), self._ctx.clear_permissions(),
             cdp.send("Page.resetNavigationHistory"),
-            *([page.set_viewport_size({"width": profile.width, "height": profile.height})] if resize else []))
-        self.profile = profile
-        self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
+            *self._resize_for(page, profile))
+        self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
         self._watches.clear()
@@ -951,6 +965,18 @@ class LivePage:
         self._cleared = True  # until the next navigation: a second reuse need not clear again
 
     # ---- helpers ----------------------------------------------------------
+    @staticmethod
+    def _resize_for(page, profile: RenderProfile) -> list:
+        """The viewport change ``page`` needs for ``profile``: one awaitable in a list, or none."""
+        size = page.viewport_size or {}
+        if (profile.width, profile.height) == (size.get("width"), size.get("height")):
+            return []
+        return [page.set_viewport_size({"width": profile.width, "height": profile.height})]
+
+    def _take_profile(self, profile: RenderProfile, allowed_origins: tuple[str, ...]) -> None:
+        self.profile = profile
+        self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
+
     def _safe_url(self) -> str | None:
         with contextlib.suppress(Exception):
             return self._page.url

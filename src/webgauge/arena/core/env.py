@@ -220,9 +220,12 @@ class ArenaEnv:
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
+        if self.watch_changes:  # once per page: the change tracker is made with each new document
+            await self.page.track_new_documents()
         clock.lap("context")
         await self.page.goto(self.base + task.start_url, timeout=20,
-                             on_commit=self.page.track_changes if self.watch_changes else None)
+                             on_commit=None if self.page.tracks_new_documents or not self.watch_changes
+                             else self.page.track_changes)
         clock.lap("load")
         self.obs = await self._observe({"ok": True, "kind": "reset"})
         clock.lap("observe")
@@ -568,7 +571,7 @@ class ArenaEnv:
         if self.watch_changes and page.navigation_id == self.obs.navigation_id and await page.navigation_started():
             while page.navigation_id == self.obs.navigation_id and loop.time() < deadline:
                 await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
-        if self.watch_changes and page.navigation_id != self.obs.navigation_id:
+        if self.watch_changes and page.navigation_id != self.obs.navigation_id and not page.tracks_new_documents:
             with contextlib.suppress(Exception):  # the capture makes the world itself if this fails
                 await page.track_changes()  # the capture's quiet period counts from the commit, not from the capture
         while True:
