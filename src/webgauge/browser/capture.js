@@ -89,7 +89,8 @@
     if (el.labels && el.labels.length) return norm(Array.from(el.labels).map((l) => l.innerText).join(" "));
     return "";
   };
-  const nameOf = (el, role) => {
+  // `inner`: the element's innerText when the caller has it already (null: not read yet)
+  const nameOf = (el, role, inner) => {
     const lb = el.getAttribute("aria-labelledby");
     if (lb) {
       const s = norm(lb.split(/\s+/).map((i) => (byId(i) ? byId(i).innerText || byId(i).textContent : "")).join(" "));
@@ -110,7 +111,7 @@
     }
     if (t === "IMG") return norm(el.getAttribute("alt")) || norm(el.getAttribute("title"));
     if (["link", "button", "heading", "option", "listitem", "cell", "columnheader", "tab", "menuitem", "checkbox", "radio"].includes(role)) {
-      const s = norm(el.innerText || el.textContent);
+      const s = norm((inner !== null ? inner : el.innerText) || el.textContent);
       if (s) return cut(s, 200);
       const img = el.querySelector("img[alt]");
       if (img) return norm(img.getAttribute("alt"));
@@ -155,8 +156,8 @@
       (INTERACTIVE.has(el.tagName) && !(el.tagName === "A" && !el.hasAttribute("href"))) ||
       CLICK_ROLES.has(role) || el.onclick != null || el.hasAttribute("onclick") ||
       (cs.cursor === "pointer" && parentCursor !== "pointer") || el.isContentEditable && el === el.closest("[contenteditable]"));
-    let text = "";
-    if (el.childElementCount <= 30) text = el.innerText !== undefined ? el.innerText : el.textContent;
+    let text = "", inner = null;  // innerText is read once: it lays out the subtree's text
+    if (el.childElementCount <= 30) { inner = el.innerText; text = inner !== undefined ? inner : el.textContent; }
     else for (const n of el.childNodes) if (n.nodeType === 3) text += n.textContent + " ";
     const attrs = {};
     for (const a of ATTRS) { const v = el.getAttribute(a); if (v !== null) attrs[a] = cut(v, 500); }
@@ -173,7 +174,7 @@
       depth: depthOf(p),
       tag: el.tagName.toLowerCase(),
       role: role,
-      name: nameOf(el, role),
+      name: nameOf(el, role, inner),
       text: cut(norm(text), 300),
       box: [r.x + sx, r.y + sy, r.width, r.height],
       visible: visible,
