@@ -73,7 +73,8 @@ for (const t of ['focus', 'select', 'beforeinput', 'input', 'change', 'keydown',
 
 
 EARLY = """<!doctype html><body><p id="a">first</p>
-<script>document.getElementById('a').textContent = 'changed while parsing';</script>
+<script>document.getElementById('a').textContent = 'changed while parsing';
+document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });</script>
 <p>after</p></body>"""
 
 
@@ -353,7 +354,7 @@ async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scri
             await page.goto(site.url("early.html"), on_commit=page.track_changes)
             assert tracked == []  # nothing sent at commit
             # the tracker is there without anyone having installed it (run_in_watch does not), and saw
-            # the page's parse-time mutation (the page's own clock is frozen: times compared in the world)
+            # the page's DOMContentLoaded mutation (the page's own clock is frozen: times compared in the world)
             born, last = await page.run_in_watch(
                 "() => window.__wgWatch ? [window.__wgWatch.born, window.__wgWatch.last] : null", {})
             assert born < last

@@ -108,13 +108,15 @@ var __wgCanvasSig = async () => {
 
 #: The watch's state for one document, made once in its isolated world (idempotent): a
 #: MutationObserver from the world's creation (``born``) keeps the time of the last DOM mutation
-#: (``last``; the settle's quiet period counts from it) and marks what may change the pixels
+#: made after parsing (``last``; the settle's quiet period counts from it) and marks what may change the pixels
 #: (``dirty``, cleared by each arm).
 _TRACKER_JS = """(() => {
   if (window.__wgWatch) return window.__wgWatch;
   const s = {dirty: [], canvas: '', view: __wgView(), nav: false, armed: false, born: performance.now(), last: -1e9};
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
-  s.mutated = () => { s.last = performance.now(); mark('mutation'); };
+  // the parser's own insertions (readyState "loading") do not count for the quiet period: they are
+  // over by DOMContentLoaded; scripts' changes from then on do
+  s.mutated = () => { if (document.readyState !== 'loading') s.last = performance.now(); mark('mutation'); };
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
   if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
