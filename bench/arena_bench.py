@@ -44,6 +44,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
     phases: dict[str, list[float]] = {}
+    kinds: dict[str, list[float]] = {}  # step latency by action kind (and whether the URL changed)
     solved = 0
     counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0}
 
@@ -63,6 +64,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                 for s in rec.steps:
                     for k, v in s.timings_ms.items():
                         phases.setdefault(k, []).append(v)
+                    nav = " (navigates)" if s.after.get("url") != s.observed.get("url") else ""
+                    kinds.setdefault(s.kind + nav, []).append(s.latency_ms)
                 solved += rec.success
         finally:
             counts["contexts reused"] += env.contexts_reused
@@ -72,7 +75,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
 
     t0 = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts
+    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts, kinds
 
 
 def load() -> str:
@@ -97,6 +100,8 @@ async def main() -> None:
     ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["inline"],
                     help="inline: the last episode's page is cleared before reset returns (the default); double: "
                          "cleared in the background while the next runs on another. Both: side by side.")
+    ap.add_argument("--by-kind", action="store_true",
+                    help="Also print the step median per action kind (navigating steps apart).")
     args = ap.parse_args()
     tasks = build_tasks(tuple(args.seeds))
     print(load(), flush=True)
@@ -136,7 +141,7 @@ async def main() -> None:
         async with Browser.launch() as browser:
             for aria, c, sp, rs in ((a == "on", c, s == "on", r) for a in args.aria for c in args.concurrency
                                     for s in args.speedups for r in args.reset):
-                    wall, steps, resets, solved, phases, counts = await episodes(browser, srv, tasks, c, aria,
+                    wall, steps, resets, solved, phases, counts, kinds = await episodes(browser, srv, tasks, c, aria,
                                                                                  args.control, sp, rs == "double")
                     tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
                            f"speedups {'on' if sp else 'off'}, reset {rs}")
@@ -150,6 +155,9 @@ async def main() -> None:
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
                     print("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()), flush=True)
+                    if args.by_kind:
+                        for k, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+                            print(f"{'  step ' + k + f' ({len(xs)} steps) (ms)':52s}{med(xs)}", flush=True)
         print(load(), flush=True)
         for (aria, c, sp), m in by_reset.items():
             if "double" in m and "inline" in m:
