@@ -221,19 +221,26 @@ async def test_change_watch_sees_changes_the_page_cannot_see(browser, site):
         await page.close()
 
 
+def _record_resolves(page) -> list[str]:
+    """The targets ``page`` resolves to a Playwright locator from now on (its own click, fill and
+    select paths do; the fast paths do not)."""
+    resolved: list[str] = []
+    resolve = page.resolve
+
+    async def recording_resolve(target, timeout=5.0):
+        resolved.append(target)
+        return await resolve(target, timeout)
+
+    page.resolve = recording_resolve
+    return resolved
+
+
 async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwright(browser, site):
     page = await browser.new_page(RenderProfile(width=640, height=400))
     try:
         await page.goto(site.url("clicks.html"))
         ids = {e.attrs.get("id"): e.id for e in (await page.capture(with_aria=False)).elements}
-        resolved: list[str] = []
-        resolve = page.resolve
-
-        async def counting_resolve(target, timeout=5.0):  # Playwright's click path resolves a locator
-            resolved.append(target)
-            return await resolve(target, timeout)
-
-        page.resolve = counting_resolve
+        resolved = _record_resolves(page)
         await page.click(ids["plain"], click_count=2)
         playwright_events = await page.evaluate("() => log.splice(0)")
         page.fast_actions = True
@@ -266,14 +273,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
     """Fast fills and selects send the page the same events, leave the same values, and hand
     every target their script does not vouch for to Playwright (whose errors stay as they were)."""
     page = await browser.new_page(RenderProfile(width=640, height=400))
-    resolved: list[str] = []
-    resolve = page.resolve
-
-    async def counting_resolve(target, timeout=5.0):  # Playwright's own paths resolve a locator
-        resolved.append(target)
-        return await resolve(target, timeout)
-
-    page.resolve = counting_resolve
+    resolved = _record_resolves(page)
 
     async def run(fast: bool) -> tuple[list, list, list]:
         await page.goto(site.url("fields.html"))
