@@ -215,23 +215,28 @@ _CLICK_POINT_JS = """(xpath) => {
 }"""
 
 
+# Playwright's "visible, enabled, not inert" for a fill or select target, shared by both scripts
+# below (they are run as expressions, so it is a function declared inside each).
+_ACTIONABLE_JS = """function __wgActionable(el) {
+  if (!el.isConnected) return false;
+  const r = el.getBoundingClientRect();
+  if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility !== 'visible') return false;
+  if (el.checkVisibility && !el.checkVisibility()) return false;
+  if (el.matches(':disabled') || el.closest('[aria-disabled=true]') || el.closest('[inert]')) return false;
+  const modal = document.querySelector('dialog:modal');
+  return !(modal && !modal.contains(el));
+}"""
+
 # The checks Playwright's fill makes (visible, enabled, editable, not inert) on a plain text
 # input or textarea, then its selection and focus (its injected script's ``selectText``); null:
 # anything else (other input types, contenteditable, a label, a check that fails), which takes
 # Playwright's fill, whose waiting and errors stay as they were.
 _FILL_TARGET_JS = """(xpath) => {
+  """ + _ACTIONABLE_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
-  if (!(el instanceof Element) || !el.isConnected) return null;
   const TEXT = ['', 'email', 'password', 'search', 'tel', 'text', 'url'];
-  if (!(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
-  const r = el.getBoundingClientRect();
-  if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility !== 'visible') return null;
-  if (el.checkVisibility && !el.checkVisibility()) return null;
-  if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
-  if (el.readOnly || el.closest('[aria-readonly=true]')) return null;
-  if (el.closest('[inert]')) return null;
-  const modal = document.querySelector('dialog:modal');
-  if (modal && !modal.contains(el)) return null;
+  if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
+  if (!__wgActionable(el) || el.readOnly || el.closest('[aria-readonly=true]')) return null;
   if (el.tagName === 'INPUT') { el.select(); el.focus(); }
   else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
   return document.activeElement === el;
@@ -241,14 +246,9 @@ _FILL_TARGET_JS = """(xpath) => {
 # normalized) on a visible, enabled <select> whose wanted options all exist and are enabled;
 # null otherwise (Playwright's select_option then waits and fails as before).
 _SELECT_JS = """([xpath, wanted]) => {
+  """ + _ACTIONABLE_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
-  if (!(el instanceof HTMLSelectElement) || !el.isConnected) return null;
-  const r = el.getBoundingClientRect();
-  if (!(r.width > 0 && r.height > 0) || getComputedStyle(el).visibility !== 'visible') return null;
-  if (el.checkVisibility && !el.checkVisibility()) return null;
-  if (el.matches(':disabled') || el.closest('[aria-disabled=true]') || el.closest('[inert]')) return null;
-  const modal = document.querySelector('dialog:modal');
-  if (modal && !modal.contains(el)) return null;
+  if (!(el instanceof HTMLSelectElement) || !__wgActionable(el)) return null;
   const ws = (s) => s.replace(/\\s+/g, ' ').trim();
   const options = [...el.options], chosen = [];
   let remaining = wanted.slice();
