@@ -2,6 +2,7 @@
 pixels as Playwright's, reuse clears every kind of stored data, the change watch sees
 changes from a world the page cannot see."""
 
+import asyncio
 import io
 
 import numpy as np
@@ -184,6 +185,32 @@ async def test_reuse_clears_everything_the_last_use_stored(browser, site):
         assert not page.can_reuse(profile.with_(device_scale_factor=2.0))
         await page.add_init_script("window.__mark = 1")
         assert not page.can_reuse(profile)
+    finally:
+        await page.close()
+
+
+async def test_a_reused_tab_keeps_one_watch_whose_handlers_are_not_added_again(browser, site):
+    """Each episode on a reused tab arms its watch and opens a window: the tab's CDP session keeps
+    one handler per event (a new watch per episode added its own beside the old ones, and all of
+    them ran on every request of every later episode), and the window count starts again."""
+    profile = RenderProfile(width=640, height=400)
+    page = await browser.new_page(profile)
+    try:
+        for episode in range(3):
+            await page.goto(site.url("index.html"))
+            await page.watch_changes()
+            await page.evaluate("() => window.open('/other.html')")
+            for _ in range(100):
+                if page.windows_opened == 1 and len(page.popups) == 1:
+                    break
+                await asyncio.sleep(0.02)
+            assert (page.windows_opened, len(page.popups)) == (1, 1), episode
+            events = (await page.cdp())._impl_obj  # the session's event emitter (Playwright's own object)
+            counts = {e: len(events.listeners(e)) for e in ("Network.requestWillBeSent", "Network.loadingFinished",
+                                                            "Network.loadingFailed", "Page.windowOpen")}
+            assert counts == dict.fromkeys(counts, 1), (episode, counts)
+            await page.reuse(profile)
+            assert page.windows_opened == 0 and await page.changes_since_watch() == ["unarmed"]
     finally:
         await page.close()
 

@@ -178,8 +178,23 @@ class ChangeWatch:
         self.navigation_id: int | None = None
         self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
         self._net_on = False
+        self._page_on = False  # Page domain enabled on the session
         #: windows this tab asked the browser to open (links with a target, window.open, forms)
         self.windows_opened = 0
+
+    def restart(self) -> "ChangeWatch":
+        """Forget the tab's documents, requests and windows (the tab is reused as a new one): the
+        handlers and domains this watch turned on stay on its CDP session, once, rather than a new
+        watch adding its own beside them for every episode the tab serves."""
+        self._ctx_id = self.navigation_id = None
+        self._fetches.clear()
+        self.windows_opened = 0
+        return self
+
+    async def _enable_page(self) -> None:
+        if not self._page_on:
+            self._page_on = True
+            await self.cdp.send("Page.enable")
 
     async def _track_fetches(self) -> None:
         """Follow the page's fetch/XHR requests on this CDP session (its Network events come from the
@@ -206,7 +221,7 @@ class ChangeWatch:
         # announced: a step that opened one can wait for it instead of ending before it shows
         self.cdp.on("Page.windowOpen", opened)
         await self.cdp.send("Network.enable", {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0})
-        await self.cdp.send("Page.enable")
+        await self._enable_page()
 
     async def fetches_pending(self) -> bool:
         """Is a fetch/XHR the page started (e.g. from a click handler) still in flight? One round trip."""
@@ -245,7 +260,7 @@ class ChangeWatch:
         loads from now on, as the document is created (``Page.addScriptToEvaluateOnNewDocument``
         with the world's name; :meth:`_world` then finds that world): no round trip at commit,
         and mutations are counted from the document's first node."""
-        await self.cdp.send("Page.enable")  # the browser runs such scripts only with it on
+        await self._enable_page()  # the browser runs such scripts only with it on
         await self.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _TRACK_JS, "worldName": _WORLD})
 
     async def track(self, new_document: bool = False) -> None:

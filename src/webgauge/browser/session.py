@@ -955,7 +955,8 @@ class LivePage:
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
-        self._watches.clear()
+        # the tab's watch is kept (its handlers stay on the kept CDP session once) and forgets the episode
+        self._watches = {page: w.restart() for p, w in self._watches.items() if p is page}
         self._tab_navs.clear()
         self._paths.clear()
         self._delays.clear()
