@@ -46,7 +46,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     phases: dict[str, list[float]] = {}
     kinds: dict[str, list[float]] = {}  # step latency by action kind (and whether the URL changed)
     solved = 0
-    counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0}
+    counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0,
+              "moved checks by watch": 0, "moved checks by capture": 0}
 
     async def worker():
         nonlocal solved
@@ -71,6 +72,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             counts["contexts reused"] += env.contexts_reused
             for k, v in env.stale_checks.items():
                 counts[f"stale checks by {k}"] += v
+            for k, v in env.moved_checks.items():
+                counts[f"moved checks by {k}"] += v
             await env.close()
 
     t0 = time.perf_counter()

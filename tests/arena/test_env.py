@@ -91,6 +91,7 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
         env.gate_destructive = False
         out = await env.step(Action("click", element=confirm.id))
         assert out.info["result"]["rejected"] == "moved"
+        assert env.moved_checks == {"watch": 0, "capture": 1}  # the watch saw the change: the boxes were read
         # with approval gating, declared irreversible controls wait for request_approval
         env.gate_destructive = True
         obs = out.observation
@@ -103,6 +104,8 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
         out = await env.step(Action("click", element=confirm.id))
         assert out.info["result"]["ok"], out.info["result"]
         assert not env.final_diff().empty  # now the order is cancelled
+        # nothing changed since the observation: the watch alone let the irreversible click through
+        assert env.moved_checks == {"watch": 1, "capture": 1}
     finally:
         await env.close()
 

@@ -133,6 +133,7 @@ class ArenaEnv:
         self._own_pool = pool is None
         self.pool = PagePool() if pool is None else pool
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
+        self.moved_checks = {"watch": 0, "capture": 0}  # how irreversible targets were checked in place
         self.events = WorldEvents()
         self._requested_id = episode_id
         self.episode_id: str | None = None
@@ -455,8 +456,17 @@ class ArenaEnv:
             raise _Rejected("approval_required", "this control cannot be undone; request_approval first")
 
     async def _check_moved(self, target: Element) -> None:
-        """Before an irreversible control is activated, a fresh capture must show it where the observation did."""
-        fresh = await self.page.capture(with_aria=False)
+        """Before an irreversible control is activated, it must be where the observation showed it:
+        the change watch saw nothing since the observation that can move a box (no mutation, scroll,
+        resize, load, animation, navigation or dialog, as for a pointer's stale check), or a fresh
+        element table (no screenshot: only the boxes are compared) shows it there."""
+        page = self.page
+        if self.watch_changes and page.navigation_id == self.obs.navigation_id and len(page.dialogs) == self._dialogs_seen:
+            if not await page.changes_since_watch():
+                self.moved_checks["watch"] += 1
+                return
+        self.moved_checks["capture"] += 1
+        fresh = await page.capture(with_aria=False, with_screenshot=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
         if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
             raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")
