@@ -72,7 +72,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             counts["contexts reused"] += env.contexts_reused
             for k, v in env.stale_checks.items():
                 counts[f"stale checks by {k}"] += v
-            for k, v in env.moved_checks.items():
+            for k, v in getattr(env, "moved_checks", {}).items():  # (absent in older commits A/B-ed against)
                 counts[f"moved checks by {k}"] += v
             await env.close()
 
