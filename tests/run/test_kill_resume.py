@@ -81,8 +81,12 @@ def test_sigkill_midway_then_resume(tmp_path):
 
 def test_ctrl_c_stops_the_run_promptly_and_keeps_finished_items(tmp_path):
     run_dir = tmp_path / "run"
+    # Ctrl-C's default action, as a terminal's shell gives its foreground job: a test run started
+    # in the background by a non-interactive shell (`make test &`) ignores SIGINT, and its children
+    # would inherit that and run to the end
     proc = subprocess.Popen([sys.executable, str(HERE / "kill_driver.py"), str(run_dir), "30", "0.5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 90
         while len(_done_ids(run_dir)) < 3:
