@@ -431,10 +431,9 @@ class ArenaEnv:
         if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
-        if self.watch_changes and page.navigation_id == obs.navigation_id and len(page.dialogs) == self._dialogs_seen:
-            if not await page.changes_since_watch():  # nothing that can change a pixel happened: no screenshot
-                self.stale_checks["watch"] += 1
-                return
+        if await self._unchanged_since_observation():  # nothing that can change a pixel happened: no screenshot
+            self.stale_checks["watch"] += 1
+            return
         self.stale_checks["screenshot"] += 1
         png = await (page.viewport_png() if page.fast_screenshots else page.screenshot())
         scroll = await page.scroll_offsets()
@@ -446,6 +445,13 @@ class ArenaEnv:
         if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
             raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
                             "dialog); look again before pointing")
+
+    async def _unchanged_since_observation(self) -> bool:
+        """Did the change watch see nothing since the observation that can change a pixel or a box
+        (no mutation, scroll, resize, load, animation, navigation or new dialog)? False without a watch."""
+        page = self.page
+        return (self.watch_changes and page.navigation_id == self.obs.navigation_id
+                and len(page.dialogs) == self._dialogs_seen and not await page.changes_since_watch())
 
     def is_irreversible(self, el: Element | None) -> bool:
         """Is ``el`` (an element of the current observation) a control its app declares irreversible?"""
@@ -460,13 +466,11 @@ class ArenaEnv:
         the change watch saw nothing since the observation that can move a box (no mutation, scroll,
         resize, load, animation, navigation or dialog, as for a pointer's stale check), or a fresh
         element table (no screenshot: only the boxes are compared) shows it there."""
-        page = self.page
-        if self.watch_changes and page.navigation_id == self.obs.navigation_id and len(page.dialogs) == self._dialogs_seen:
-            if not await page.changes_since_watch():
-                self.moved_checks["watch"] += 1
-                return
+        if await self._unchanged_since_observation():
+            self.moved_checks["watch"] += 1
+            return
         self.moved_checks["capture"] += 1
-        fresh = await page.capture(with_aria=False, with_screenshot=False)
+        fresh = await self.page.capture(with_aria=False, with_screenshot=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
         if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
             raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")
