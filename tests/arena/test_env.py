@@ -221,6 +221,36 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
     await pool.close()
 
 
+async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(browser, arena):
+    """Tasks of other viewport sizes in turn on one env, the first played to its end: each
+    episode's document is laid out at its task's viewport, and its screenshot agrees with its
+    element table. When a reused page was resized on reuse, the laptop-size episode after
+    ``mail.forward`` laid out at the old 1280x800 while Playwright reported 1024x640 (three runs
+    of three), and the next 1280x960 board episode on that page did too."""
+    from webgauge.browser.capture import png_size
+
+    tasks = {t.id: t for t in build_tasks((0,), families=["mail.forward", "mail.archive_sender", "board.drag",
+                                                          "board.multi_archive", "shop.buy_variant"])}
+    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    try:
+        for tid in ["mail.forward.s0", "mail.archive_sender.s0", "board.drag.s0", "board.multi_archive.s0",
+                    "shop.buy_variant.s0", "mail.archive_sender.s0"]:
+            task = tasks[tid]
+            want = (task.viewport.width, task.viewport.height)
+            if tid == "mail.forward.s0":
+                rec, _ = await play(env, OracleAgent(task), task, keep_dom=False)
+                assert rec.success
+                obs = env.obs
+            else:
+                obs = await env.reset(task)
+            assert await env.page.evaluate("() => [innerWidth, innerHeight]") == list(want), tid
+            assert obs.viewport == want, tid
+            assert png_size(obs.png) == tuple(round(v * task.viewport.device_scale_factor) for v in want), tid
+            assert obs.snapshot.settled and not obs.snapshot.warnings, (tid, obs.snapshot.warnings)
+    finally:
+        await env.close()
+
+
 async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_its_late_writes_miss(browser, arena):
     """The double-buffered reset runs the next episode on another cleared page while the last one is
     frozen, then blanked and cleared in the background; a request that page had already sent

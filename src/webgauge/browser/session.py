@@ -904,11 +904,19 @@ class LivePage:
         return False if watch is None else await watch.navigation_started()
 
     def can_reuse(self, profile: RenderProfile) -> bool:
-        """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Not when a
-        context-level setting differs (device scale, mobile, touch, locale, ...; the viewport
-        size can change), an init script was added, or the page crashed or was closed."""
+        """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Only for the
+        same render profile (its allowed origins aside): not when a context-level setting (device
+        scale, mobile, touch, locale, ...) or the viewport size differs, an init script was added,
+        or the page crashed or was closed.
+
+        The viewport is not resized on reuse: Chromium (156) makes a new frame host for each
+        cross-document navigation, and the emulated size set on the blank page before it did not
+        always reach the next document (after the arena's ``mail.forward`` episode, in three runs of
+        three: the app laid out at the old size while Playwright reported the new one, so the
+        screenshot, clipped to the new size, disagreed with the element table). A page of another size
+        comes from the pool or a new context instead."""
         def fixed(p: RenderProfile) -> RenderProfile:
-            return p.with_(width=0, height=0, allowed_origins=())
+            return p.with_(allowed_origins=())
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
     async def freeze(self) -> None:
@@ -934,8 +942,7 @@ class LivePage:
                                "open a new page instead")
         self._page  # prune closed tabs
         if self._cleared and self.navigation_id == 0 and len(self._pages) == 1:
-            # cleared before and nothing navigated since (a pooled page): only the profile changes
-            await asyncio.gather(*self._resize_for(self._pages[0], profile))
+            # cleared before and nothing navigated since (a pooled page): only the allowed origins change
             self._take_profile(profile, allowed_origins)
             return
         for p in self._pages[1:]:
@@ -950,8 +957,7 @@ class LivePage:
             page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
             clear_origin_data(cdp, self._origins_seen | self._allowed),
             self._ctx.clear_cookies(), self._ctx.clear_permissions(),
-            cdp.send("Page.resetNavigationHistory"),
-            *self._resize_for(page, profile))
+            cdp.send("Page.resetNavigationHistory"))
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
@@ -966,14 +972,6 @@ class LivePage:
         self._cleared = True  # until the next navigation: a second reuse need not clear again
 
     # ---- helpers ----------------------------------------------------------
-    @staticmethod
-    def _resize_for(page, profile: RenderProfile) -> list:
-        """The viewport change ``page`` needs for ``profile``: one awaitable in a list, or none."""
-        size = page.viewport_size or {}
-        if (profile.width, profile.height) == (size.get("width"), size.get("height")):
-            return []
-        return [page.set_viewport_size({"width": profile.width, "height": profile.height})]
-
     def _take_profile(self, profile: RenderProfile, allowed_origins: tuple[str, ...]) -> None:
         self.profile = profile
         self._allowed = {origin_of(o) for o in tuple(profile.allowed_origins) + tuple(allowed_origins)}
