@@ -78,11 +78,18 @@ EARLY = """<!doctype html><body><p id="a">first</p>
 document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });</script>
 <p>after</p></body>"""
 
+FORMS = """<!doctype html><body style="margin:0">
+<form action="other.html"><button id="go" style="width:200px;height:40px">Go</button></form>
+<form action="other.html" onsubmit="event.preventDefault()"><button id="kept" style="width:200px;height:40px">Kept</button></form>
+<form action="other.html" target="_blank"><button id="away" style="width:200px;height:40px">Away</button></form>
+</body>"""
+
 
 @pytest.fixture
 def site():
     with StaticServer(files={"/index.html": PAGE, "/other.html": "<h1>Other</h1>", "/canvas.html": CANVAS,
-                             "/clicks.html": CLICKS, "/fields.html": FIELDS, "/early.html": EARLY}) as srv:
+                             "/clicks.html": CLICKS, "/fields.html": FIELDS, "/early.html": EARLY,
+                             "/forms.html": FORMS}) as srv:
         yield srv
 
 
@@ -182,7 +189,7 @@ async def test_reuse_clears_everything_the_last_use_stored(browser, site):
             fresh = await fresh_page.evaluate(READ_JS)
         assert now == fresh == {"cookie": "", "local": None, "session": None, "idb": [], "caches": [],
                                 "history": fresh["history"]}
-        assert await page.evaluate("() => [innerWidth, innerHeight]") == [800, 500]
+        assert await page.evaluate("() => [innerWidth, innerHeight]") == [640, 400]
         assert await page.evaluate("() => document.querySelectorAll(':hover').length") == 0  # as a fresh page
         # a context-level setting (device scale) or an init script cannot be taken back: no reuse
         assert not page.can_reuse(profile.with_(device_scale_factor=2.0))
@@ -214,6 +221,32 @@ async def test_a_reused_tab_keeps_one_watch_whose_handlers_are_not_added_again(b
             assert counts == dict.fromkeys(counts, 1), (episode, counts)
             await page.reuse(profile)
             assert page.windows_opened == 0 and await page.changes_since_watch() == ["unarmed"]
+    finally:
+        await page.close()
+
+
+async def test_a_submitted_form_counts_as_a_started_navigation_before_chromium_starts_it(browser, site):
+    """Chromium submits a form in a task it posts after the 'submit' event (the Navigation API's
+    'navigate' fires only then): a check right after the click must still see the navigation
+    coming, or the step's settle does not wait for it and the capture runs into the new document.
+    Checked only on 'navigate', the check missed about one submission in three (8, 7, 8, 10 of 12
+    seen): ten in a row all pass only with the submit event counted. A cancelled submission, and
+    one into another window, are no navigation of this tab."""
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    try:
+        for button in ["kept", "away"] + ["go"] * 10:
+            await page.goto(site.url("forms.html"))
+            before = page.navigation_id
+            x, y, w, h = next(e.box for e in (await page.capture(with_aria=False, watch=True)).elements
+                              if e.attrs.get("id") == button)
+            await page.mouse_click(x + w / 2, y + h / 2)
+            assert await page.navigation_started() is (button == "go"), button
+            if button == "go":  # the submission goes on: its document replaces this one
+                while page.navigation_id == before:
+                    await asyncio.sleep(0.01)
+                await page.wait_for_load()
+            else:
+                assert page.navigation_id == before, button
     finally:
         await page.close()
 

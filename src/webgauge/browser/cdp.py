@@ -120,6 +120,18 @@ _TRACKER_JS = """(() => {
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
   if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
+  // Chromium submits a form in a task it posts after the 'submit' event, so 'navigate' fires only
+  // then: a check between the two would miss the navigation. The event itself says it is coming
+  // (unless a handler cancels it, or it targets another window or a dialog).
+  window.addEventListener('submit', (e) => { s.submit = e; }, {capture: true});
+  s.navigating = () => {
+    const e = s.submit;
+    if (s.nav || !e || e.defaultPrevented) return s.nav;
+    const sub = e.submitter, form = e.target;
+    const method = ((sub && sub.getAttribute('formmethod')) || form.getAttribute('method') || '').toLowerCase();
+    const target = (sub && sub.getAttribute('formtarget')) || form.getAttribute('target') || '';
+    return method !== 'dialog' && (target === '' || target === '_self');
+  };
   s.mo = new MutationObserver(() => s.mutated());
   s.mo.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   for (const ev of ['scroll', 'resize']) window.addEventListener(ev, () => mark(ev), {capture: true, passive: true});
@@ -137,7 +149,7 @@ _TRACK_JS = _CANVAS_SIG_JS + _TRACKER_JS + ", 'tracking'"
 _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   const s = """ + _TRACKER_JS + """;
   if (s.mo.takeRecords().length) s.last = performance.now();
-  s.dirty = []; s.nav = false; s.view = __wgView(); s.canvas = await __wgCanvasSig();
+  s.dirty = []; s.nav = false; s.submit = null; s.view = __wgView(); s.canvas = await __wgCanvasSig();
   const again = s.armed;
   s.armed = true;
   return again ? 'rearmed' : 'armed';
@@ -294,11 +306,12 @@ class ChangeWatch:
 
     async def navigation_started(self) -> bool:
         """Has the watched document started a navigation to another document since :meth:`arm`
-        (or already been replaced)? One round trip, no waiting."""
+        (or already been replaced)? A submitted form counts from its 'submit' event, before
+        Chromium starts the submission in a task of its own. One round trip, no waiting."""
         if self._ctx_id is None:
             return False
         try:
-            return bool(await self._eval("!!(window.__wgWatch && window.__wgWatch.nav)"))
+            return bool(await self._eval("!!(window.__wgWatch && window.__wgWatch.navigating())"))
         except Exception:  # the armed document is gone: it navigated
             return True
 
