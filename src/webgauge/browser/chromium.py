@@ -14,6 +14,20 @@ __all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR"]
 
 ENV_VAR = "WEBGAUGE_CHROMIUM"
 
+#: Chromium features turned off: Playwright's own list (it passes them in a --disable-features
+#: switch that ours replaces), then ours (no translate bar, no hint or media-router traffic).
+DISABLED_FEATURES = (
+    # Playwright 1.65's (chromiumSwitches.ts): PaintHolding among them, which otherwise holds a
+    # same-origin navigation's first paint back
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints",
+    "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+    # ours
+    "Translate", "InterestFeedContentSuggestions",
+)
+
 #: Flags that keep Chromium quiet, offline and deterministic on a headless machine.
 LAUNCH_FLAGS = (
     "--no-sandbox",
@@ -25,7 +39,9 @@ LAUNCH_FLAGS = (
     "--disable-quic",
     "--disable-default-apps",
     "--disable-domain-reliability",
-    "--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions",
+    # One --disable-features switch counts, the last: this one follows Playwright's, so it names
+    # Playwright's features too (its 1.65 list, tests/browser/test_launch.py checks it) and ours.
+    "--disable-features=" + ",".join(DISABLED_FEATURES),
     "--font-render-hinting=none",
     "--force-color-profile=srgb",
     "--disable-lcd-text",
