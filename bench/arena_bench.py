@@ -47,7 +47,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     kinds: dict[str, list[float]] = {}  # step latency by action kind (and whether the URL changed)
     solved = 0
     counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0,
-              "moved checks by watch": 0, "moved checks by capture": 0}
+              "moved checks by watch": 0, "moved checks by capture": 0, "observations with capture warnings": 0}
 
     async def worker():
         nonlocal solved
@@ -67,6 +67,9 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                         phases.setdefault(k, []).append(v)
                     nav = " (navigates)" if s.after.get("url") != s.observed.get("url") else ""
                     kinds.setdefault(s.kind + nav, []).append(s.latency_ms)
+                # observations whose capture was not one settled state (the first one, then each step's)
+                shots = rec.steps[:1] and [rec.steps[0].observed] + [s.after for s in rec.steps]
+                counts["observations with capture warnings"] += sum(bool(o.get("capture_warnings")) for o in shots)
                 solved += rec.success
         finally:
             counts["contexts reused"] += env.contexts_reused

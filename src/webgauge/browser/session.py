@@ -911,10 +911,12 @@ class LivePage:
 
         The viewport is not resized on reuse: Chromium (156) makes a new frame host for each
         cross-document navigation, and the emulated size set on the blank page before it did not
-        always reach the next document (after the arena's ``mail.forward`` episode, in three runs of
-        three: the app laid out at the old size while Playwright reported the new one, so the
-        screenshot, clipped to the new size, disagreed with the element table). A page of another size
-        comes from the pool or a new context instead."""
+        always reach the next document: after the arena's ``mail.forward`` episode, in three runs of
+        three, the app laid out at the old size while Playwright reported the new one, so the
+        screenshot, clipped to the new size, disagreed with the element table. (That episode's last
+        form submission then raced the capture; with submissions seen in time it no longer showed,
+        but the cause in Chromium is not known.) A page of another size comes from the pool or a
+        new context instead: no page's emulated size ever changes."""
         def fixed(p: RenderProfile) -> RenderProfile:
             return p.with_(allowed_origins=())
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)

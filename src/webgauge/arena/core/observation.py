@@ -102,4 +102,7 @@ class Observation:
                 "device_scale_factor": self.device_scale_factor, "scroll": list(self.scroll), "frame": self.frame,
                 "tabs": self.tabs, "active_tab": self.active_tab, "screenshot_hash": self.screenshot_hash,
                 "token": self.token,
-                "title": self.title, "last_result": self.last_result, "approval": self.approval}
+                "title": self.title, "last_result": self.last_result, "approval": self.approval,
+                # why the capture may not show one settled state (unsettled, PNG and element table
+                # disagreeing, no load event): empty for a clean capture
+                "capture_warnings": list(self.snapshot.warnings) if self.snapshot is not None else []}
