@@ -12,7 +12,11 @@ Measures (medians, ms), each on both sides:
     + first capture, in-process control client as in local runs) against BrowserGym ``reset()``
     on the same app page;
   * arena env step: ``ArenaEnv.step`` clicking the first product's "View" link (aria off and on)
-    against BrowserGym clicking the same element.
+    against BrowserGym clicking the same element;
+  * the floor under that step, webgauge side only: the same click as bare Playwright mouse events,
+    the new page's load event and one CDP screenshot, with no settle, element table or state read.
+    Nothing that returns a screenshot of the page the click opened can be faster; the report sets
+    it beside a tenth of BrowserGym's step (what a 10x faster step would have to take).
 BrowserGym runs twice: its fastest settings (``slow_mo=0``, ``pre_observation_delay=0``) and its
 defaults (the task's ``slow_mo=1000`` ms and a 0.5 s pre-observation delay). Both sides use the
 same viewport (1280x800) and the system Chromium; BrowserGym runs in a subprocess with the
@@ -132,6 +136,36 @@ async def webgauge_arena(browser: Browser, srv: ArenaServer, reps: int, with_ari
     return {"reset_ms": resets, "click_ms": steps}, target
 
 
+async def bare_floor(browser: Browser, srv: ArenaServer, reps: int) -> dict:
+    """The least a navigating step with a screenshot takes here: on the shop start page, mouse
+    down/up on the first "View" link (Playwright's mouse, no actionability checks), wait for the
+    product page's load event, one CDP screenshot (no settle, no element table, no state read)."""
+    from webgauge.browser.cdp import viewport_png
+
+    task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
+    ep = srv.client().create(seed=0)
+    page = await browser.new_page(RenderProfile(width=VIEWPORT["width"], height=VIEWPORT["height"],
+                                                allowed_origins=(srv.app_url,)))
+    raw, times = page._page, []
+    try:
+        for _ in range(reps * 3):
+            await raw.goto(f"{srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
+            box = await raw.get_by_role("link", name="View").first.bounding_box()
+            cdp = await page.cdp()
+            await viewport_png(cdp, VIEWPORT["width"], VIEWPORT["height"])  # the start page has painted
+            t0 = time.perf_counter()
+            async with raw.expect_navigation(wait_until="load"):
+                await raw.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            png = await viewport_png(cdp, VIEWPORT["width"], VIEWPORT["height"])
+            times.append((time.perf_counter() - t0) * 1000)
+            if "/shop/p/" not in raw.url or not png:
+                raise RuntimeError(f"the bare click did not open a product page: {raw.url}")
+    finally:
+        await page.close()
+        srv.client().delete(ep["id"])
+    return {"click_ms": times}
+
+
 # ---- BrowserGym side ------------------------------------------------------------------------
 def browsergym(targets: list[dict], reps: int, clicks: int) -> dict | None:
     if not VENV_PY.exists():
@@ -159,6 +193,7 @@ ROWS = (  # label, webgauge key, BrowserGym target, field
     ("arena env reset (shop start page)", "arena_aria_off", "arena", "reset_ms"),
     ("arena env step: click 'View', aria off", "arena_aria_off", "arena", "click_ms"),
     ("arena env step: click 'View', aria on", "arena_aria_on", "arena", "click_ms"),
+    ("floor: bare click 'View' + load + screenshot", "floor", "arena", "click_ms"),
 )
 
 
@@ -183,6 +218,13 @@ def report(wg: dict, bg: dict | None) -> None:
             line += (f"{format(b, '.0f') + note:>25s}{b / w:7.1f}x" if b is not None
                      else f"{'all failed' + note:>25s}{'-':>8s}")
         print(line)
+    floor = med(wg["floor"]["click_ms"])
+    fastest = bg["results"].get(f"{next(iter(CONFIGS))}/arena") if bg else None
+    if fastest and med(fastest["click_ms"]):
+        tenth = med(fastest["click_ms"]) / 10
+        print(f"a step 10x faster than BrowserGym {next(iter(CONFIGS))} would take {tenth:.0f} ms; the floor above, "
+              f"Chromium's own click, load and screenshot with nothing of webgauge's, takes {floor:.0f} ms "
+              f"({floor / tenth:.1f}x that)")
     if bg and any(v["errors"] for v in bg["results"].values()):
         first = next(v["errors"][0] for v in bg["results"].values() if v["errors"])
         print("(n/m failed): BrowserGym clicks that raised inside its action: its click timeout is a fixed 500 ms, "
@@ -214,6 +256,8 @@ async def main(args) -> None:
                 wg[key], arena_xpath = await webgauge_arena(browser, srv, args.reps, aria, args.reset == "double")
                 print(f"  webgauge   arena (aria {'on' if aria else 'off'})  reset {med(wg[key]['reset_ms']):7.0f} ms  "
                       f"step {med(wg[key]['click_ms']):7.0f} ms", flush=True)
+            wg["floor"] = await bare_floor(browser, srv, args.reps)
+            print(f"  floor      bare click + load + screenshot {med(wg['floor']['click_ms']):7.0f} ms", flush=True)
         ep = srv.client().create(seed=0)  # BrowserGym's own episode of the same shop
         task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
         targets = [{"name": "static", "url": urls[ref.id], "xpath": static_xpath},
