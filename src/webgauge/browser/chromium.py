@@ -40,7 +40,8 @@ LAUNCH_FLAGS = (
     "--disable-default-apps",
     "--disable-domain-reliability",
     # One --disable-features switch counts, the last: this one follows Playwright's, so it names
-    # Playwright's features too (its 1.65 list; tests/browser/test_capture.py checks the launched command line) and ours.
+    # Playwright's features too (its 1.65 list; tests/browser/test_capture.py checks the launched
+    # command line) and ours.
     "--disable-features=" + ",".join(DISABLED_FEATURES),
     "--font-render-hinting=none",
     "--force-color-profile=srgb",
