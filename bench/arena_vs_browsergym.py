@@ -148,10 +148,10 @@ async def bare_floor(browser: Browser, srv: ArenaServer, reps: int) -> dict:
                                                 allowed_origins=(srv.app_url,)))
     raw, times = page._page, []
     try:
+        cdp = await page.cdp()
         for _ in range(reps * 3):
             await raw.goto(f"{srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
             box = await raw.get_by_role("link", name="View").first.bounding_box()
-            cdp = await page.cdp()
             await viewport_png(cdp, VIEWPORT["width"], VIEWPORT["height"])  # the start page has painted
             t0 = time.perf_counter()
             async with raw.expect_navigation(wait_until="load"):

@@ -43,6 +43,19 @@ def cpu_hog():
 
 
 @pytest.fixture
+def child_pids():
+    """``child_pids(pid)``: the pids of a process's children, from /proc (Linux; none once it is gone)."""
+
+    def children(pid: int) -> list[int]:
+        try:
+            return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+
+    return children
+
+
+@pytest.fixture
 def require_module():
     """``require_module(name, extra)``: import an optional dependency a test needs, or fail naming the
     extra that provides it (never skip)."""

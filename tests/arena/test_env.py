@@ -223,10 +223,10 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
 
 async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(browser, arena):
     """Tasks of other viewport sizes in turn on one env: each episode's document is laid out at its
-    task's viewport, and its screenshot agrees with its element table, and the records say so. When a reused page was resized on reuse (and a form
-    submission could race the capture), the laptop-size episode after ``mail.forward`` laid out at
-    the old 1280x800 while Playwright reported 1024x640 (three runs of three), and the next
-    1280x960 board episode on that page did too."""
+    task's viewport, its screenshot agrees with its element table, and the records say so. When a
+    reused page was resized on reuse (and a form submission could race the capture), the
+    laptop-size episode after ``mail.forward`` laid out at the old 1280x800 while Playwright
+    reported 1024x640 (three runs of three), and the next 1280x960 board episode on that page did too."""
     from webgauge.browser.capture import png_size
 
     tasks = {t.id: t for t in build_tasks((0,), families=["mail.forward", "mail.archive_sender", "board.drag",

@@ -117,7 +117,7 @@ def test_missing_chromium_names_the_fix(monkeypatch, tmp_path):
     assert find_chromium().endswith(("chromium", "chrome", "google-chrome", "chromium-browser", "Chromium"))
 
 
-async def test_our_disable_features_switch_keeps_playwrights(browser):
+async def test_our_disable_features_switch_keeps_playwrights(browser, child_pids):
     """Chromium honours only the last --disable-features switch, and ours follows Playwright's: it
     must name every feature Playwright turns off (PaintHolding, third-party storage partitioning,
     ...) or they are silently back on. A Playwright upgrade that adds one fails here, naming it."""
@@ -125,30 +125,16 @@ async def test_our_disable_features_switch_keeps_playwrights(browser):
     from pathlib import Path
 
     await browser.new_page()  # the browser runs
-    parents = {}
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                parents[int(proc.name)] = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-
-    def ours(pid: int) -> bool:  # a descendant of this test process
-        while pid in parents and pid > 1:
-            pid = parents[pid]
-            if pid == os.getpid():
-                return True
-        return False
-
-    switches = None
-    for pid in parents:
+    switches, todo = None, child_pids(os.getpid())  # this process's descendants: Playwright's driver, Chromium
+    while todo and switches is None:
+        pid = todo.pop()
+        todo += child_pids(pid)
         try:
             args = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
         except OSError:
             continue
-        if "--remote-debugging-pipe" in args and ours(pid):
+        if "--remote-debugging-pipe" in args:
             switches = [a.split("=", 1)[1].split(",") for a in args if a.startswith("--disable-features=")]
-            break
     assert switches, "no Chromium of this test process with --disable-features found in /proc"
     named = {f for sw in switches for f in sw}
     assert not named - set(switches[-1]), f"add to DISABLED_FEATURES: {sorted(named - set(switches[-1]))}"

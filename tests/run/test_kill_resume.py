@@ -15,13 +15,6 @@ from webgauge.run import RunSpec, RunStore, WorkItem, run_items
 HERE = Path(__file__).resolve().parent
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
@@ -37,7 +30,7 @@ def _done_ids(run_dir: Path) -> set[str]:
         return set()
 
 
-def test_sigkill_midway_then_resume(tmp_path):
+def test_sigkill_midway_then_resume(tmp_path, child_pids):
     run_dir, n, sleep = tmp_path / "run", 16, 0.4
     proc = subprocess.Popen([sys.executable, str(HERE / "kill_driver.py"), str(run_dir), str(n), str(sleep)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -47,7 +40,7 @@ def test_sigkill_midway_then_resume(tmp_path):
             assert proc.poll() is None, proc.stderr.read().decode()
             assert time.monotonic() < deadline, "the run did not get going"
             time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = child_pids(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -79,7 +72,7 @@ def test_sigkill_midway_then_resume(tmp_path):
     assert all(r.attempt == 1 for r in store.records())
 
 
-def test_ctrl_c_stops_the_run_promptly_and_keeps_finished_items(tmp_path):
+def test_ctrl_c_stops_the_run_promptly_and_keeps_finished_items(tmp_path, child_pids):
     run_dir = tmp_path / "run"
     # Ctrl-C's default action, as a terminal's shell gives its foreground job: a test run started
     # in the background by a non-interactive shell (`make test &`) ignores SIGINT, and its children
@@ -93,7 +86,7 @@ def test_ctrl_c_stops_the_run_promptly_and_keeps_finished_items(tmp_path):
             assert proc.poll() is None, proc.stderr.read().decode()
             assert time.monotonic() < deadline, "the run did not get going"
             time.sleep(0.05)
-        workers = _children(proc.pid)
+        workers = child_pids(proc.pid)
         t0 = time.monotonic()
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
         proc.wait(30)
