@@ -91,7 +91,7 @@ def write_scores_csv(records: list, path: str | Path) -> Path:
     import csv
 
     path = Path(path)
-    with path.open("w", newline="") as fh:
+    with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["pair", "model", "strategy", "instance", "page", *CSV_METRICS])
         for rec in records:
