@@ -75,6 +75,7 @@ def test_cli_imports_and_scores_outside_generations(tmp_path):
     assert float(rows["mrweb"][0]["rer"]) == 1.0               # MRWeb compares the browser's href: the same
     html = (tmp_path / "score-exact" / "score" / "report" / "index.html").read_text()
     assert "URL matching for RER: exact" in html and "Prompt set: outside" in html
+    assert "1 imported reference pages were rendered beside their candidates" in html and "stand-ins" in html
     bad = CliRunner().invoke(group, ["score", str(results)])
     assert bad.exit_code != 0 and "--instances" in bad.output
 
