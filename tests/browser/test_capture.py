@@ -62,6 +62,22 @@ async def test_offline_blocks_and_records_remote_requests(browser, site):
     assert any(r["url"].startswith("https://cdn.example.com/") for r in snap.blocked_requests)
 
 
+async def test_stand_ins_answer_only_the_listed_remote_urls(browser, site):
+    buf = io.BytesIO()
+    Image.new("RGB", (37, 23), (0, 200, 0)).save(buf, "PNG")
+    stand_ins = {"https://cdn.example.com/pic.png": (buf.getvalue(), "image/png")}
+    async with browser.open(site.url("index.html"), stand_ins=stand_ins) as page:
+        img = await page.evaluate("() => { const i = document.querySelector('img');"
+                                  " return [i.complete, i.naturalWidth, i.naturalHeight]; }")
+        assert img == [True, 37, 23]
+        assert page.stood_in_requests == ["https://cdn.example.com/pic.png"]
+        assert not any(r["url"] == "https://cdn.example.com/pic.png" for r in page.blocked_requests)
+    async with browser.open(site.url("index.html"),
+                            stand_ins={"https://cdn.example.com/other.png": stand_ins.popitem()[1]}) as page:
+        assert await page.evaluate("() => document.querySelector('img').naturalWidth") == 0
+        assert any(r["url"] == "https://cdn.example.com/pic.png" for r in page.blocked_requests)
+
+
 async def test_capture_leaves_no_marks(browser, site):
     async with browser.open(site.url("index.html")) as page:
         probe = "() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), document.styleSheets.length]"

@@ -44,9 +44,11 @@ def test_import_export_and_bare_array(tmp_path):
     assert insts[0].assets == ["logo.png"] and (insts[0].root / "site" / "logo.png").is_file()
     bare = ResourceList.from_json(json.dumps([LINK, IMG, BUTTON]), page="101.html", page_size=(640, 900))
     assert bare.to_dict() == rl.to_dict()
+    assert insts[0].meta["profile"] == {"width": 1920, "height": 1080} and insts[0].profile.width == 1920
     res = export_mrweb(tmp_path / "inst", tmp_path / "out")
     assert res == {"pages": 2, "dropped": {}}
-    assert json.loads((tmp_path / "out" / "101.json").read_text()) == [LINK, IMG]   # the button has no webgauge type
+    # MRWeb's rows come back as they were read (the button too), in MRWeb's serialisation
+    assert (tmp_path / "out" / "101.json").read_text(encoding="utf-8") == json.dumps([LINK, IMG, BUTTON], indent=4)
     assert (tmp_path / "out" / "101.png").read_bytes() == (src / "101.png").read_bytes()
     assert (tmp_path / "out" / "logo.png").is_file()
 
@@ -60,7 +62,7 @@ def test_cli_imports_and_scores_outside_generations(tmp_path):
     # the generated page writes the same link as https://EXAMPLE.com/: equal once normalised, not exactly
     (results / "101.html").write_text(PAGE.format(href="https://EXAMPLE.com/"))
     rows = {}
-    for mode in ("webgauge", "exact"):
+    for mode in ("webgauge", "exact", "mrweb"):
         r = CliRunner().invoke(group, ["score", str(results), "--instances", str(tmp_path / "inst"), "--no-functional",
                                        "--url-match", mode, "--out", str(tmp_path / f"score-{mode}"), "--workers", "1"])
         assert r.exit_code == 0, r.output
@@ -69,8 +71,48 @@ def test_cli_imports_and_scores_outside_generations(tmp_path):
             rows[mode] = list(csv.DictReader(fh))
     assert [(x["model"], x["strategy"], x["instance"]) for x in rows["webgauge"]] == [("mymethod", "outside", "101")]
     assert float(rows["webgauge"][0]["rer"]) == 1.0
-    assert float(rows["exact"][0]["rer"]) == 0.5               # MRWeb compares URLs as written
+    assert float(rows["exact"][0]["rer"]) == 0.5               # as written: EXAMPLE.com/ is another string
+    assert float(rows["mrweb"][0]["rer"]) == 1.0               # MRWeb compares the browser's href: the same
     html = (tmp_path / "score-exact" / "score" / "report" / "index.html").read_text()
     assert "URL matching for RER: exact" in html and "Prompt set: outside" in html
+    assert "1 imported reference pages were rendered beside their candidates" in html and "stand-ins" in html
     bad = CliRunner().invoke(group, ["score", str(results)])
     assert bad.exit_code != 0 and "--instances" in bad.output
+
+
+def test_mrweb_url_convention():
+    from webgauge.design2code.resources import Resource
+    from webgauge.design2code.urls import mrweb_url, url_key
+
+    assert mrweb_url("392.html#intro") == "#intro" and mrweb_url("#") == "#"       # a link's fragment alone
+    assert mrweb_url("http://www.kzyx.org") == "http://www.kzyx.org/"              # the browser's href form
+    assert mrweb_url("HTTP://Blog.Example.com:80/a b") == "http://blog.example.com/a%20b"
+    assert mrweb_url("https://de.wikipedia.org/wiki/Café") == "https://de.wikipedia.org/wiki/Caf%C3%A9"
+    assert mrweb_url("https://x.org/i.png#v2", link=False) == "https://x.org/i.png#v2"  # images keep theirs
+    assert mrweb_url("http://127.0.0.1:8123/about.html?x=1") == "about.html?x=1"  # our serving origin
+    assert mrweb_url("file:///home/u/all_data/about.html") == "file:///home/u/all_data/about.html"
+    # a page's attribute is put in that form; a URL MRWeb recorded is already in it
+    page = Resource("link", [[0, 0], [1, 1]], "www.kzyx.org", raw_url="http://www.kzyx.org")
+    recorded = Resource("link", [[0, 0], [1, 1]], "http://www.kzyx.org/")
+    assert url_key(page, "mrweb") == url_key(recorded, "mrweb") != url_key(page, "exact")
+
+
+def test_rer_on_mrweb_rows_follows_mrweb():
+    """RER over two MRWeb resource lists (no browser): img and background-image are one kind,
+    each generated resource is used once, URLs compare in MRWeb's form."""
+    from webgauge.design2code.functional import rer
+    from webgauge.design2code.matching import match_resources
+    from webgauge.design2code.mrweb import resources_from_mrweb
+
+    def a(url, x=0):
+        return {"position": [[x, 0], [x + 10, 10]], "type": "a", "color": [0, 0, 0], "text": "t", "on_click_jump_to": url}
+
+    def img(src, kind="img"):
+        return {"position": [[0, 20], [10, 30]], "type": kind, "src": src}
+
+    ref = resources_from_mrweb([a("#top"), a("#top", 20), a("http://www.kzyx.org/"), img("https://i.org/a.png"),
+                                img("https://i.org/b.png", "background-image")]).resources
+    gen = resources_from_mrweb([a("#top"), a("http://www.kzyx.org/"), img("https://i.org/a.png", "background-image"),
+                                img("https://i.org/c.png")]).resources
+    pairs = match_resources(ref, gen, 1920, 1080, "mrweb")
+    assert rer(ref, gen, 1920, 1080, pairs) == 0.6     # one #top, the host, a.png (as a background): 3 of 5

@@ -130,14 +130,17 @@ class Browser:
 
     async def new_page(self, profile: RenderProfile = DEFAULT_PROFILE, *, allowed_origins: tuple[str, ...] = (),
                        max_tabs: int = 5, dialog_policy: str = "dismiss", require_settled: bool = False,
-                       settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None) -> "LivePage":
+                       settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
+                       stand_ins: dict[str, tuple[bytes, str]] | None = None) -> "LivePage":
         """A blank live page in a fresh context. Close it with ``await page.close()``.
 
         ``require_settled`` makes every capture (and :meth:`LivePage.settle`) of a page that does
         not settle within ``settle_timeout`` seconds raise ``PageError("unsettled")`` instead of
         returning a snapshot marked unsettled: builds that promise byte-identical output use it.
         ``timeout`` (seconds) replaces the default time limit of captures and scripts (20 s) and
-        of reloads (10 s): builds on a busy machine give pages more time rather than fail them."""
+        of reloads (10 s): builds on a busy machine give pages more time rather than fail them.
+        ``stand_ins`` (``{url: (body, content type)}``) answers those exact remote URLs locally
+        when offline routing would block them (recorded in ``stood_in_requests``)."""
         if self._browser is None:
             await self.start()
         if profile.hide_scrollbars != self.hide_scrollbars:
@@ -158,7 +161,7 @@ class Browser:
         )
         page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
                         max_tabs=max_tabs, dialog_policy=dialog_policy, require_settled=require_settled,
-                        settle_timeout=settle_timeout, timeout=timeout)
+                        settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins)
         await page._setup()
         return page
 
@@ -284,8 +287,11 @@ class LivePage:
 
     def __init__(self, ctx, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
                  dialog_policy: str | Callable, require_settled: bool = False,
-                 settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None) -> None:
+                 settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
+                 stand_ins: dict[str, tuple[bytes, str]] | None = None) -> None:
         self._ctx = ctx
+        self._stand_ins = dict(stand_ins or {})  # remote URL -> (body, content type), answered offline
+        self.stood_in_requests: list[str] = []
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
         # clicks, fills and selects on plainly actionable captured targets without Playwright's round trips
@@ -406,6 +412,11 @@ class LivePage:
             self._allowed.add(origin_of(url))
         if origin_of(url) in self._allowed and is_loopback_url(url):
             await route.continue_()
+            return
+        stand_in = self._stand_ins.get(url)
+        if stand_in is not None:
+            self.stood_in_requests.append(url[:500])
+            await route.fulfill(status=200, body=stand_in[0], content_type=stand_in[1])
             return
         self.blocked_requests.append({"url": url[:500], "resource_type": req.resource_type})
         await route.abort("blockedbyclient")

@@ -118,16 +118,30 @@ def generate(instances_dir: Path, out: Path, model: str, strategies: tuple[str, 
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write instances into.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Import only the first N ids.")
-def import_mrweb_cmd(src: Path, out: Path, limit: int | None) -> None:
-    """Import a folder in MRWeb's layout (<id>.html, <id>.png, <id>.json) as instances."""
+@click.option("--width", type=click.IntRange(min=1), default=1920, show_default=True,
+              help="Width in CSS px of the window the boxes were recorded in (MRWeb: 1920); scoring renders "
+                   "reference and candidate at this size.")
+@click.option("--height", type=click.IntRange(min=1), default=1080, show_default=True,
+              help="Height in CSS px of that window (MRWeb: 1080).")
+def import_mrweb_cmd(src: Path, out: Path, limit: int | None, width: int, height: int) -> None:
+    """Import a folder in MRWeb's layout (<id>.html, <id>.png, <id>.json) as instances. The ids
+    that import are kept when others fail; the exit status is non-zero when none imports."""
     from webgauge.design2code.mrweb import import_mrweb
 
-    insts, failures = import_mrweb(src, out, limit)
+    try:
+        insts, failures = import_mrweb(src, out, limit, window=(width, height))
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from None
     dropped = sum(sum(i.meta.get("dropped_resource_types", {}).values()) for i in insts)
-    click.echo(f"imported {len(insts)} instances into {out}; {len(failures)} failed; "
-               f"{dropped} resources of types without a webgauge meaning dropped")
+    click.echo(f"imported {len(insts)} instances into {out} (boxes recorded in a {width}x{height} window); "
+               f"{len(failures)} failed; {dropped} resources of types without a webgauge meaning dropped")
+    for inst in insts:
+        for warning in inst.meta.get("warnings", []):
+            click.echo(f"  warning {inst.id}: {warning}", err=True)
     for f in failures:
         click.echo(f"  failed {f['id']}: {f['error']}", err=True)
+    if failures and not insts:
+        raise click.ClickException(f"no id of {src} imported: all {len(failures)} failed (see above)")
 
 
 @group.command("export-mrweb")
@@ -149,12 +163,16 @@ def export_mrweb_cmd(instances_dir: Path, out: Path) -> None:
 @click.option("--method", default=None,
               help="Name of the outside method (recorded as the model) [default: GEN_RUN's folder name].")
 @click.option("--url-match", default="webgauge", show_default=True,
-              help="URL comparison for RER: 'webgauge' (our normalisation), 'exact' (MRWeb), plus flags of ours "
-                   "'unescape' and 'nocache', comma-separated (e.g. 'webgauge,unescape,nocache').")
+              help="URL comparison for RER: 'webgauge' (our normalisation), 'mrweb' (MRWeb's: the browser's "
+                   "href/src, a link's fragment alone), 'exact' (as written), plus flags of ours 'unescape' and "
+                   "'nocache', comma-separated (e.g. 'webgauge,unescape,nocache').")
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Scoring run directory [default: GEN_RUN/score, or INSTANCES/../score-METHOD for outside pages].")
+              help="Where everything goes [default: GEN_RUN/score for a generation run; GEN_RUN/../score-METHOD "
+                   "for outside pages]. A generation run's scores go to OUT itself; outside pages are read into "
+                   "OUT/generations and scored into OUT/score. The report goes to <scores>/report.")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write the HTML report here [default: <scoring run>/report].")
+              help="Write the HTML report here [default: <scores>/report, i.e. OUT/report for a generation run, "
+                   "OUT/score/report for outside pages].")
 @click.option("--clip-weights", default=None, envvar="WEBGAUGE_CLIP_WEIGHTS", show_envvar=True,
               help="Local CLIPModel folder (transformers format); without it CLIP is reported n/a.")
 @click.option("--lpips-weights", default=None, envvar="WEBGAUGE_LPIPS_WEIGHTS", show_envvar=True,
@@ -190,7 +208,7 @@ def score(gen_run: Path, instances_dir: Path | None, method: str | None, url_mat
     summary, score_dir = score_run(gen_run, out, clip_weights=clip_weights, lpips_weights=lpips_weights,
                                    functional=not no_functional, url_match=url_match, **ex)
     path = write_report(score_dir, report_dir or score_dir / "report")
-    click.echo(f"scored {summary.ok} sites ({summary.failed} failed); report: {path}; "
+    click.echo(f"scored {summary.ok} sites ({summary.failed} failed) into {score_dir}; report: {path}; "
                f"per-pair metrics: {path.parent / 'scores.csv'}")
 
 

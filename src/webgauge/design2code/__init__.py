@@ -28,17 +28,18 @@ from .extract import extract_live, extract_page, extract_site
 from .finegrained import FineGrained, fine_grained
 from .functional import check_backend, check_images, check_navigation, rer
 from .generate import ModelGenerator, PageGenerator, generate_site, make_generator, wire_links
-from .mrweb import MRWEB_TYPES, export_mrweb, import_mrweb, resources_from_mrweb, resources_to_mrweb
+from .mrweb import MRWEB_TYPES, MRWEB_WINDOW, export_mrweb, import_mrweb, resources_from_mrweb, resources_to_mrweb
 from .iqa import Rating, compute_mos, inter_rater, iqa_table, read_ratings_csv, read_scores_csv
 from .matching import MatchedPair, match_resources, position_offset, text_difference
 from .neural import ClipScorer, LpipsScorer, Missing, load_clip, load_lpips
 from .prompts import MRWEB_PROMPTS, PROMPT_SETS, PROMPTS, STRATEGIES, PageTask, build_messages, refine_messages
 from .records import GenerationRecord, PageScore, SiteScore
+from .refrender import MeasuredReference, measure_reference, renders_reference, stand_ins_for
 from .resources import RESOURCE_LIST_VERSION, RESOURCE_TYPES, Resource, ResourceList
 from .runs import collect_scores, generate_run, import_generations, score_run
 from .score import aggregate_pages, score_site
 from .sitegen import SiteSpec, synthetic_site
-from .urls import URL_MATCH_MODES, url_key
+from .urls import URL_MATCH_MODES, mrweb_url, url_key
 from .visual import emd_1d, emd_max, emd_pixels, mae, nemd, nemd_distmax, psnr, ssim, visual_metrics
 
 __all__ = [
@@ -54,16 +55,17 @@ __all__ = [
     "FineGrained", "fine_grained",
     "check_backend", "check_images", "check_navigation", "rer",
     "ModelGenerator", "PageGenerator", "generate_site", "make_generator", "wire_links",
-    "MRWEB_TYPES", "export_mrweb", "import_mrweb", "resources_from_mrweb", "resources_to_mrweb",
+    "MRWEB_TYPES", "MRWEB_WINDOW", "export_mrweb", "import_mrweb", "resources_from_mrweb", "resources_to_mrweb",
     "Rating", "compute_mos", "inter_rater", "iqa_table", "read_ratings_csv", "read_scores_csv",
     "MatchedPair", "match_resources", "position_offset", "text_difference",
     "ClipScorer", "LpipsScorer", "Missing", "load_clip", "load_lpips",
     "MRWEB_PROMPTS", "PROMPT_SETS", "PROMPTS", "STRATEGIES", "PageTask", "build_messages", "refine_messages",
     "GenerationRecord", "PageScore", "SiteScore",
+    "MeasuredReference", "measure_reference", "renders_reference", "stand_ins_for",
     "RESOURCE_LIST_VERSION", "RESOURCE_TYPES", "Resource", "ResourceList",
     "collect_scores", "generate_run", "import_generations", "score_run",
     "aggregate_pages", "score_site",
     "SiteSpec", "synthetic_site",
-    "URL_MATCH_MODES", "url_key",
+    "URL_MATCH_MODES", "mrweb_url", "url_key",
     "emd_1d", "emd_max", "emd_pixels", "mae", "nemd", "nemd_distmax", "psnr", "ssim", "visual_metrics",
 ]

@@ -84,8 +84,11 @@ class Instance:
 
     @property
     def profile(self) -> RenderProfile:
-        """The render profile the references were captured with (their viewport); generated
-        pages are rendered with the same one."""
+        """The render profile the references were captured with (their viewport, or the window
+        an import recorded in ``meta["profile"]``); generated pages are rendered with the same one."""
+        recorded = self.meta.get("profile") if isinstance(self.meta, dict) else None
+        if isinstance(recorded, dict) and recorded.get("width") and recorded.get("height"):
+            return DEFAULT_PROFILE.with_(width=int(recorded["width"]), height=int(recorded["height"]))
         vw, vh = self.pages[0].resources.viewport if self.pages else DEFAULT_PROFILE_SIZE
         return DEFAULT_PROFILE.with_(width=int(vw), height=int(vh))
 
@@ -106,7 +109,7 @@ class Instance:
         if not path.is_file():
             raise FileNotFoundError(f"{folder} has no instance.json; build instances with "
                                     "`webgauge design2code build`")
-        d = json.loads(path.read_text())
+        d = json.loads(path.read_text(encoding="utf-8"))
         if d.get("version") != INSTANCE_VERSION:
             raise ValueError(f"{path}: instance version {d.get('version')!r} is not {INSTANCE_VERSION!r}; "
                              "rebuild with `webgauge design2code build`")
@@ -167,7 +170,7 @@ async def build_instance(browser: Browser, out: Path, inst_id: str, kind: str, s
     assets = sorted(k for k in files if k not in pages)
     inst = Instance(inst_id, kind, source, records, route_objs, assets, folder, meta or {},
                     list(unavailable_assets or []))
-    (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1))
+    (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1), encoding="utf-8")
     return inst
 
 
@@ -217,5 +220,5 @@ async def build_instances(out: str | Path, *, synthetic: int = 0, seed: int = 0,
         if own:
             await browser.close()
     # the build's record of what failed and why (e.g. "unsettled": a page that never settled)
-    (out / "build_failures.json").write_text(json.dumps(failures, indent=1, sort_keys=True) + "\n")
+    (out / "build_failures.json").write_text(json.dumps(failures, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return instances, failures

@@ -4,7 +4,8 @@ Extraction reads the rendered DOM, never the HTML source: a read-only script
 (``js/resources.js``) collects visible links, images, background images and backend routes
 with their page-space boxes, texts and computed colours. Invisible or zero-size elements
 are dropped. URLs are stored normalised (:func:`~webgauge.design2code.urls.normalize_url`),
-so a loopback origin never leaks into a resource list.
+so a loopback origin never leaks into a resource list; a link to a place on its own page is
+stored as its fragment alone (``#top``, whether written ``#top`` or ``page.html#top``).
 
 For a site, :func:`extract_site` follows internal links breadth-first to ``depth`` and sets
 ``target_page`` on every link that opens a page of the site.
@@ -21,7 +22,7 @@ from webgauge.design2code.urls import is_internal, normalize_url
 
 __all__ = ["RESOURCES_JS", "extract_page", "extract_live", "extract_site", "page_name"]
 
-RESOURCES_JS = _res.files("webgauge.design2code").joinpath("js/resources.js").read_text()
+RESOURCES_JS = _res.files("webgauge.design2code").joinpath("js/resources.js").read_text(encoding="utf-8")
 
 
 def page_name(url: str, base_url: str) -> str:
@@ -36,10 +37,16 @@ async def extract_live(page: LivePage, name: str | None = None) -> ResourceList:
     """The resource list of the page currently shown in ``page``."""
     raw = await page.evaluate(RESOURCES_JS)
     resources = []
+    here = raw["url"].split("#")[0]
     for r in raw["resources"]:
+        url = normalize_url(r["url"])
+        if r["type"] == "backend_route":
+            url = "/" + url
+        elif r["type"] == "link" and "#" in r["url"] and r["url"].split("#")[0] == here:
+            url = r["url"][r["url"].index("#"):]  # a place on this page
         resources.append(Resource(
             type=r["type"], box=[[round(v, 2) for v in p] for p in r["box"]],
-            url=("/" if r["type"] == "backend_route" else "") + normalize_url(r["url"]), text=r.get("text", ""), color=r.get("color"),
+            url=url, text=r.get("text", ""), color=r.get("color"),
             background_color=r.get("background_color"), method=r.get("method"),
             fields=list(r.get("fields") or []), via=r.get("via"), raw_url=r.get("raw_url")))
     return ResourceList(page=name or page_name(raw["url"], raw["url"]), resources=resources,

@@ -31,7 +31,7 @@ from webgauge.design2code.resources import Resource
 
 __all__ = ["rer", "check_navigation", "check_images", "check_backend", "FUNCTIONAL_JS"]
 
-FUNCTIONAL_JS = _res.files("webgauge.design2code").joinpath("js/functional.js").read_text()
+FUNCTIONAL_JS = _res.files("webgauge.design2code").joinpath("js/functional.js").read_text(encoding="utf-8")
 
 
 def rer(reference: list[Resource], generated: list[Resource], width: float, height: float,

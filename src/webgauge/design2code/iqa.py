@@ -226,7 +226,7 @@ def _analyze_pairs(pairs: list[str], values: dict[str, float], mos: MosResult) -
 def read_ratings_csv(path: str | Path) -> tuple[list[Rating], dict[str, dict[str, float]]]:
     """Read ``rater,pair,rating[,metric...]``; extra numeric columns are per-pair metric values."""
     path = Path(path)
-    with path.open(newline="") as fh:
+    with path.open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         need = {"rater", "pair", "rating"}
         if not reader.fieldnames or not need <= set(reader.fieldnames):
@@ -249,7 +249,7 @@ def read_scores_csv(path: str | Path) -> dict[str, dict[str, float]]:
     """Read ``pair,<metric>,<metric>...`` (one row per pair), as ``design2code score`` writes
     it (``scores.csv``; the identifying columns of :data:`ID_COLUMNS` are not metrics)."""
     path = Path(path)
-    with path.open(newline="") as fh:
+    with path.open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
         if not reader.fieldnames or "pair" not in reader.fieldnames:
             raise ValueError(f"{path}: needs a 'pair' column and one column per metric")

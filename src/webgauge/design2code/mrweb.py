@@ -5,9 +5,12 @@ MRWeb keeps one page per id in a folder::
     <id>.html   the reference page          <id>.png   its screenshot
     <id>.json   the resource list: a JSON array of objects
                 {"position": [[x1, y1], [x2, y2]], "type": "a" | "img" | "background-image" | ...,
-                 "text": "...", "color": [r, g, b], "on_click_jump_to": "<url>" | "src": "<url>"}
+                 "color": [r, g, b], "text": "...", "on_click_jump_to": "<url>" | "src": "<url>"}
 
-and a method's generated pages as ``results/<method>/<id>.html``.
+written by ``json.dump(rows, f, ensure_ascii=False, indent=4)`` in UTF-8, and a method's
+generated pages as ``results/<method>/<id>.html``. MRWeb records the boxes in a Firefox window
+of 1920x1080 (:data:`MRWEB_WINDOW`), the URLs as the browser's ``href``/``src`` properties with
+a link's fragment alone when it has one (``--url-match mrweb``).
 
 * :func:`resources_from_mrweb` / :func:`resources_to_mrweb` convert one resource list:
   ``a`` is a ``link`` (its ``on_click_jump_to``), ``img`` an ``image`` and
@@ -15,8 +18,14 @@ and a method's generated pages as ``results/<method>/<id>.html``.
   inputs, ...) have no webgauge meaning and are dropped and counted. MRWeb's JSON has no
   page size, so it comes from the reference PNG.
 * :func:`import_mrweb` turns such a folder into webgauge instances (no browser: the PNG is
-  the reference screenshot; local assets beside the page are copied, remote ones listed).
-* :func:`export_mrweb` writes any instance set in the same layout.
+  kept as MRWeb's screenshot; local assets beside the page are copied, remote ones listed).
+  Each instance records the window the boxes come from (``meta["profile"]``), MRWeb's rows
+  as read (``meta["mrweb_rows"]``), a local stand-in size for every remote image
+  (``meta["stand_ins"]``: URL -> the reference box's size) and ``meta["reference"] =
+  "rendered"``: scoring renders the reference page beside the candidate in the same browser
+  and profile and measures the reference there (:mod:`webgauge.design2code.refrender`).
+* :func:`export_mrweb` writes any instance set in the same layout; an imported set comes
+  back byte for byte.
 
 Outputs of a method are scored with ``webgauge design2code score RESULTS --instances ...``
 (:func:`webgauge.design2code.runs.import_generations`).
@@ -28,28 +37,38 @@ import json
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from PIL import Image
 
 from webgauge.design2code.ciede2000 import parse_css_color
 from webgauge.design2code.resources import Resource, ResourceList
 
-__all__ = ["MRWEB_TYPES", "resources_from_mrweb", "resources_to_mrweb", "import_mrweb", "export_mrweb"]
+__all__ = ["MRWEB_TYPES", "MRWEB_WINDOW", "resources_from_mrweb", "resources_to_mrweb", "import_mrweb",
+           "export_mrweb", "mrweb_json", "ImportFailure"]
 
 MRWEB_TYPES: dict[str, str] = {"a": "link", "img": "image", "background-image": "background_image"}
+MRWEB_WINDOW: tuple[int, int] = (1920, 1080)
+"""The window MRWeb records its boxes and screenshots in (its ``get_driver`` default)."""
 _TO_MRWEB = {v: k for k, v in MRWEB_TYPES.items()}
-VIEWPORT_HEIGHT = 800
+_LAYOUT = "MRWeb layout: <id>.html, <id>.png, <id>.json"
 
 
-def _viewport(page_size: tuple[int, int]) -> tuple[int, int]:
-    return int(page_size[0]), int(min(page_size[1], VIEWPORT_HEIGHT))
+class ImportFailure(TypedDict):
+    id: str
+    error: str
+
+
+def mrweb_json(rows: list) -> str:
+    """MRWeb's serialisation of a resource list (``json.dump(rows, indent=4, ensure_ascii=False)``)."""
+    return json.dumps(rows, ensure_ascii=False, indent=4)
 
 
 def resources_from_mrweb(items: list, page: str = "", page_size: tuple[int, int] | None = None,
-                         dropped: Counter | None = None) -> ResourceList:
+                         dropped: Counter | None = None, viewport: tuple[int, int] = MRWEB_WINDOW) -> ResourceList:
     """A :class:`ResourceList` from MRWeb's JSON array (module docstring). Types other than
-    ``a``, ``img`` and ``background-image`` are dropped and counted in ``dropped``."""
+    ``a``, ``img`` and ``background-image`` are dropped and counted in ``dropped``. ``viewport``
+    is the window the boxes were recorded in (MRWeb's 1920x1080 unless told otherwise)."""
     if not isinstance(items, list):
         raise ValueError(f"an MRWeb resource list is a JSON array, got {type(items).__name__}")
     out = []
@@ -74,50 +93,113 @@ def resources_from_mrweb(items: list, page: str = "", page_size: tuple[int, int]
             out.append(Resource(kind, box, str(url or ""), text=str(obj.get("text") or ""), color=css))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"MRWeb resource {i}: {exc}") from None
-    size = tuple(int(v) for v in page_size) if page_size else (1280, 800)
-    return ResourceList(page, out, viewport=_viewport(size), page_size=size)  # type: ignore[arg-type]
+    size = tuple(int(v) for v in page_size) if page_size else tuple(viewport)
+    return ResourceList(page, out, viewport=(int(viewport[0]), int(viewport[1])),
+                        page_size=size)  # type: ignore[arg-type]
+
+
+def _num(v: float) -> float | int:
+    return int(v) if float(v).is_integer() else v
 
 
 def resources_to_mrweb(rl: ResourceList) -> list[dict[str, Any]]:
-    """MRWeb's JSON array for a resource list (backend routes have no MRWeb type and are left out)."""
+    """MRWeb's JSON array for a resource list, each row with MRWeb's keys in MRWeb's order
+    (``a``: position, type, color, text, on_click_jump_to; images: position, type, src);
+    backend routes have no MRWeb type and are left out."""
     rows = []
     for r in rl.resources:
         kind = _TO_MRWEB.get(r.type)
         if kind is None:
             continue
-        rgb = parse_css_color(r.color)
-        row: dict[str, Any] = {"position": r.box, "type": kind, "text": r.text,
-                               "color": list(rgb) if rgb else None}
-        row["on_click_jump_to" if kind == "a" else "src"] = r.raw_url if r.raw_url is not None else r.url
+        row: dict[str, Any] = {"position": [[_num(v) for v in pt] for pt in r.box], "type": kind}
+        url = r.raw_url if r.raw_url is not None else r.url
+        if kind == "a":
+            rgb = parse_css_color(r.color)
+            if rgb:
+                row["color"] = list(rgb)
+            row["text"] = r.text
+            row["on_click_jump_to"] = url
+        else:
+            row["src"] = url
         rows.append(row)
     return rows
 
 
-def import_mrweb(src: str | Path, out: str | Path, limit: int | None = None) -> tuple[list, list[dict]]:
-    """Instances from an MRWeb folder; returns ``(instances, failures)``. An id whose HTML or
-    PNG is missing, or whose JSON does not read, is recorded as a failure and the rest go on."""
+def _stand_ins(rows: list) -> dict[str, list[int]]:
+    """Remote image URL -> the size of its (first) box: what a local stand-in must measure."""
+    out: dict[str, list[int]] = {}
+    for obj in rows:
+        if not isinstance(obj, dict) or obj.get("type") not in ("img", "background-image"):
+            continue
+        src = obj.get("src")
+        if not isinstance(src, str) or not src.startswith(("http://", "https://", "//")) or src in out:
+            continue
+        (x1, y1), (x2, y2) = obj["position"]
+        out[src] = [max(1, round(float(x2) - float(x1))), max(1, round(float(y2) - float(y1)))]
+    return out
+
+
+def _warnings(rows: list, png_size: tuple[int, int], window: tuple[int, int]) -> list[str]:
+    """What a user should know about where the boxes come from."""
+    out = []
+    w, h = png_size
+    outside = 0
+    for obj in rows:
+        try:
+            _, (x2, y2) = obj["position"]
+            outside += float(x2) > w + 1 or float(y2) > h + 1
+        except (KeyError, TypeError, ValueError):
+            continue
+    if outside:
+        out.append(f"{outside} of {len(rows)} boxes lie outside the {w}x{h} screenshot "
+                   f"(boxes recorded in another window? set --width/--height)")
+    if w != window[0]:
+        out.append(f"the screenshot is {w} px wide, the window {window[0]} px (set --width to the recording window)")
+    return out
+
+
+def _read_rows(js: Path) -> list:
+    try:
+        rows = json.loads(js.read_bytes().decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ValueError(f"{js.name} is not UTF-8 JSON: {exc}") from None
+    if not isinstance(rows, list):
+        raise ValueError(f"{js.name}: an MRWeb resource list is a JSON array, got {type(rows).__name__}")
+    return rows
+
+
+def import_mrweb(src: str | Path, out: str | Path, limit: int | None = None,
+                 window: tuple[int, int] = MRWEB_WINDOW) -> tuple[list, list[ImportFailure]]:
+    """Instances from an MRWeb folder; returns ``(instances, failures)``. An id whose HTML,
+    JSON or PNG is missing, or whose JSON does not read, is recorded as a failure naming the
+    file and the rest go on. ``window`` is the window the boxes were recorded in; an
+    instance's ``meta["warnings"]`` says when its boxes fall outside its screenshot."""
     from webgauge.design2code.assets import page_assets
     from webgauge.design2code.dataset import Instance, PageRecord
 
     src, out = Path(src), Path(out)
     if not src.is_dir():
-        raise FileNotFoundError(f"{src} is not a folder in MRWeb's layout (<id>.html, <id>.png, <id>.json)")
-    jsons = sorted(src.glob("*.json"))[:limit]
-    if not jsons:
-        raise FileNotFoundError(f"{src} holds no <id>.json resource lists (MRWeb layout: <id>.html, <id>.png, <id>.json)")
+        raise FileNotFoundError(f"{src} is not a folder ({_LAYOUT})")
+    stems = sorted({p.stem for p in src.glob("*.json")} | {p.stem for p in src.glob("*.html")})
+    if not stems:
+        raise FileNotFoundError(f"{src} holds no <id>.json or <id>.html ({_LAYOUT})")
     out.mkdir(parents=True, exist_ok=True)
     instances, failures = [], []
-    for js in jsons:
-        ident = js.stem
-        html, png = src / f"{ident}.html", src / f"{ident}.png"
+    for ident in stems[:limit]:
+        js, html, png = src / f"{ident}.json", src / f"{ident}.html", src / f"{ident}.png"
         try:
-            for need in (html, png):
-                if not need.is_file():
-                    raise FileNotFoundError(f"{need.name} is missing beside {js.name}")
+            present = next(p for p in (html, js, png) if p.is_file())
+            missing = [p.name for p in (html, js, png) if not p.is_file()]
+            if missing:
+                raise FileNotFoundError(f"{' and '.join(missing)} missing beside {present.name} ({_LAYOUT})")
             with Image.open(png) as im:
                 size = im.size
+            rows = _read_rows(js)
             dropped: Counter = Counter()
-            rl = resources_from_mrweb(json.loads(js.read_text()), page=html.name, page_size=size, dropped=dropped)
+            try:
+                rl = resources_from_mrweb(rows, page=html.name, page_size=size, dropped=dropped, viewport=window)
+            except ValueError as exc:
+                raise ValueError(f"{js.name}: {exc}") from None
             assets, unavailable = page_assets(html)
             folder = out / ident
             if folder.exists():
@@ -129,33 +211,42 @@ def import_mrweb(src: str | Path, out: str | Path, limit: int | None = None) -> 
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
             shutil.copyfile(png, folder / "ref" / png.name)
+            meta = {"dropped_resource_types": dict(dropped), "profile": {"width": window[0], "height": window[1]},
+                    "reference": "rendered", "stand_ins": _stand_ins(rows), "warnings": _warnings(rows, size, window),
+                    "mrweb_rows": rows}
             inst = Instance(ident, "mrweb", str(js.parent.resolve() / ident),
                             [PageRecord(html.name, f"ref/{png.name}", size[0], size[1], rl)], [], sorted(assets),
-                            folder, {"dropped_resource_types": dict(dropped)}, unavailable)
-            (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1))
+                            folder, meta, unavailable)
+            (folder / "instance.json").write_text(json.dumps(inst.to_dict(), indent=1), encoding="utf-8")
             instances.append(inst)
         except (OSError, ValueError) as exc:
-            failures.append({"id": ident, "error": f"{type(exc).__name__}: {exc}"})
+            failures.append(ImportFailure(id=ident, error=f"{type(exc).__name__}: {exc}"))
     return instances, failures
 
 
 def export_mrweb(instances_dir: str | Path, out: str | Path) -> dict[str, Any]:
-    """Write every page of every instance under ``instances_dir`` in MRWeb's layout. A page of
-    a multi-page instance is ``<instance>__<page stem>``; assets are copied beside the pages.
-    Returns ``{"pages", "dropped": {type: count}}`` (backend routes have no MRWeb form)."""
+    """Write every page of every instance under ``instances_dir`` in MRWeb's layout, the JSON
+    as MRWeb writes it (:func:`mrweb_json`, UTF-8). An imported instance writes MRWeb's rows
+    as read, so an imported set comes back byte for byte. A page of a multi-page instance is
+    ``<instance>__<page stem>``; assets are copied beside the pages. Returns ``{"pages",
+    "dropped": {type: count}}`` (backend routes have no MRWeb form)."""
     from webgauge.design2code.dataset import load_instances
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     pages, dropped = 0, Counter()
     for inst in load_instances(instances_dir):
+        kept = inst.meta.get("mrweb_rows")
         for rec in inst.pages:
             ident = inst.id if len(inst.pages) == 1 else f"{inst.id}__{Path(rec.name).stem}"
-            (out / f"{ident}.html").write_text(inst.reference_code(rec.name), encoding="utf-8")
+            (out / f"{ident}.html").write_bytes((inst.root / "site" / rec.name).read_bytes())
             (out / f"{ident}.png").write_bytes(inst.screenshot(rec.name))
-            rows = resources_to_mrweb(rec.resources)
-            dropped.update(r.type for r in rec.resources.resources if r.type not in _TO_MRWEB)
-            (out / f"{ident}.json").write_text(json.dumps(rows, indent=1))
+            if isinstance(kept, list) and len(inst.pages) == 1:
+                rows = kept
+            else:
+                rows = resources_to_mrweb(rec.resources)
+                dropped.update(r.type for r in rec.resources.resources if r.type not in _TO_MRWEB)
+            (out / f"{ident}.json").write_bytes(mrweb_json(rows).encode("utf-8"))
             pages += 1
         for rel, data in inst.asset_files().items():
             dest = out / rel

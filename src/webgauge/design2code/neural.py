@@ -88,7 +88,7 @@ class ClipScorer:
         mean, std = _CLIP_MEAN, _CLIP_STD
         pre = Path(self.path) / "preprocessor_config.json"
         if pre.is_file():
-            cfg = json.loads(pre.read_text())
+            cfg = json.loads(pre.read_text(encoding="utf-8"))
             mean, std = tuple(cfg.get("image_mean", mean)), tuple(cfg.get("image_std", std))
         self.size = int(size)
         self.mean = torch.tensor(mean).view(1, 3, 1, 1)

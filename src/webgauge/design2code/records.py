@@ -53,6 +53,9 @@ class PageScore(Record):
     n_matched: int | None = None
     functional_detail: dict | None = None
     error: str | None = None
+    reference: dict | None = None
+    """Rendered references only: how the reference was measured and the scores against the
+    recorded values (:func:`webgauge.design2code.score.score_site`)."""
 
     def value(self, metric: str) -> float | None:
         """The metric as a float (``inf`` for ``"inf"``), ``None`` when absent or missing."""

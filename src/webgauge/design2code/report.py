@@ -91,7 +91,7 @@ def write_scores_csv(records: list, path: str | Path) -> Path:
     import csv
 
     path = Path(path)
-    with path.open("w", newline="") as fh:
+    with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["pair", "model", "strategy", "instance", "page", *CSV_METRICS])
         for rec in records:
@@ -162,12 +162,21 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
     notes = [PAPER,
              f"Prompt set: {', '.join(prompt_sets) or 'n/a'} (webgauge = ours, the richer resource list; "
              "mrweb = the paper's Appendix C prompts; outside = pages generated elsewhere). "
-             f"URL matching for RER: {', '.join(url_match) or 'n/a'} (webgauge = our normalisation; exact = MRWeb).",
+             f"URL matching for RER: {', '.join(url_match) or 'n/a'} (webgauge = our normalisation; mrweb = MRWeb's "
+             "href/src form with a link's fragment alone; exact = as written).",
              f"Every metric shows the mean over pages with a 95% cluster-bootstrap interval over instances "
              f"({RESAMPLES} resamples, seed {SEED}). ↑ higher is better, ↓ lower is better. "
              "NEMD is MRWeb's definition at full resolution with white padding (not the paper's random-noise canvas). "
              "Pos = max(|Δx|/W, |Δy|/H); Area = |A_ref−A_gen|/A_ref; ΔE00/100 = CIEDE2000 of text colours over "
              "optimally matched resources on MRWeb's scale (raw ΔE00 in scores.csv); Text over resources with text."]
+    rendered = sum(1 for r in records for p in r.pages if p.reference)
+    if rendered:
+        notes.append(f"{rendered} imported reference pages were rendered beside their candidates in the same browser "
+                     "and profile and measured there (MRWeb's recorded values are kept beside, under "
+                     "reference.recorded); their remote images were answered offline by local stand-ins of the "
+                     "reference box's size, for reference and candidate alike. Images on those pages = share of the "
+                     "reference's images whose URL the generation uses (matched like RER), not whether the network "
+                     "answered.")
     for metric in ("clip", "lpips"):
         reason = _missing_reason(records, metric)
         if reason:

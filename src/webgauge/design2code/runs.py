@@ -63,7 +63,7 @@ def score_run(gen_run: str | Path, out: str | Path | None = None, *, clip_weight
     """Score every finished generation of ``gen_run`` into run ``out`` (default ``<gen_run>/score``).
 
     ``url_match`` is how resource URLs are compared for RER and matching (see
-    :mod:`webgauge.design2code.urls`): ``webgauge`` (default), ``exact`` (MRWeb), or ours
+    :mod:`webgauge.design2code.urls`): ``webgauge`` (default), ``mrweb`` (MRWeb), ``exact``, or ours
     plus ``unescape`` / ``nocache`` (comma-separated, e.g. ``webgauge,unescape,nocache``).
     """
     from webgauge.design2code.records import GenerationRecord

@@ -10,12 +10,21 @@ extractor as the reference) and computes:
 * fine-grained: position offset, area difference, CIEDE2000 colour and text difference over
   optimally matched pairs.
 
+An instance whose reference is ``rendered`` (imported MRWeb data,
+:mod:`webgauge.design2code.refrender`) has its reference page rendered beside the candidate in
+the same browser and profile, with the same remote-image stand-ins: the reference screenshot
+and the reference's boxes, colours and texts are measured there, and the scores against
+MRWeb's recorded values are kept beside them (``reference.recorded``). Its ``images`` is the
+share of the reference's images (``<img>`` and backgrounds) whose URL the candidate uses
+(matched like RER); the share of ``<img>`` that loaded stays in ``functional_detail``.
+
 :func:`score_item` is the ``webgauge.run`` handler that scores one generation record.
 A page that fails to render gets an ``error`` and no scores; the other pages are scored.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from typing import Any
 
@@ -27,6 +36,7 @@ from webgauge.design2code.finegrained import fine_grained
 from webgauge.design2code.functional import check_backend, check_images, check_navigation, rer
 from webgauge.design2code.matching import match_resources
 from webgauge.design2code.neural import Missing, load_clip, load_lpips
+from webgauge.design2code.refrender import measure_reference, renders_reference, stand_ins_for
 from webgauge.design2code.screens import page_screenshot
 from webgauge.design2code.visual import visual_metrics
 
@@ -57,7 +67,13 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
     lpips = lpips if lpips is not None else load_lpips(None)
     only = set(pages) if pages is not None else None
     pages_out: list[dict[str, Any]] = []
-    with SiteBackend(files, instance.routes) as backend:
+    rendered_ref = renders_reference(instance)
+    open_kw: dict[str, Any] = {"stand_ins": stand_ins_for(instance)} if rendered_ref else {}
+    ref_site = None
+    if rendered_ref:
+        ref_site = SiteBackend({**instance.asset_files(),
+                                **{n: (instance.root / "site" / n).read_bytes() for n in instance.page_names}})
+    with SiteBackend(files, instance.routes) as backend, (ref_site or contextlib.nullcontext()):
         for rec in instance.pages:
             if only is not None and rec.name not in only:
                 continue
@@ -69,27 +85,34 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                 pages_out.append(row)
                 continue
             try:
-                async with browser.open(url, instance.profile, timeout=30) as page:
+                measured = None
+                if ref_site is not None:
+                    async with browser.open(ref_site.url(rec.name), instance.profile, timeout=30, **open_kw) as rpage:
+                        measured = await measure_reference(rpage, rec, await page_screenshot(rpage))
+                async with browser.open(url, instance.profile, timeout=30, **open_kw) as page:
                     gen_rl = await extract_live(page, rec.name)
                     png = await page_screenshot(page)
-                    ref_png = instance.screenshot(rec.name)
+                    ref_png = measured.png if measured else instance.screenshot(rec.name)
                     row.update(visual_metrics(ref_png, png))
                     row["clip"] = _neural(clip, ref_png, png)
                     row["lpips"] = _neural(lpips, ref_png, png)
-                    ref_res, gen_res = rec.resources.resources, gen_rl.resources
-                    w, h = rec.width, rec.height
+                    ref_res = measured.resources.resources if measured else rec.resources.resources
+                    gen_res = gen_rl.resources
+                    w, h = measured.resources.page_size if measured else (rec.width, rec.height)
                     pairs = match_resources(ref_res, gen_res, w, h, url_match)
                     row["rer"] = rer(ref_res, gen_res, w, h, pairs)
                     row["n_generated_resources"] = len(gen_res)
                     fg = fine_grained(ref_res, gen_res, w, h, pairs)
                     row.update(fg.summary())
                     row["gen_size"] = list(gen_rl.page_size)
+                    if measured:
+                        row["reference"] = _recorded_beside(rec, measured, gen_res, url_match)
                     if functional:
                         nav = await check_navigation(page, url, backend.base_url, rec.name, pairs, ref_res)
                         imgs = await check_images(page, url)
                         routes = await check_backend(page, url, backend, pairs, ref_res)
                         row["navigation"] = _ratio(nav)
-                        row["images"] = imgs["ratio"]
+                        row["images"] = _images_used(ref_res, pairs) if measured else imgs["ratio"]
                         row["backend"] = _ratio(routes)
                         row["functional_detail"] = {"navigation": nav, "images": imgs, "backend": routes}
                     row["screenshot_png"] = png
@@ -99,6 +122,28 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
         row_unexpected = [s.__dict__ for s in backend.submissions if not s.expected]
     return {"instance": instance.id, "kind": instance.kind, "pages": pages_out,
             "summary": aggregate_pages(pages_out), "unexpected_requests": row_unexpected[:20]}
+
+
+_IMAGE_TYPES = ("image", "background_image")
+
+
+def _images_used(reference: list, pairs: list) -> float | None:
+    """Share of the reference's images whose URL the candidate uses (``None`` without images)."""
+    wanted = {i for i, r in enumerate(reference) if r.type in _IMAGE_TYPES}
+    if not wanted:
+        return None
+    return sum(1 for p in pairs if p.ref_index in wanted) / len(wanted)
+
+
+def _recorded_beside(rec, measured, gen_res: list, url_match: str) -> dict[str, Any]:
+    """How the reference was measured, and the candidate's RER and fine-grained scores against
+    the recorded values (the imported boxes, colours and texts, the recorded page size)."""
+    recorded = rec.resources.resources
+    pairs = match_resources(recorded, gen_res, rec.width, rec.height, url_match)
+    fg = fine_grained(recorded, gen_res, rec.width, rec.height, pairs)
+    return {"rendered": True, "measured": measured.measured, "resources": len(recorded),
+            "rendered_size": list(measured.resources.page_size), "recorded_size": [rec.width, rec.height],
+            "recorded": {"rer": rer(recorded, gen_res, rec.width, rec.height, pairs), **fg.summary()}}
 
 
 def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -159,7 +204,8 @@ def site_record(result: dict[str, Any], gen, gen_item: str, url_match: str = "we
             kind=safe["kind"], metrics={m: row[m] for m in PAGE_METRICS if m in row},
             ref_size=row.get("ref_size", []), gen_size=row.get("gen_size", []),
             n_resources=row.get("n_resources", 0), n_generated_resources=row.get("n_generated_resources"),
-            n_matched=row.get("n_matched"), functional_detail=row.get("functional_detail"), error=row.get("error")))
+            n_matched=row.get("n_matched"), functional_detail=row.get("functional_detail"), error=row.get("error"),
+            reference=row.get("reference")))
     return SiteScore(model=gen.model, strategy=gen.strategy, instance=gen.instance, seed=gen.seed, kind=safe["kind"],
                      gen_item=gen_item, pages=pages, summary=safe["summary"], generation_statuses=gen.statuses,
                      unexpected_requests=safe["unexpected_requests"], prompts=gen.prompts, url_match=url_match)

@@ -88,7 +88,7 @@ def write_project(root: Path, designs: list[dict]) -> Instance:
         pages.append({"name": name, "screenshot": shot, "width": w, "height": h, "resources": rl.to_dict()})
     doc = {"version": INSTANCE_VERSION, "id": root.name, "kind": "tool", "source": "design2code tool",
            "pages": pages, "routes": [{"method": m, "path": p} for m, p in sorted(routes)], "assets": [], "meta": {}}
-    (root / "instance.json").write_text(json.dumps(doc, indent=1))
+    (root / "instance.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return Instance.load(root)
 
 
@@ -106,13 +106,13 @@ def make_app(work_dir: str | Path) -> web.Application:
     app = web.Application(client_max_size=64 * 1024 * 1024)
 
     async def index(_req: web.Request) -> web.Response:
-        return web.Response(text=_STATIC.joinpath("tool.html").read_text(), content_type="text/html")
+        return web.Response(text=_STATIC.joinpath("tool.html").read_text(encoding="utf-8"), content_type="text/html")
 
     async def static(req: web.Request) -> web.Response:
         name = req.match_info["name"]
         if name not in ("tool.js",):
             raise web.HTTPNotFound()
-        return web.Response(text=_STATIC.joinpath(name).read_text(), content_type="application/javascript")
+        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"), content_type="application/javascript")
 
     async def generate(req: web.Request) -> web.Response:
         try:

@@ -8,7 +8,14 @@ How two resources' URLs are compared for RER and matching (``--url-match``,
 :func:`url_key`):
 
 * ``webgauge`` (default, ours): :func:`normalize_url` of the resolved URL.
-* ``exact`` (MRWeb): the URL exactly as written in the page (the ``href``/``src``/``url()``
+  A link to a place on its own page is its fragment alone (``#top``): the extractor records it so.
+* ``mrweb``: MRWeb's own convention (:func:`mrweb_url`). MRWeb records the browser's
+  ``href``/``src`` property, i.e. the URL resolved and serialised as browsers do (lower-case
+  scheme and host, ``/`` as the path of a bare host, default port dropped, spaces and non-ASCII
+  percent-encoded), and keeps only the fragment of any link that has one (``page.html#x`` is
+  ``#x``); URLs then compare as strings. A page's own attribute (``Resource.raw_url``) is put
+  in that form; a URL recorded by MRWeb is already in it and stays as it is.
+* ``exact`` (ours, strict): the URL exactly as written in the page (the ``href``/``src``/``url()``
   attribute, ``Resource.raw_url``, when the extractor recorded it; MRWeb resource lists hold
   it as ``url``), with no normalisation. Only a loopback serving origin is dropped from a
   resolved URL, since it names webgauge's random port, not the page.
@@ -20,12 +27,12 @@ How two resources' URLs are compared for RER and matching (``--url-match``,
 from __future__ import annotations
 
 import html
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 __all__ = ["normalize_url", "is_loopback", "is_internal", "page_of", "url_key", "parse_url_match",
-           "URL_MATCH_MODES", "URL_MATCH_FLAGS", "CACHE_BUSTING_PARAMS"]
+           "URL_MATCH_MODES", "URL_MATCH_FLAGS", "CACHE_BUSTING_PARAMS", "mrweb_url"]
 
-URL_MATCH_MODES: tuple[str, ...] = ("webgauge", "exact")
+URL_MATCH_MODES: tuple[str, ...] = ("webgauge", "mrweb", "exact")
 URL_MATCH_FLAGS: tuple[str, ...] = ("unescape", "nocache")
 CACHE_BUSTING_PARAMS = frozenset({"v", "ver", "version", "t", "ts", "timestamp", "_", "cb", "cachebust",
                                   "cachebuster", "nocache", "rev", "bust"})
@@ -60,6 +67,9 @@ def url_key(resource_or_url, url_match: str = "webgauge") -> str:
         u = resource_or_url or ""
     elif base == "exact" and getattr(resource_or_url, "raw_url", None) is not None:
         u = resource_or_url.raw_url
+    elif base == "mrweb":
+        raw = getattr(resource_or_url, "raw_url", None)
+        u = raw if raw is not None else (resource_or_url.url or "")
     else:
         u = resource_or_url.url or ""
     if "unescape" in flags:
@@ -71,7 +81,51 @@ def url_key(resource_or_url, url_match: str = "webgauge") -> str:
         if parts.scheme in ("http", "https") and is_loopback(u):
             return urlunsplit(("", "", parts.path, parts.query, parts.fragment)).lstrip("/")
         return u
+    if base == "mrweb":
+        link = getattr(resource_or_url, "type", "link") == "link"
+        return mrweb_url(u, link=link)
     return normalize_url(u)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
+_PRINTABLE = "".join(chr(c) for c in range(0x21, 0x7f))
+# the WHATWG URL standard's percent-encode sets (what a browser's href/src property encodes)
+_PATH_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>?`{}')
+_QUERY_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>\'')
+_FRAGMENT_SAFE = "".join(c for c in _PRINTABLE if c not in '"<>`')
+
+
+def mrweb_url(url: str | None, link: bool = True) -> str:
+    """A URL in the form MRWeb records and compares (module docstring, ``mrweb`` mode).
+
+    A link's URL with a ``#`` becomes everything from the ``#`` on. An absolute http(s) URL is
+    serialised the way a browser's ``href`` property is; a loopback one (webgauge's serving
+    origin) keeps its path and query only. Anything else is returned as given.
+    """
+    u = (url or "").strip()
+    if link and "#" in u:
+        return u[u.index("#"):]
+    parts = urlsplit(u)
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return u
+    if is_loopback(u):
+        return urlunsplit(("", "", parts.path, parts.query, "")).lstrip("/")
+    host = parts.hostname
+    try:
+        host = host.encode("idna").decode("ascii") if not host.isascii() else host
+    except UnicodeError:
+        pass
+    netloc = host
+    if parts.port is not None and parts.port != _DEFAULT_PORTS[scheme]:
+        netloc += f":{parts.port}"
+    if parts.username is not None:
+        cred = parts.username + (f":{parts.password}" if parts.password is not None else "")
+        netloc = f"{cred}@{netloc}"
+    path = quote(parts.path.replace("\\", "/") or "/", safe=_PATH_SAFE)
+    query = quote(parts.query, safe=_QUERY_SAFE)
+    frag = quote(parts.fragment, safe=_FRAGMENT_SAFE)
+    return urlunsplit((scheme, netloc, path, query, frag))
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
