@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..core.answers import check_answer
+from ..core.answers import COUNT, EMAIL, check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase
 from ..core.script import Click, Done, Fill, Match, Select
@@ -180,12 +180,13 @@ def flag_email(seed: int, state: State) -> Task:
     def validate(s: State) -> TaskResult:
         errs = [] if rows_by(s, "meta_flags", "name")["admin_show_email"]["value"] == "1" else \
             ["the 'Show email column' flag is off"]
-        errs += check_answer(s, u["email"])
+        errs += check_answer(s, u["email"], EMAIL)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"admin.flag_email.s{seed}", seed=seed, start_url="/admin/", viewport=LAPTOP, instruction=instruction,
         validate=validate, family="admin.flag_email", pattern="states", max_steps=14, answer=u["email"],
+        answer_type=EMAIL,
         forbidden_effects=(OnlyRowsChange("meta_flags", ("admin_show_email",)), NoChanges(("admin_users",) + UNTOUCHED)),
         oracle=lambda: [*login_steps(state), Click(Match(role="link", name="Feature flags")),
                         Click(Match(role="switch", name="Show email column")), Click(Match(role="link", name="Users")),
@@ -208,12 +209,13 @@ def count_status(seed: int, state: State) -> Task:
     ), user=user, pw=pw, team=team, status=status)
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, n)
+        errs = check_answer(s, n, COUNT)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"admin.count_status.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="admin.count_status", pattern="similar_options", max_steps=12, answer=str(n),
+        answer_type=COUNT,
         forbidden_effects=(NoChanges(("admin_users", "meta_flags") + UNTOUCHED),),
         oracle=lambda: [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
                         Select(Match(tag="select", attrs=(("name", "status"),)), status),

@@ -7,7 +7,7 @@ import datetime as dt
 import json
 import random
 
-from ..core.answers import check_answer
+from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
@@ -16,6 +16,7 @@ from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
+REFERENCE = code("BK", "[0-9A-F]{6}", label="booking reference")
 OTHERS = ("admin_users", "wiki_pages", "shop_orders", "ext_mail_outbox", "meta_flags")
 KINDS = ("check-in", "critique", "debrief", "review", "rehearsal", "call", "planning", "drill", "demo", "retro")
 
@@ -102,13 +103,13 @@ def booking_reference(seed: int, state: State) -> Task:
     ), room=room, when=_when(date, start), n=hours, title=title)
 
     def validate(s: State) -> TaskResult:
-        errs = _new_booking_errors(s, seed_ids, room, date, start, hours, title) + check_answer(s, ref)
+        errs = _new_booking_errors(s, seed_ids, room, date, start, hours, title) + check_answer(s, ref, REFERENCE)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"cal.booking_reference.s{seed}", seed=seed, start_url="/calendar/", viewport=DESKTOP,
         instruction=instruction, validate=validate, family="cal.booking_reference", pattern="transient", max_steps=16,
-        answer=ref,
+        answer=ref, answer_type=REFERENCE,
         forbidden_effects=(OnlyRowsChange("cal_bookings", ()), MaxInserts("cal_bookings", 1, "booking"),
                            NoDeletes(("cal_bookings",)), NoChanges(OTHERS)),
         oracle=lambda: [*_book_steps(room, date, start, hours, title), Done(ref)],

@@ -14,7 +14,7 @@ import re
 from urllib.parse import urlencode
 
 from ..apps.forum import PAGE_SIZE, QUARANTINE, SPAM_MARKERS
-from ..core.answers import answer_of, check_answer
+from ..core.answers import COUNT, check_answer, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select, Upload
@@ -89,6 +89,11 @@ def _one_reply_errors(s: State, seed_state: State, tid: int, author: dict, must_
     return errs, p
 
 
+def _names_type(users: dict[int, dict], many: bool = False):
+    """A member's name out of every member's name (the names the forum shows)."""
+    return names((u["name"] for u in users.values()), label="member's name", many=many)
+
+
 def _task(name: str, seed: int, **kw) -> Task:
     return Task(id=f"forum.{name}.s{seed}", seed=seed, viewport=DESKTOP, family=f"forum.{name}", **kw)
 
@@ -110,9 +115,9 @@ def top_authors(seed: int, state: State) -> Task:
         if len(pick) >= n + 2:
             break
     top = pick[:n]
-    names = [users[t["author_id"]]["name"] for t in top]
-    others = {u["name"] for u in users.values()} - set(names)
-    answer = ", ".join(names)
+    authors = list(dict.fromkeys(users[t["author_id"]]["name"] for t in top))
+    answer = ", ".join(authors)
+    starters = _names_type(users, many=True)
     instruction = phrase(rng, (
         "Among the threads in the forum's {cat} category started on or after {since}, which {n} have the most votes? "
         "Reply with the names of the members who started them.",
@@ -121,11 +126,7 @@ def top_authors(seed: int, state: State) -> Task:
     ), cat=cat["name"], since=since, n=n)
 
     def validate(s: State) -> TaskResult:
-        got = (answer_of(s) or "").casefold()
-        if not got:
-            return TaskResult(False, [f"no answer given; expected the names {names}"])
-        errs = [f"the answer misses {x!r}" for x in dict.fromkeys(names) if x.casefold() not in got]
-        errs += [f"the answer names {x!r}, who did not start a top thread" for x in sorted(others) if x.casefold() in got]
+        errs = check_answer(s, authors, starters)
         return TaskResult(not errs, errs[:6])
 
     listing = f"/forum/c/{cat['slug']}?sort=top"
@@ -133,7 +134,7 @@ def top_authors(seed: int, state: State) -> Task:
     for i, t in enumerate(top):
         steps += [Click(Match(role="link", name=t["title"]))] + ([Go(listing)] if i < n - 1 else [])
     return _task("top_authors", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="similar_options", max_steps=30, answer=answer,
+                 pattern="similar_options", max_steps=30, answer=answer, answer_type=starters,
                  forbidden_effects=(NoChanges(("forum_threads", "forum_posts", "forum_votes", "files") + OTHERS),),
                  oracle=lambda: [*steps, Done(answer)])
 
@@ -332,6 +333,7 @@ def upvote_solution(seed: int, state: State) -> Task:
                          and posts[t["solution_id"]]["author_id"] != who["id"]])
     sol = posts[thread["solution_id"]]
     author = users[sol["author_id"]]["name"]
+    author_type = _names_type(users)
     instruction = phrase(rng, (
         "Log in to the forum as {user} (password {pw}), upvote the accepted answer in '{thread}', and tell me who "
         "wrote it.",
@@ -345,11 +347,11 @@ def upvote_solution(seed: int, state: State) -> Task:
         got = rows_by(s, "forum_posts", "id")[sol["id"]]["votes"]
         errs = [] if votes and got == sol["votes"] + 1 else [f"the accepted answer has {got} votes, expected "
                                                               f"{sol['votes'] + 1} with a vote by {who['username']}"]
-        errs += check_answer(s, author)
+        errs += check_answer(s, author, author_type)
         return TaskResult(not errs, errs)
 
     return _task("upvote_solution", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="small_targets", max_steps=18, answer=author,
+                 pattern="small_targets", max_steps=18, answer=author, answer_type=author_type,
                  forbidden_effects=(OnlyRowsChange("forum_posts", (sol["id"],)), MaxInserts("forum_votes", 1, "vote"),
                                     NoDeletes(("forum_posts", "forum_votes")),
                                     NoChanges(("forum_threads", "files") + OTHERS)),
@@ -383,12 +385,12 @@ def count_solved(seed: int, state: State) -> Task:
     ), cat=cat["name"], start=start, end=end)
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, answer)
+        errs = check_answer(s, answer, COUNT)
         return TaskResult(not errs, errs)
 
     page2 = [Click(Match(role="link", name="Next page"))] if any(i >= PAGE_SIZE for i in window) else []
     return _task("count_solved", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="scroll_sticky", max_steps=12, answer=answer,
+                 pattern="scroll_sticky", max_steps=12, answer=answer, answer_type=COUNT,
                  forbidden_effects=(NoChanges(("forum_threads", "forum_posts", "forum_votes", "files") + OTHERS),),
                  oracle=lambda: [Click(Match(role="link", name=cat["name"])), *page2, Done(answer)])
 
