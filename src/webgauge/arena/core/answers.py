@@ -97,7 +97,8 @@ DATE = AnswerType("date", label="date")
 TEXT = AnswerType("text")
 
 # ---- extraction -------------------------------------------------------------------------
-_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)")
+_NUM_DATE = re.compile(r"(?<![\d.])(\d{1,2})[./](\d{1,2})[./](\d{4})(?!\d)")  # read day first (31.12.2026)
 _TIME = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)")
 _MONTHS = {m.lower(): i for i, m in enumerate(("January", "February", "March", "April", "May", "June", "July",
                                                "August", "September", "October", "November", "December"), 1)}
@@ -129,6 +130,8 @@ def _iso(y: str, m: int | str, d: str) -> str | None:
 def _dates(text: str) -> list[str]:
     out = [_iso(*m.groups()) for m in _ISO_DATE.finditer(text)]
     out += [_iso(m.group(3), _month(m.group(2)), m.group(1)) for m in _DMY.finditer(text)]
+    out += [_iso(m.group(3), m.group(2), m.group(1)) or _iso(m.group(3), m.group(1), m.group(2))
+            for m in _NUM_DATE.finditer(text)]
     out += [_iso(m.group(3), _month(m.group(1)), m.group(2)) for m in _MDY.finditer(text)]
     return [d for d in out if d]
 
@@ -161,7 +164,7 @@ def _word_values(run: str) -> list[float]:
 
 
 def _numbers(text: str) -> list[float]:
-    text = _TIME.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _ISO_DATE.sub(" ", text))))
+    text = _TIME.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _NUM_DATE.sub(" ", _ISO_DATE.sub(" ", text)))))
     out = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text)]
     for m in _WORD_NUM.finditer(text):
         out += [float(v) for v in _word_values(m.group(0))]
@@ -177,7 +180,7 @@ def extract(typ: AnswerType, text: str) -> list[str]:
     if typ.kind == "email":
         return [e.casefold().strip(".") for e in _EMAIL.findall(text)]
     if typ.kind == "code":
-        stripped = _TIME.sub(" ", _ISO_DATE.sub(" ", text))
+        stripped = _TIME.sub(" ", _NUM_DATE.sub(" ", _ISO_DATE.sub(" ", text)))
         return [f"{typ.prefix}{typ.sep}{(m.group(1) or m.group(2))}".upper() for m in typ._code_re.finditer(stripped)]
     if typ.kind == "name":
         return [m.group(0).casefold() for m in typ._name_re.finditer(text)]
