@@ -11,7 +11,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from .admin import UNTOUCHED, _unique, account, find_user_steps, login_steps
+from .admin import UNTOUCHED, _unique, account, find_user_steps, start_path
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -127,15 +127,15 @@ def owner_to_admin(seed: int, state: State) -> Task:
     p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
     owner = users[p["facts"]["Owner"]]
     team_type = names({u["team"] for u in state["admin_users"]}, label="team")
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
         "Find the owner of the docs page '{title}', then give that person the {role} role in the admin console "
-        "(log in as {user}, password {pw}). Reply with the owner's team.",
+        "(you are signed in as {user}). Reply with the owner's team.",
         "Whoever owns '{title}' in the wiki needs the {role} role. Make the change in the admin console "
-        "({user} / {pw}) and answer with that person's team.",
-        "Look up the owner of '{title}' in the docs; in the admin console (user {user}, password {pw}) set their "
+        "(signed in as {user}) and answer with that person's team.",
+        "Look up the owner of '{title}' in the docs; in the admin console (signed in as {user}) set their "
         "role to {role}; then tell me which team they are in.",
-    ), title=p["title"], role=role, user=user, pw=pw)
+    ), title=p["title"], role=role, user=user)
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "admin_users", "id").get(owner["id"], {}).get("role")
@@ -144,12 +144,13 @@ def owner_to_admin(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     return Task(
-        id=f"wiki.owner_to_admin.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        id=f"wiki.owner_to_admin.s{seed}", seed=seed, start_url=start_path(state, "/wiki/"), viewport=DESKTOP,
+        instruction=instruction,
         validate=validate, family="wiki.owner_to_admin", pattern="popups_tabs", max_steps=22, answer=owner["team"],
         answer_type=team_type,
         forbidden_effects=(OnlyRowsChange("admin_users", (owner["id"],)), NoDeletes(("admin_users",)),
                            NoChanges(("wiki_pages", "wiki_revisions", "meta_flags") + UNTOUCHED[1:])),
-        oracle=lambda: [*_open_page(p), Go("/admin/"), *login_steps(state), *find_user_steps(owner["name"]),
+        oracle=lambda: [*_open_page(p), Go("/admin/"), *find_user_steps(owner["name"]),
                         Select(Match(tag="select", attrs=(("name", "role"),)), role),
                         Click(Match(role="button", name="Save role")), Done(owner["team"])],
     )
