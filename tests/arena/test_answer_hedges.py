@@ -206,6 +206,9 @@ def test_dates_emails_and_codes_in_any_spelling_count_as_values():
     assert extract(EMAIL, "Mail A.B@corp.example or c@corp.example.") == ["a.b@corp.example", "c@corp.example"]
     asset = code("AS", r"\d{4}")
     assert extract(asset, "as 3345, AS8087, 5364 and TK-7474; same as shown") == ["AS-3345", "AS-8087", "AS-5364"]
+    keys = code("wg", "[0-9a-f]{6}", sep="_", many=True)
+    assert extract(keys, "wg_7f6356 and WG_CCEACC") == ["WG_7F6356", "WG_CCEACC"]  # a body without a digit too
+    assert judge_answer(keys, ["wg_7f6356"], "wg_7f6356, wg_cceacc")
 
 
 def test_state_and_answer_validators_judge_with_their_declared_type():

@@ -70,8 +70,10 @@ class AnswerType:
 
     @cached_property
     def _code_re(self) -> re.Pattern:
-        # PREFIX-BODY, PREFIX BODY, PREFIXBODY (any body holding a digit), or a bare body holding a digit
-        return re.compile(rf"(?<![\w]){re.escape(self.prefix)}[-_ ]?((?=[A-Za-z]*\d)[A-Za-z0-9]+)(?![\w])"
+        # PREFIX-BODY or PREFIX_BODY (any body), PREFIX BODY or PREFIXBODY (a body holding a digit, so
+        # "as shown" is no AS code), or a bare body holding a digit
+        p = re.escape(self.prefix)
+        return re.compile(rf"(?<![\w]){p}(?:[-_]([A-Za-z0-9]+)| ?((?=[A-Za-z]*\d)[A-Za-z0-9]+))(?![\w])"
                           rf"|(?<![\w-])(?=[A-Za-z]*\d)({self.body})(?![\w-])", re.IGNORECASE)
 
     @cached_property
@@ -181,7 +183,7 @@ def extract(typ: AnswerType, text: str) -> list[str]:
         return [e.casefold().strip(".") for e in _EMAIL.findall(text)]
     if typ.kind == "code":
         stripped = _TIME.sub(" ", _NUM_DATE.sub(" ", _ISO_DATE.sub(" ", text)))
-        return [f"{typ.prefix}{typ.sep}{(m.group(1) or m.group(2))}".upper() for m in typ._code_re.finditer(stripped)]
+        return [f"{typ.prefix}{typ.sep}{next(g for g in m.groups() if g)}".upper() for m in typ._code_re.finditer(stripped)]
     if typ.kind == "name":
         return [m.group(0).casefold() for m in typ._name_re.finditer(text)]
     norm = _norm(text)
