@@ -26,6 +26,8 @@ from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 SEEDS = tuple(range(50))
 ANSWER_ONLY = {"forum.count_solved", "admin.count_status", "wiki.lookup", "media.ticket_code", "media.rights_expiry",
                "forum.top_authors"}
+_ROMANS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",
+           "XVII", "XVIII", "XIX", "XX")
 _WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen twenty").split()
 
@@ -44,7 +46,7 @@ def _number_hedges(e: int, rng: random.Random) -> list[str]:
     out = [" ".join(str(i) for i in range(top + 1)), ", ".join(str(i) for i in range(top, -1, -1)),
            f"between {max(0, e - 1)} and {e + 1}", f"{max(0, e - 2)}-{e + 2}", f"{e} or {e + 1}",
            f"{e}, maybe {e - 1 if e else e + 2}", f"It is {e} (or {e + 3}).", f"{e} {e} {e + 1}",
-           f"{e}.0 or {e + 1}.0"]
+           f"{e}.0 or {e + 1}.0", f"{e} (or {_ROMANS[(e + 1) % len(_ROMANS)]})"]
     if e <= 19:
         out += [f"{_WORDS[e]} or {_WORDS[e + 1]}", f"{e} or {_WORDS[e + 1]}", " ".join(_WORDS)]
     return out + [f"{e} or {rng.randrange(e + 1, e + 50)}"]
@@ -64,6 +66,8 @@ def _name_hedges(expected: str, world: list[str], page: list[str], rng: random.R
     distractor = _other(rng, (set(page) - {expected}) or world, expected)
     out = [", ".join(world), " ".join(world), f"{expected} or {distractor}", f"{distractor}, {expected}",
            f"It is {expected} (maybe {distractor})."]
+    if " " in distractor:  # the distractor by first or last name only
+        out += [f"{expected} or {distractor.split()[0]}", f"{expected}, unless it is {distractor.split()[-1]}"]
     if len(set(page) | {expected}) > 1:
         out.append(", ".join(sorted(set(page) | {expected})))
     return out
@@ -155,7 +159,8 @@ def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
                 print("hedge passed:", t.id, repr(h[:120]))
             if t.family in ANSWER_ONLY:  # the family's own validator, on the world, says the same
                 assert not t.validate(with_answer(state, h)).success, (t.id, h[:120])
-        for good in (t.answer, f"It is {t.answer}.", f"The answer is: {t.answer}"):
+        for good in (t.answer, f"It is {t.answer}.", f"The answer is: {t.answer}",
+                     f"I checked the page: the answer is {t.answer}."):
             assert not judge_answer(t.answer_type, t.answer, good), (t.id, good)
             if t.family in ANSWER_ONLY:
                 res = t.validate(with_answer(state, good))
@@ -163,7 +168,7 @@ def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
             expected_ok[t.family] += 1
     assert sum(passed.values()) == 0, dict(passed)
     assert set(tried) == _families_with_answers(tasks) and min(tried.values()) >= 4 * len(SEEDS)
-    assert all(expected_ok[f] == 3 * len(SEEDS) for f in tried)
+    assert all(expected_ok[f] == 4 * len(SEEDS) for f in tried)
 
 
 def test_hedges_said_the_old_way_would_have_passed():
@@ -188,6 +193,10 @@ def test_errors_say_the_answer_named_several_values():
     assert not judge_answer(people, "Dana Parkson", "It was Dana Parkson.")  # longest name wins, not two names
     assert "2 different names" in judge_answer(people, "Dana Park", "Dana Park or Ada Dalton")[0]
     assert "states no count" in judge_answer(COUNT, "5", "I don't know")[0]
+    assert "2 different names" in judge_answer(people, "Dana Park", "Dana Park, or maybe Ada")[0]  # a first name counts
+    assert not judge_answer(people, "Ada Dalton", "Ada Dalton (Ada, for short)")  # her own first name does not
+    assert "2 different counts" in judge_answer(COUNT, "5", "5 or VI")[0] and not judge_answer(COUNT, "5", "I say 5")
+    assert judge_answer(COUNT, "5", "5 (or I)") and judge_answer(COUNT, "5", "5, or I.")
     assert check_answer({}, "x") and not check_answer(with_answer({}, "x"), "x")
 
 

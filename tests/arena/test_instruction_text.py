@@ -33,7 +33,8 @@ def article_errors(text: str) -> list[str]:
     out = []
     for m in _ARTICLE.finditer(text):
         art, word = m.group(1).lower(), m.group(2)
-        if art == "a" and m.group(1) == "A" and m.start() > 0 and text[m.start() - 2:m.start()] not in (". ", "? ", "! ", ": "):
+        starts_sentence = m.start() == 0 or text[m.start() - 2:m.start()] in (". ", "? ", "! ", ": ")
+        if m.group(1) == "A" and not starts_sentence:
             continue  # a capital A inside a sentence is a name ("Plan A"), not an article
         if (art == "a") == vowel_sound(word):
             out.append(f"{m.group(1)} {word}")
@@ -52,7 +53,8 @@ def rule_violations(instruction: str, secrets: set[str]) -> dict[str, list[str]]
 
 @pytest.mark.parametrize("text,bad", [
     ("Book it for 1 hour(s).", {"plural (s)"}), ("Give them a Editor role.", {"article"}),
-    ("Pick a Onyx lamp.", {"article"}), ("Pick an Tan lamp.", {"article"}), ("Sign in with ops-a / moss-jacket-15.", {"password"}),
+    ("Pick a Onyx lamp.", {"article"}), ("Pick an Tan lamp.", {"article"}),
+    ("Sign in with ops-a / moss-jacket-15.", {"password"}),
     ("Give them an Editor role, a user account, an hour, a one-off fee and an SLA.", set()),
     ("Book it for 2 hours. A review follows; see Plan A in a minute.", set()),
 ])

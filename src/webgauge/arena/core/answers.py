@@ -81,6 +81,14 @@ class AnswerType:
         alts = sorted({c.strip() for c in self.candidates if c.strip()}, key=len, reverse=True)
         return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(a) for a in alts) + r")(?!\w)", re.IGNORECASE)
 
+    @cached_property
+    def _part_re(self) -> re.Pattern | None:
+        """First and last names of the multi-word candidates ("Ada" of "Ada Dalton")."""
+        parts = sorted({w for c in self.candidates if " " in c.strip() for w in c.split() if len(w) >= 3},
+                       key=len, reverse=True)
+        return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in parts) + r")(?!\w)",
+                          re.IGNORECASE) if parts else None
+
 
 def code(prefix: str, body: str, label: str = "code", sep: str = "-", many: bool = False) -> AnswerType:
     """A code such as ``AS-3345`` (``code("AS", r"\\d{4}")``)."""
@@ -114,6 +122,9 @@ _UNITS = {w: i for i, w in enumerate((
     "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"))}
 _TENS = {w: 10 * i for i, w in enumerate(("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
                                           "ninety"), 2)}
+# roman numerals: "IV", "XII", "V"; a lone "I" only at a clause's end ("5 (or I)"), never the pronoun
+_ROMAN = re.compile(r"(?<![\w-])(?=[MDCLXVI]{2,}(?![\w-])|[VX](?![\w-])|I\s*(?:[).,;:!?]|$))"
+                    r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\w-])")
 _WORD = "|".join(sorted([*_TENS, *_UNITS, "hundred", "thousand", "none", "and"], key=len, reverse=True))
 _WORD_NUM = re.compile(rf"(?<!\w)(?:{_WORD})(?:[\s-]+(?:{_WORD}))*(?!\w)", re.IGNORECASE)
 
@@ -168,6 +179,7 @@ def _word_values(run: str) -> list[float]:
 def _numbers(text: str) -> list[float]:
     text = _TIME.sub(" ", _DMY.sub(" ", _MDY.sub(" ", _NUM_DATE.sub(" ", _ISO_DATE.sub(" ", text)))))
     out = [float(m.group(0).replace(",", "")) for m in _NUMBER.finditer(text)]
+    out += [float(_roman(m.group(0))) for m in _ROMAN.finditer(text)]
     for m in _WORD_NUM.finditer(text):
         out += [float(v) for v in _word_values(m.group(0))]
     return out
@@ -183,11 +195,31 @@ def extract(typ: AnswerType, text: str) -> list[str]:
         return [e.casefold().strip(".") for e in _EMAIL.findall(text)]
     if typ.kind == "code":
         stripped = _TIME.sub(" ", _NUM_DATE.sub(" ", _ISO_DATE.sub(" ", text)))
-        return [f"{typ.prefix}{typ.sep}{next(g for g in m.groups() if g)}".upper() for m in typ._code_re.finditer(stripped)]
+        return [f"{typ.prefix}{typ.sep}{next(g for g in m.groups() if g)}".upper()
+                for m in typ._code_re.finditer(stripped)]
     if typ.kind == "name":
-        return [m.group(0).casefold() for m in typ._name_re.finditer(text)]
+        return _names(typ, text)
     norm = _norm(text)
     return [norm] if norm else []
+
+
+def _names(typ: AnswerType, text: str) -> list[str]:
+    """Full names of the candidate set, then any first or last name of a candidate that stands
+    outside them and is not part of a name already named ("Paloma Holm or Ada" names two)."""
+    full = list(typ._name_re.finditer(text))
+    out = [m.group(0).casefold() for m in full]
+    if typ._part_re is not None:
+        own = {w.casefold() for m in full for w in m.group(0).split()}
+        rest = typ._name_re.sub(" ", text)
+        out += [w for w in (m.group(0).casefold() for m in typ._part_re.finditer(rest)) if w not in own]
+    return out
+
+
+def _roman(token: str) -> int:
+    vals, total = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}, 0
+    for a, b in zip(token, token[1:] + " "):
+        total += -vals[a] if vals.get(b, 0) > vals[a] else vals[a]
+    return total
 
 
 def _fmt(v: float) -> str:
