@@ -159,8 +159,11 @@ def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
                 print("hedge passed:", t.id, repr(h[:120]))
             if t.family in ANSWER_ONLY:  # the family's own validator, on the world, says the same
                 assert not t.validate(with_answer(state, h)).success, (t.id, h[:120])
-        for good in (t.answer, f"It is {t.answer}.", f"The answer is: {t.answer}",
-                     f"I checked the page: the answer is {t.answer}."):
+        goods = [t.answer, f"It is {t.answer}.", f"The answer is: {t.answer}",
+                 f"I checked the page: the answer is {t.answer}."]
+        if t.answer_type.kind == "name":  # quoting the titles, user names and roles of the task is not naming
+            goods.append(f"{t.instruction} Answer: {t.answer}")
+        for good in goods:
             assert not judge_answer(t.answer_type, t.answer, good), (t.id, good)
             if t.family in ANSWER_ONLY:
                 res = t.validate(with_answer(state, good))
@@ -168,7 +171,7 @@ def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
             expected_ok[t.family] += 1
     assert sum(passed.values()) == 0, dict(passed)
     assert set(tried) == _families_with_answers(tasks) and min(tried.values()) >= 4 * len(SEEDS)
-    assert all(expected_ok[f] == 4 * len(SEEDS) for f in tried)
+    assert all(expected_ok[f] >= 4 * len(SEEDS) for f in tried)
 
 
 def test_hedges_said_the_old_way_would_have_passed():

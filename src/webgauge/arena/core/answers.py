@@ -45,6 +45,9 @@ class AnswerType:
     ``kind`` is one of :data:`KINDS`; ``label`` names it in errors ("count", "asset code");
     ``prefix``/``body`` describe a code (``AS`` + ``\\d{4}`` reads ``AS-3345``, ``as 3345`` and a
     bare ``3345``); ``candidates`` are the names of the world a name answer is chosen from;
+    ``context`` are other phrases of the world that contain candidate words without naming a
+    candidate (page and thread titles, role names, user names): an answer that quotes them
+    ("the owner of 'Analytics guide (North Holdings)' is ...") does not name those words;
     ``many`` makes the expected value a set that the answer must name exactly.
     """
 
@@ -55,6 +58,7 @@ class AnswerType:
     sep: str = "-"
     candidates: tuple[str, ...] = field(default=(), repr=False)
     many: bool = False
+    context: tuple[str, ...] = field(default=(), repr=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -82,11 +86,19 @@ class AnswerType:
         return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(a) for a in alts) + r")(?!\w)", re.IGNORECASE)
 
     @cached_property
+    def _context_re(self) -> re.Pattern | None:
+        own = {c.strip().casefold() for c in self.candidates}
+        alts = sorted({c.strip() for c in self.context if c.strip() and c.strip().casefold() not in own},
+                      key=len, reverse=True)
+        return re.compile(r"(?<![\w.@])(?:" + "|".join(re.escape(a) for a in alts) + r")(?![\w@])",
+                          re.IGNORECASE) if alts else None
+
+    @cached_property
     def _part_re(self) -> re.Pattern | None:
         """First and last names of the multi-word candidates ("Ada" of "Ada Dalton")."""
         parts = sorted({w for c in self.candidates if " " in c.strip() for w in c.split() if len(w) >= 3},
                        key=len, reverse=True)
-        return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in parts) + r")(?!\w)",
+        return re.compile(r"(?<![\w.@])(?:" + "|".join(re.escape(p) for p in parts) + r")(?![\w@]|\.\w)",
                           re.IGNORECASE) if parts else None
 
 
@@ -95,9 +107,12 @@ def code(prefix: str, body: str, label: str = "code", sep: str = "-", many: bool
     return AnswerType("code", label=label, prefix=prefix, body=body, sep=sep, many=many)
 
 
-def names(candidates: Iterable[str], label: str = "name", many: bool = False) -> AnswerType:
-    """A name out of ``candidates`` (the names of this kind that exist in the task's world)."""
-    return AnswerType("name", label=label, candidates=tuple(sorted(set(candidates))), many=many)
+def names(candidates: Iterable[str], label: str = "name", many: bool = False,
+          context: Iterable[str] = ()) -> AnswerType:
+    """A name out of ``candidates`` (the names of this kind that exist in the task's world);
+    ``context``: the world's other phrases an answer may quote (see :class:`AnswerType`)."""
+    return AnswerType("name", label=label, candidates=tuple(sorted(set(candidates))), many=many,
+                      context=tuple(sorted(set(context))))
 
 
 COUNT = AnswerType("number", label="count")
@@ -206,6 +221,8 @@ def extract(typ: AnswerType, text: str) -> list[str]:
 def _names(typ: AnswerType, text: str) -> list[str]:
     """Full names of the candidate set, then any first or last name of a candidate that stands
     outside them and is not part of a name already named ("Paloma Holm or Ada" names two)."""
+    if typ._context_re is not None:
+        text = typ._context_re.sub(" ", text)
     full = list(typ._name_re.finditer(text))
     out = [m.group(0).casefold() for m in full]
     if typ._part_re is not None:

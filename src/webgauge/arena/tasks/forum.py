@@ -88,9 +88,12 @@ def _one_reply_errors(s: State, seed_state: State, tid: int, author: dict, must_
     return errs, p
 
 
-def _names_type(users: dict[int, dict], many: bool = False):
-    """A member's name out of every member's name (the names the forum shows)."""
-    return names((u["name"] for u in users.values()), label="member's name", many=many)
+def _names_type(state: State, users: dict[int, dict], many: bool = False):
+    """A member's name out of every member's name (the names the forum shows); thread titles,
+    user names and categories may be quoted around it."""
+    context = [t["title"] for t in state["forum_threads"]] + [u["username"] for u in users.values()] + \
+        [c["name"] for c in state["forum_categories"]]
+    return names((u["name"] for u in users.values()), label="member's name", many=many, context=context)
 
 
 def _task(name: str, seed: int, **kw) -> Task:
@@ -116,7 +119,7 @@ def top_authors(seed: int, state: State) -> Task:
     top = pick[:n]
     authors = list(dict.fromkeys(users[t["author_id"]]["name"] for t in top))
     answer = ", ".join(authors)
-    starters = _names_type(users, many=True)
+    starters = _names_type(state, users, many=True)
     instruction = phrase(rng, (
         "Among the threads in the forum's {cat} category started on or after {since}, which {n} have the most votes? "
         "Reply with the names of the members who started them.",
@@ -333,7 +336,7 @@ def upvote_solution(seed: int, state: State) -> Task:
                          and posts[t["solution_id"]]["author_id"] != who["id"]])
     sol = posts[thread["solution_id"]]
     author = users[sol["author_id"]]["name"]
-    author_type = _names_type(users)
+    author_type = _names_type(state, users)
     instruction = phrase(rng, (
         "Signed in to the forum as {user}, upvote the accepted answer in '{thread}', and tell me who wrote it.",
         "In the thread '{thread}', give the accepted answer an upvote (you are signed in as {user}) and reply with "

@@ -11,6 +11,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
+from ..apps.admin import ROLES
 from .admin import UNTOUCHED, _unique, account, find_user_steps, start_path
 from .common import State, rows_by
 
@@ -46,7 +47,9 @@ def _people(state: State) -> list[str]:
 
 
 def _fact_type(key: str, state: State) -> AnswerType:
-    return {"Owner": lambda: names(_people(state), label="person's name"), "Retention (days)": lambda: COUNT,
+    titles = [p["title"] for p in state["wiki_pages"]]
+    return {"Owner": lambda: names(_people(state), label="person's name", context=titles),
+            "Retention (days)": lambda: COUNT,
             "Cost centre": lambda: code("CC", r"\d{4}", label="cost centre"), "Escalation contact": lambda: EMAIL,
             "Next review": lambda: DATE}[key]()
 
@@ -126,7 +129,8 @@ def owner_to_admin(seed: int, state: State) -> Task:
     role = rng.choice(("Reviewer", "Editor", "Billing manager"))
     p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
     owner = users[p["facts"]["Owner"]]
-    team_type = names({u["team"] for u in state["admin_users"]}, label="team")
+    team_type = names({u["team"] for u in state["admin_users"]}, label="team",
+                      context=[q["title"] for q in state["wiki_pages"]] + list(ROLES))
     user = account(state)[0]
     instruction = phrase(rng, (
         "Find the owner of the docs page '{title}', then give that person the {role} role in the admin console "
