@@ -13,14 +13,16 @@ of that type from the answer and the answer must name **exactly one distinct val
 set type: exactly the expected set), whatever its length:
 
 - ``"It is CC-1022."`` passes; ``"CC-1022 or CC-1023"`` fails ("names 2 different codes");
-- a count answer is read for digits and number words, so ``"0 1 2 3 4 5"``,
-  ``"between 3 and 5"``, ``"3-5"`` and ``"three or 4"`` all fail, while ``"173 days"`` passes
-  (ISO dates and clock times in the answer are not counts);
+- a count answer is read for digits, number words and roman numerals, so ``"0 1 2 3 4 5"``,
+  ``"between 3 and 5"``, ``"3-5"``, ``"three or 4"`` and ``"5 (or VI)"`` all fail, while
+  ``"173 days"`` passes (dates and clock times in the answer are not counts);
 - a name answer fails when it mentions two or more names of the world's candidate set
-  (longest match wins, so ``"Dana Parkson"`` is not also ``"Dana Park"``).
+  (longest match wins, so ``"Dana Parkson"`` is not also ``"Dana Park"``), or another
+  candidate's first or last name (``"Paloma Holm or Ada"``).
 
 Case, whitespace and surrounding punctuation never matter; numbers compare as numbers
-(``"173"`` = ``"173.0"`` = ``"1,73"`` is not, ``"1,730"`` = ``1730``).
+(``"173"`` = ``"173.0"``, ``"1,730"`` = ``1730``). A task without a declared type gets one
+inferred from its expected value (a plain text must then match exactly).
 """
 
 from __future__ import annotations
