@@ -137,6 +137,7 @@ def worlds():
     return states, tasks
 
 
+@pytest.mark.timeout(1800)  # the first user of the 50 worlds builds them
 def test_twelve_families_are_answer_judged_and_declare_a_type(worlds):
     _, tasks = worlds
     fams = _families_with_answers(tasks)
@@ -146,6 +147,7 @@ def test_twelve_families_are_answer_judged_and_declare_a_type(worlds):
         assert "answer_type" not in t.public() and "answer" not in t.public()
 
 
+@pytest.mark.timeout(1800)  # 600 tasks, about 20 hedges each
 def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
     states, tasks = worlds
     passed, tried, expected_ok = Counter(), Counter(), Counter()

@@ -63,6 +63,7 @@ def test_the_rules_catch_what_they_should(text, bad):
     assert got == bad, (text, rule_violations(text, {"moss-jacket-15"}))
 
 
+@pytest.mark.timeout(1800)  # 11,600 tasks built from 200 worlds: a minute or two, more on a loaded machine
 def test_every_family_at_200_seeds_writes_clean_instructions():
     counts: dict[str, int] = {"plural (s)": 0, "article": 0, "password": 0}
     examples: dict[str, list[str]] = {k: [] for k in counts}
