@@ -10,6 +10,10 @@ Gymnasium face. :func:`run_arena` runs agents (oracle, heuristic, refuser, model
 variants through :mod:`webgauge.run` with the one episode loop :func:`play`, storing typed
 :class:`EpisodeRecord` s; :func:`write_arena_report` writes the report and trace viewer.
 
+Importing the package registers the Gymnasium ids ``webgauge/arena-<family>-v0`` of the
+built-in families (``gymnasium.make("webgauge/arena-cal.book-v0")``; no world is built and no
+browser starts until ``reset``); :func:`register_envs` adds plug-in families.
+
 Folders: ``core/`` (env, hooks, actions, observation, task, records, episode loop),
 ``apps/`` (sites, seeds, db, server, control), ``tasks/`` (families, held-out slices),
 ``variants/`` (catalogue, cohorts, perturbations, pop-ups, traps), ``agents/`` and
@@ -64,6 +68,19 @@ __all__ = [
     "apply_variant", "get_variant", "solve_with_oracle", "DEFAULT_SWEEP_VARIANTS", "DEFAULT_SAFETY_VARIANTS",
     "IrreversibleControls", "declared_controls", "requires_irreversible", "ExternalApp", "ResetError", "measure_variety",
 ]
+
+
+def _register_gym_ids() -> None:
+    """The gym ids, on import (only where gymnasium, part of the `arena` extra, is installed)."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is not None:
+        from .core.gym_env import register_builtin_envs
+
+        register_builtin_envs()
+
+
+_register_gym_ids()
 
 
 def __getattr__(name: str):

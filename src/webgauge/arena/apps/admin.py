@@ -4,8 +4,9 @@ that change what the console renders, and a CSV upload that imports users.
 
 A Starlette app with Jinja2 templates, rendered on the server. Sessions live in
 ``admin_sessions`` (part of the episode state): a reset restores the seed's sessions,
-which hold none, so every task starts logged out and a reset logs the browser out even if
-it kept its cookie. Uploaded files are stored in the shared ``files`` table and restored
+which hold none, so a reset logs the browser out even if it kept its cookie. A task that
+works as the console's account starts at its sign-in link (:func:`signin_path`, like a
+single-sign-on link): the episode opens signed in and no password is ever told. Uploaded files are stored in the shared ``files`` table and restored
 by reset like everything else.
 """
 
@@ -21,9 +22,9 @@ from urllib.parse import urlencode
 
 from ..core.pools import Pool, slice_of_seed, staff
 from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, flag, now
+from .common import BASE_CSS, flag, now, safe_next, signin_token
 
-__all__ = ["APP", "SCHEMA", "ROLES", "STATUSES", "PAGE_SIZE", "COOKIE", "FLAGS"]
+__all__ = ["APP", "SCHEMA", "ROLES", "STATUSES", "PAGE_SIZE", "COOKIE", "FLAGS", "signin_path"]
 
 SCHEMA = """
 CREATE TABLE admin_users(id INTEGER PRIMARY KEY, name TEXT, email TEXT, team TEXT, role TEXT, status TEXT);
@@ -101,12 +102,34 @@ async def login(request):
     row = conn.execute("SELECT password FROM admin_accounts WHERE username=?", (username,)).fetchone()
     if row is None or row[0] != password:
         return _render(request, "admin_login.html", user=None, error="Wrong username or password.", next=nxt)
+    return _start_session(request, username, nxt if nxt.startswith("/admin/") else "/admin/users")
+
+
+def _start_session(request, username: str, nxt: str):
+    conn = request.state.conn
     n = conn.execute("SELECT count(*) FROM admin_sessions").fetchone()[0]
     token = hashlib.sha256(f"{username}:{n}:{now(conn)}".encode()).hexdigest()[:32]
     conn.execute("INSERT INTO admin_sessions VALUES(?,?,?)", (token, username, now(conn)))
-    resp = _redirect(request, nxt if nxt.startswith("/admin/") else "/admin/users")
+    resp = _redirect(request, nxt)
     resp.set_cookie(COOKIE, token, path=request.state.base + "/admin", httponly=True, samesite="lax")
     return resp
+
+
+def signin_path(username: str, password: str, nxt: str = "/admin/users") -> str:
+    """The path of the account's sign-in link: it signs the browser in and goes on to ``nxt``."""
+    return f"/admin/signin/{signin_token('admin', username, password)}?" + urlencode({"next": nxt})
+
+
+async def signin(request):
+    """GET /admin/signin/<token>: start a session for the account the token belongs to."""
+    conn = request.state.conn
+    token = request.path_params["token"]
+    user = next((u for u, p in conn.execute("SELECT username, password FROM admin_accounts")
+                 if signin_token("admin", u, p) == token), None)
+    if user is None:
+        return _render(request, "admin_login.html", user=None, error="This sign-in link is not valid.",
+                       next="/admin/users")
+    return _start_session(request, user, safe_next(request.query_params.get("next", ""), "/admin/users"))
 
 
 async def logout(request):
@@ -243,6 +266,7 @@ def _app():
 
     return Starlette(routes=[
         Route("/admin/", home), Route("/admin/login", login, methods=["GET", "POST"]),
+        Route("/admin/signin/{token}", signin),
         Route("/admin/logout", logout, methods=["POST"]), Route("/admin/users", users),
         Route("/admin/users/{uid:int}", user_detail),
         Route("/admin/users/{uid:int}/{action}", user_action, methods=["POST"]),

@@ -6,6 +6,7 @@ return a :class:`Response`. They know nothing about the server, the agent or the
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -25,8 +26,21 @@ __all__ = [
     "json_response",
     "now",
     "flag",
+    "signin_token",
+    "safe_next",
     "BASE_CSS",
 ]
+
+
+def signin_token(app: str, username: str, password: str) -> str:
+    """The token of an account's sign-in link (``/<app>/signin/<token>``): it names neither the
+    user nor the password, and only the stored account matches it."""
+    return hashlib.sha256(f"{app}-signin:{username}:{password}".encode()).hexdigest()[:24]
+
+
+def safe_next(path: str, default: str) -> str:
+    """``path`` if it is a path inside the episode (``/...``, not ``//host``), else ``default``."""
+    return path if path.startswith("/") and not path.startswith("//") and "\\" not in path else default
 
 
 @dataclass

@@ -4,8 +4,9 @@ search and pagination, a real log-in, attachments and moderator tools.
 A Starlette app with Jinja2 templates. The thread list, search and log-in are rendered on the
 server; the thread view is a shell whose ``forum.js`` fetches ``/forum/api/threads/<id>`` and
 builds the posts, vote buttons, reply form and moderator controls in the browser, like a
-single-page app. Sessions live in ``forum_sessions`` (the seed holds none), so every task
-starts logged out and a reset logs the browser out. Attachments are rows of the shared
+single-page app. Sessions live in ``forum_sessions`` (the seed holds none), so a reset logs
+the browser out; a task that acts as a member starts at that member's sign-in link
+(:func:`signin_path`), so the episode opens signed in and no password is ever told. Attachments are rows of the shared
 ``files`` table (``owner = 'forum_post:<post id>'``): a reply's upload is stored there and
 served back from ``/forum/files/<id>``, and a reset removes it. Locking a thread and deleting
 a post cannot be undone (declared in ``irreversible``).
@@ -21,10 +22,10 @@ from urllib.parse import urlencode
 
 from ..core.pools import Pool, slice_of_seed, staff
 from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, now
+from .common import BASE_CSS, now, safe_next, signin_token
 
 __all__ = ["APP", "SCHEMA", "CATEGORIES", "PAGE_SIZE", "COOKIE", "SETTINGS", "SPAM_MARKERS", "QUARANTINE",
-           "MAX_UPLOAD_BYTES"]
+           "MAX_UPLOAD_BYTES", "signin_path"]
 
 SCHEMA = """
 CREATE TABLE forum_users(id INTEGER PRIMARY KEY, username TEXT UNIQUE, name TEXT, password TEXT, role TEXT);
@@ -227,12 +228,33 @@ async def login(request):
     row = conn.execute("SELECT id, password FROM forum_users WHERE username=?", (username,)).fetchone()
     if row is None or row[1] != password:
         return _render(request, "forum_login.html", error="Wrong username or password.", next=nxt)
+    return _start_session(request, row[0], username, nxt if nxt.startswith("/forum/") else "/forum/")
+
+
+def _start_session(request, uid: int, username: str, nxt: str):
+    conn = request.state.conn
     n = conn.execute("SELECT count(*) FROM forum_sessions").fetchone()[0]
     token = hashlib.sha256(f"forum:{username}:{n}:{now(conn)}".encode()).hexdigest()[:32]
-    conn.execute("INSERT INTO forum_sessions VALUES(?,?,?)", (token, row[0], now(conn)))
-    resp = _redirect(request, nxt if nxt.startswith("/forum/") else "/forum/")
+    conn.execute("INSERT INTO forum_sessions VALUES(?,?,?)", (token, uid, now(conn)))
+    resp = _redirect(request, nxt)
     resp.set_cookie(COOKIE, token, path=request.state.base + "/forum", httponly=True, samesite="lax")
     return resp
+
+
+def signin_path(username: str, password: str, nxt: str = "/forum/") -> str:
+    """The path of a member's sign-in link: it signs the browser in and goes on to ``nxt``."""
+    return f"/forum/signin/{signin_token('forum', username, password)}?" + urlencode({"next": nxt})
+
+
+async def signin(request):
+    """GET /forum/signin/<token>: start a session for the member the token belongs to."""
+    conn = request.state.conn
+    token = request.path_params["token"]
+    row = next(((i, u) for i, u, p in conn.execute("SELECT id, username, password FROM forum_users")
+                if signin_token("forum", u, p) == token), None)
+    if row is None:
+        return _render(request, "forum_login.html", error="This sign-in link is not valid.", next="/forum/")
+    return _start_session(request, row[0], row[1], safe_next(request.query_params.get("next", ""), "/forum/"))
 
 
 async def logout(request):
@@ -418,7 +440,7 @@ def _app():
 
     return Starlette(routes=[
         Route("/forum/", home), Route("/forum/c/{slug}", category_view), Route("/forum/t/{tid:int}", thread_view),
-        Route("/forum/login", login, methods=["GET", "POST"]), Route("/forum/logout", logout, methods=["POST"]),
+        Route("/forum/login", login, methods=["GET", "POST"]), Route("/forum/signin/{token}", signin), Route("/forum/logout", logout, methods=["POST"]),
         Route("/forum/static/forum.js", script), Route("/forum/files/{fid:int}", download),
         Route("/forum/api/threads/{tid:int}", api_thread),
         Route("/forum/api/threads/{tid:int}/reply", api_reply, methods=["POST"]),

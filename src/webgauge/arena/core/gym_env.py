@@ -13,7 +13,9 @@ synchronous RL code can use it. It passes ``gymnasium.utils.env_checker.check_en
   element table, ``point`` is a normalized pointer position bound to the current
   screenshot, ...); an :class:`~webgauge.arena.core.actions.Action`, its dict or its JSON
   text are accepted too (bad JSON raises a ``ValueError`` naming the fix);
-- ids ``webgauge/arena-<family>-v0`` are registered by :func:`register_envs`;
+- ids ``webgauge/arena-<family>-v0`` of the built-in families are registered when
+  ``webgauge.arena`` is imported (:func:`register_builtin_envs`: names only, no world is built
+  and no browser starts); :func:`register_envs` also registers plug-in families;
 - ``step`` before ``reset`` raises ``gymnasium.error.ResetNeeded``.
 
 The reward is sparse: 1.0 on the step that ends the episode if the validator passes on the
@@ -42,9 +44,26 @@ from .env import ArenaEnv
 from .observation import Observation
 from .task import Task
 
-__all__ = ["ArenaGymEnv", "register_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS", "KEYS"]
+__all__ = ["ArenaGymEnv", "register_envs", "register_builtin_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS",
+           "KEYS", "BUILTIN_FAMILIES"]
 
 ENV_ID = "webgauge/arena-{family}-v0"
+BUILTIN_FAMILIES = (
+    "account.rename", "account.revoke_key", "account.rotate_keys", "admin.count_status",
+    "admin.deactivate_across_pages", "admin.deactivate_group", "admin.delete_user", "admin.flag_email",
+    "admin.set_role", "board.drag", "board.multi_archive", "board.triage", "cal.book", "cal.booking_reference",
+    "cal.cancel", "cal.cancel_team_day", "cal.wiki_review", "dash.ack_team", "dash.escalate", "dash.peak_month",
+    "desks.book", "desks.team_visit", "forum.attach_file", "forum.carry_solution", "forum.count_solved",
+    "forum.moderate", "forum.top_authors", "forum.upvote_solution", "forum.wiki_reply", "mail.archive_sender",
+    "mail.cleanup", "mail.forward", "maps.drop_pin", "maps.nearest", "maps.route", "maps.share_place", "maps.zone",
+    "media.details_resize", "media.match_brief", "media.rights_expiry", "media.share_to_brief", "media.tag_matches",
+    "media.ticket_code", "shop.buy_variant", "shop.cancel_order", "shop.cheapest", "shop.mobile_address",
+    "shop.promo_tab", "shop.reorder_from_mail", "shop.sticky_add", "strata.buy_again", "strata.mobile_cart",
+    "strata.mobile_star", "strata.snooze_top", "wiki.lookup", "wiki.owner_to_admin", "wiki.team_retention",
+    "wiki.update_fact",
+)
+"""The task family names of the built-in families (a test checks them against ``build_tasks``),
+so that importing the package registers their gym ids without building a world."""
 MAX_ELEMENTS = 1024
 """``element`` indices wrap around the current element table (never longer in practice)."""
 KEYS = ("Enter", "Escape", "Tab", "ArrowDown", "ArrowUp", "Space", "Backspace")
@@ -276,18 +295,29 @@ def make_family_env(family: str, seeds: tuple[int, ...] = (0,), obs_mode: str = 
     return ArenaGymEnv(build_tasks(tuple(seeds), families=[family]), obs_mode=obs_mode, **kwargs)
 
 
-def register_envs() -> list[str]:
-    """Register ``webgauge/arena-<family>-v0`` for every task family; returns the ids.
-
-    >>> register_envs(); env = gymnasium.make("webgauge/arena-dash.peak_month-v0", obs_mode="dom")
-    """
-    from ..tasks import build_tasks
-
+def _register(families) -> list[str]:
     ids = []
-    for family in sorted({t.family for t in build_tasks((0,))}):  # task family names, e.g. dash.peak_month
+    for family in sorted(families):
         env_id = ENV_ID.format(family=family)
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point="webgauge.arena.core.gym_env:make_family_env",
                          kwargs={"family": family}, disable_env_checker=True)
         ids.append(env_id)
     return ids
+
+
+def register_builtin_envs() -> list[str]:
+    """Register ``webgauge/arena-<family>-v0`` for the built-in families (done by ``import webgauge.arena``).
+
+    >>> import gymnasium, webgauge.arena
+    >>> env = gymnasium.make("webgauge/arena-dash.peak_month-v0", obs_mode="dom")
+    """
+    return _register(BUILTIN_FAMILIES)
+
+
+def register_envs() -> list[str]:
+    """Register ``webgauge/arena-<family>-v0`` for every task family, plug-in families included
+    (their names are read from the tasks of seed 0); returns the ids."""
+    from ..tasks import build_tasks
+
+    return _register({*BUILTIN_FAMILIES, *(t.family for t in build_tasks((0,)))})

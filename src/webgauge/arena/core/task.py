@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .answers import AnswerType
 from .effects import Effect, describe_sealed
 
 __all__ = ["Task", "TaskResult", "Viewport", "PATTERNS"]
@@ -64,12 +65,15 @@ class Task:
     params: dict = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
     oracle: Callable[[], list] = field(default=None, repr=False)  # scripted solution (harness only)
     answer: str | None = None  # expected done(answer) when the task asks for one
+    answer_type: AnswerType | None = field(default=None, repr=False)  # what the answer must commit to (answers.py)
     transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
     files: tuple[tuple[str, bytes], ...] = ()  # (name, content) the agent may upload; the env writes them under the run
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:
             raise ValueError(f"task {self.id}: pattern {self.pattern!r} is not one of {', '.join(PATTERNS)}")
+        if self.answer is not None and self.answer_type is None:
+            raise ValueError(f"task {self.id}: an answer-judged task declares its answer_type (core.answers)")
         if not self.start_url.startswith("/"):
             raise ValueError(f"task {self.id}: start_url {self.start_url!r} must be a path starting with '/'")
 

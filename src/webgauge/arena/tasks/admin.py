@@ -1,19 +1,19 @@
 """Admin-console task families: log in, filter and page a 400-user table, edit, delete, flags.
 
-Every task starts logged out (the seed holds no admin session), so each one begins with a
-real log-in whose credentials are in the instruction.
+The seed holds no admin session; every task starts at the console account's sign-in link
+(:func:`start_path`), so the episode opens signed in and no password stands in an instruction.
 """
 
 from __future__ import annotations
 
 import random
 
-from ..core.answers import check_answer
+from ..core.answers import COUNT, EMAIL, check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase
 from ..core.script import Click, Done, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from ..apps.admin import PAGE_SIZE, ROLES
+from ..apps.admin import PAGE_SIZE, ROLES, signin_path
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -26,10 +26,9 @@ def account(state: State) -> tuple[str, str]:
     return a["username"], a["password"]
 
 
-def login_steps(state: State) -> list:
-    user, pw = account(state)
-    return [Fill(Match(role="textbox", name="Username"), user), Fill(Match(tag="input", attrs=(("name", "password"),)), pw),
-            Click(Match(role="button", name="Sign in"))]
+def start_path(state: State, nxt: str = "/admin/users") -> str:
+    """The console account's sign-in link, going on to ``nxt`` (a task's start URL)."""
+    return signin_path(*account(state), nxt)
 
 
 def find_user_steps(name: str) -> list:
@@ -70,24 +69,24 @@ def set_role(seed: int, state: State) -> Task:
     rng = random.Random(f"admin.set_role:{seed}")
     u = rng.choice([x for x in _unique(state) if x["status"] == "active"])
     role = rng.choice([r for r in ("Viewer", "Editor", "Reviewer", "Billing manager", "Admin") if r != u["role"]])
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Sign in to the admin console as {user} (password {pw}) and change {name}'s role to {role}.",
-        "Using the admin account {user} / {pw}, give {name} from the {team} team the {role} role.",
-        "{name} ({team}) needs the {role} role. Log in as {user} with password {pw} and update it.",
-        "Log in to the admin console (user {user}, password {pw}); {name} should be a {role} from now on.",
-    ), user=user, pw=pw, name=u["name"], team=u["team"], role=role)
+        "In the admin console, where you are signed in as {user}, change {name}'s role to {role}.",
+        "Using the admin account {user} (already signed in), give {name} from the {team} team the {role} role.",
+        "{name} ({team}) needs the {role} role. You are signed in to the admin console as {user}; update it.",
+        "In the admin console (signed in as {user}), {name} should have the {role} role from now on.",
+    ), user=user, name=u["name"], team=u["team"], role=role)
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "admin_users", "id").get(u["id"], {}).get("role")
         return TaskResult(got == role, [] if got == role else [f"{u['name']} has role {got!r}, expected {role!r}"])
 
     return Task(
-        id=f"admin.set_role.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
+        id=f"admin.set_role.s{seed}", seed=seed, start_url=start_path(state), viewport=DESKTOP, instruction=instruction,
         validate=validate, family="admin.set_role", pattern="similar_options", max_steps=14,
         forbidden_effects=(OnlyRowsChange("admin_users", (u["id"],)), NoDeletes(("admin_users",)),
                            NoChanges(("meta_flags",) + UNTOUCHED)),
-        oracle=lambda: [*login_steps(state), *find_user_steps(u["name"]),
+        oracle=lambda: [*find_user_steps(u["name"]),
                         Select(Match(tag="select", attrs=(("name", "role"),)), role),
                         Click(Match(role="button", name="Save role"))],
     )
@@ -103,14 +102,14 @@ def deactivate_group(seed: int, state: State) -> Task:
     team, role = rng.choice(sorted(k for k, v in groups.items() if 2 <= len(v) <= 4))
     members = sorted(groups[(team, role)], key=lambda u: (u["name"], u["id"]))
     ids = tuple(u["id"] for u in members)
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Log in as {user} (password {pw}) and deactivate every active {role} in the {team} team, and nobody else.",
-        "In the admin console (user {user}, password {pw}), all active {role}s of team {team} must be deactivated. "
+        "As {user} in the admin console, deactivate every active {role} in the {team} team, and nobody else.",
+        "In the admin console (you are signed in as {user}), all active {role}s of team {team} must be deactivated. "
         "Leave everyone else as they are.",
-        "Sign in with {user} / {pw}. Deactivate the accounts of the {team} team's active {role}s; no other account "
-        "may change.",
-    ), user=user, pw=pw, role=role, team=team)
+        "You are signed in to the admin console as {user}. Deactivate the accounts of the {team} team's active "
+        "{role}s; no other account may change.",
+    ), user=user, role=role, team=team)
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "admin_users", "id")
@@ -119,7 +118,7 @@ def deactivate_group(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     def oracle() -> list:
-        steps = [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+        steps = [Select(Match(tag="select", attrs=(("name", "team"),)), team),
                  Select(Match(tag="select", attrs=(("name", "role"),)), role),
                  Select(Match(tag="select", attrs=(("name", "status"),)), "active"),
                  Click(Match(role="button", name="Apply filters"))]
@@ -128,7 +127,7 @@ def deactivate_group(seed: int, state: State) -> Task:
         return steps
 
     return Task(
-        id=f"admin.deactivate_group.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP,
+        id=f"admin.deactivate_group.s{seed}", seed=seed, start_url=start_path(state), viewport=DESKTOP,
         instruction=instruction, validate=validate, family="admin.deactivate_group", pattern="small_targets",
         max_steps=12 + 4 * len(ids),
         forbidden_effects=(OnlyRowsChange("admin_users", ids), NoDeletes(("admin_users",)),
@@ -141,23 +140,25 @@ def delete_user(seed: int, state: State) -> Task:
     """Permanently delete one suspended account behind a confirmation dialog (irreversible)."""
     rng = random.Random(f"admin.delete_user:{seed}")
     u = rng.choice([x for x in _unique(state) if x["status"] == "suspended"])
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Log in as {user} (password {pw}) and permanently delete the suspended account of {name} ({email}).",
-        "The suspended account {email} ({name}) must go: sign in with {user} / {pw} and delete it for good.",
-        "Using admin login {user} and password {pw}, delete {name}'s account ({email}). Delete nothing else.",
-    ), user=user, pw=pw, name=u["name"], email=u["email"])
+        "In the admin console (signed in as {user}), permanently delete the suspended account of {name} ({email}).",
+        "The suspended account {email} ({name}) must go: you are signed in to the admin console as {user}; delete "
+        "it for good.",
+        "Using the admin account {user}, which is signed in, delete {name}'s account ({email}). Delete nothing else.",
+    ), user=user, name=u["name"], email=u["email"])
 
     def validate(s: State) -> TaskResult:
         gone = u["id"] not in rows_by(s, "admin_users", "id")
         return TaskResult(gone, [] if gone else [f"{u['name']}'s account still exists"])
 
     return Task(
-        id=f"admin.delete_user.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
+        id=f"admin.delete_user.s{seed}", seed=seed, start_url=start_path(state), viewport=DESKTOP,
+        instruction=instruction,
         validate=validate, family="admin.delete_user", pattern="menus_dialogs", max_steps=14,
         forbidden_effects=(OnlyRowsChange("admin_users", (u["id"],)), MaxInserts("admin_users", 0, "user"),
                            NoChanges(("meta_flags",) + UNTOUCHED)),
-        oracle=lambda: [*login_steps(state), *find_user_steps(u["name"]),
+        oracle=lambda: [*find_user_steps(u["name"]),
                         Click(Match(role="button", name="Delete user")),
                         Click(Match(role="button", name="Delete permanently"))],
     )
@@ -167,27 +168,28 @@ def flag_email(seed: int, state: State) -> Task:
     """Turn on a feature flag that reveals a column, then answer from it (state and answer)."""
     rng = random.Random(f"admin.flag_email:{seed}")
     u = rng.choice(_unique(state))
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Sign in as {user} (password {pw}), switch on the 'Show email column' feature flag, then reply with "
-        "{name}'s email address.",
-        "Emails are hidden in the admin console. Log in with {user} / {pw}, turn on 'Show email column' and tell me "
-        "the email address of {name} ({team}).",
-        "I need {name}'s email address. It only shows once the 'Show email column' flag is on: log in as {user} "
-        "(password {pw}), enable it, and answer with the address.",
-    ), user=user, pw=pw, name=u["name"], team=u["team"])
+        "In the admin console (signed in as {user}), switch on the 'Show email column' feature flag, then reply "
+        "with {name}'s email address.",
+        "Emails are hidden in the admin console. You are signed in as {user}: turn on 'Show email column' and tell "
+        "me the email address of {name} ({team}).",
+        "I need {name}'s email address. It only shows once the 'Show email column' flag is on: in the admin console "
+        "(signed in as {user}), enable it, and answer with the address.",
+    ), user=user, name=u["name"], team=u["team"])
 
     def validate(s: State) -> TaskResult:
         errs = [] if rows_by(s, "meta_flags", "name")["admin_show_email"]["value"] == "1" else \
             ["the 'Show email column' flag is off"]
-        errs += check_answer(s, u["email"])
+        errs += check_answer(s, u["email"], EMAIL)
         return TaskResult(not errs, errs)
 
     return Task(
-        id=f"admin.flag_email.s{seed}", seed=seed, start_url="/admin/", viewport=LAPTOP, instruction=instruction,
+        id=f"admin.flag_email.s{seed}", seed=seed, start_url=start_path(state), viewport=LAPTOP, instruction=instruction,
         validate=validate, family="admin.flag_email", pattern="states", max_steps=14, answer=u["email"],
+        answer_type=EMAIL,
         forbidden_effects=(OnlyRowsChange("meta_flags", ("admin_show_email",)), NoChanges(("admin_users",) + UNTOUCHED)),
-        oracle=lambda: [*login_steps(state), Click(Match(role="link", name="Feature flags")),
+        oracle=lambda: [Click(Match(role="link", name="Feature flags")),
                         Click(Match(role="switch", name="Show email column")), Click(Match(role="link", name="Users")),
                         *find_user_steps(u["name"])[:2], Done(u["email"])],
     )
@@ -199,23 +201,27 @@ def count_status(seed: int, state: State) -> Task:
     teams = sorted({u["team"] for u in state["admin_users"]})
     team, status = rng.choice(teams), rng.choice(("suspended", "inactive", "active"))
     n = sum(1 for u in state["admin_users"] if u["team"] == team and u["status"] == status)
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Log in to the admin console as {user} (password {pw}). How many {status} users does the {team} team have? "
-        "Answer with the number.",
-        "Using {user} / {pw}, count the users of team {team} whose status is {status}, and reply with the count.",
-        "How many accounts in the {team} team are {status}? Sign in as {user}, password {pw}, and answer with a number.",
-    ), user=user, pw=pw, team=team, status=status)
+        "In the admin console (signed in as {user}): how many {status} users does the {team} team have? Answer with "
+        "the number.",
+        "Signed in to the admin console as {user}, count the users of team {team} whose status is {status}, and reply "
+        "with the count.",
+        "How many accounts in the {team} team are {status}? You are signed in to the admin console as {user}; answer "
+        "with a number.",
+    ), user=user, team=team, status=status)
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, n)
+        errs = check_answer(s, n, COUNT)
         return TaskResult(not errs, errs)
 
     return Task(
-        id=f"admin.count_status.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
+        id=f"admin.count_status.s{seed}", seed=seed, start_url=start_path(state), viewport=DESKTOP,
+        instruction=instruction,
         validate=validate, family="admin.count_status", pattern="similar_options", max_steps=12, answer=str(n),
+        answer_type=COUNT,
         forbidden_effects=(NoChanges(("admin_users", "meta_flags") + UNTOUCHED),),
-        oracle=lambda: [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+        oracle=lambda: [Select(Match(tag="select", attrs=(("name", "team"),)), team),
                         Select(Match(tag="select", attrs=(("name", "status"),)), status),
                         Click(Match(role="button", name="Apply filters")), Done(str(n))],
     )
@@ -242,15 +248,15 @@ def deactivate_across_pages(seed: int, state: State) -> Task:
                     options.append((team, r1, r2, hits))
     team, r1, r2, hits = rng.choice(options)
     ids = tuple(u["id"] for _, u in hits)
-    user, pw = account(state)
+    user = account(state)[0]
     instruction = phrase(rng, (
-        "Log in to the admin console as {user} (password {pw}). Every {r1} and every {r2} of the {team} team must be "
+        "In the admin console (signed in as {user}), every {r1} and every {r2} of the {team} team must be "
         "deactivated (those already inactive stay so); nobody else changes.",
-        "Team {team} is losing its {r1}s and {r2}s: sign in with {user} / {pw} and deactivate each of them. Leave "
-        "every other account untouched.",
-        "In the admin console (user {user}, password {pw}), set the status of all {team} members whose role is "
+        "Team {team} is losing its {r1}s and {r2}s: in the admin console, signed in as {user}, deactivate each of "
+        "them. Leave every other account untouched.",
+        "In the admin console (signed in as {user}), set the status of all {team} members whose role is "
         "{r1} or {r2} to inactive. The team list spans more than one page.",
-    ), user=user, pw=pw, team=team, r1=r1, r2=r2)
+    ), user=user, team=team, r1=r1, r2=r2)
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "admin_users", "id")
@@ -259,7 +265,7 @@ def deactivate_across_pages(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     def oracle() -> list:
-        steps = [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+        steps = [Select(Match(tag="select", attrs=(("name", "team"),)), team),
                  Click(Match(role="button", name="Apply filters"))]
         page = 0
         for k, u in hits:
@@ -270,7 +276,7 @@ def deactivate_across_pages(seed: int, state: State) -> Task:
         return steps
 
     return Task(
-        id=f"admin.deactivate_across_pages.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP,
+        id=f"admin.deactivate_across_pages.s{seed}", seed=seed, start_url=start_path(state), viewport=DESKTOP,
         instruction=instruction, validate=validate, family="admin.deactivate_across_pages", pattern="small_targets",
         max_steps=14 + 4 * len(ids),
         forbidden_effects=(OnlyRowsChange("admin_users", ids), NoDeletes(("admin_users",)),

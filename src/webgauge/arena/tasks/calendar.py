@@ -7,7 +7,7 @@ import datetime as dt
 import json
 import random
 
-from ..core.answers import check_answer
+from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
@@ -16,6 +16,7 @@ from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
+REFERENCE = code("BK", "[0-9A-F]{6}", label="booking reference")
 OTHERS = ("admin_users", "wiki_pages", "shop_orders", "ext_mail_outbox", "meta_flags")
 KINDS = ("check-in", "critique", "debrief", "review", "rehearsal", "call", "planning", "drill", "demo", "retro")
 
@@ -59,6 +60,10 @@ def _new_booking_errors(s: State, seed_ids: set, room: str, date: str, start: in
     return [] if got == want else [f"booked {got}, expected {want}"]
 
 
+def _hours(n: int) -> str:
+    return f"{n} hour" if n == 1 else f"{n} hours"
+
+
 def _when(date: str, start: int) -> str:
     return f"{dt.date.fromisoformat(date).strftime('%A %d %B %Y')} at {start:02d}:00"
 
@@ -70,10 +75,10 @@ def book(seed: int, state: State) -> Task:
     title = _title(seed, rng, "cal.book.title")
     seed_ids = {b["id"] for b in state["cal_bookings"]}
     instruction = phrase(rng, (
-        "Book the {room} on {when} for {n} hour(s), titled '{title}'.",
-        "Reserve {room} for '{title}' on {when}; it lasts {n} hour(s).",
-        "I need {room} on {when} for {n} hour(s). Put the booking under the title '{title}'.",
-    ), room=room, when=_when(date, start), n=hours, title=title)
+        "Book the {room} on {when} for {n}, titled '{title}'.",
+        "Reserve {room} for '{title}' on {when}; it lasts {n}.",
+        "I need {room} on {when} for {n}. Put the booking under the title '{title}'.",
+    ), room=room, when=_when(date, start), n=_hours(hours), title=title)
 
     def validate(s: State) -> TaskResult:
         errs = _new_booking_errors(s, seed_ids, room, date, start, hours, title)
@@ -96,19 +101,19 @@ def booking_reference(seed: int, state: State) -> Task:
     seed_ids = {b["id"] for b in state["cal_bookings"]}
     ref = reference(max(seed_ids) + 1, date, room, start)
     instruction = phrase(rng, (
-        "Book the {room} on {when} for {n} hour(s) as '{title}', then reply with the booking reference the calendar shows.",
-        "Reserve {room} ({when}, {n} hour(s), title '{title}') and tell me the reference number you get.",
-        "Make a booking titled '{title}' in {room} on {when} lasting {n} hour(s); answer with its reference.",
-    ), room=room, when=_when(date, start), n=hours, title=title)
+        "Book the {room} on {when} for {n} as '{title}', then reply with the booking reference the calendar shows.",
+        "Reserve {room} ({when}, {n}, title '{title}') and tell me the reference number you get.",
+        "Make a booking titled '{title}' in {room} on {when} lasting {n}; answer with its reference.",
+    ), room=room, when=_when(date, start), n=_hours(hours), title=title)
 
     def validate(s: State) -> TaskResult:
-        errs = _new_booking_errors(s, seed_ids, room, date, start, hours, title) + check_answer(s, ref)
+        errs = _new_booking_errors(s, seed_ids, room, date, start, hours, title) + check_answer(s, ref, REFERENCE)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"cal.booking_reference.s{seed}", seed=seed, start_url="/calendar/", viewport=DESKTOP,
         instruction=instruction, validate=validate, family="cal.booking_reference", pattern="transient", max_steps=16,
-        answer=ref,
+        answer=ref, answer_type=REFERENCE,
         forbidden_effects=(OnlyRowsChange("cal_bookings", ()), MaxInserts("cal_bookings", 1, "booking"),
                            NoDeletes(("cal_bookings",)), NoChanges(OTHERS)),
         oracle=lambda: [*_book_steps(room, date, start, hours, title), Done(ref)],
@@ -175,9 +180,10 @@ def wiki_review(seed: int, state: State) -> Task:
 
 
 def cancel_team_day(seed: int, state: State) -> Task:
-    """Long, cross-app: look a team up in the admin console (log in, filter), then cancel every
-    booking that team's members organised on one day (each cancel is irreversible)."""
-    from .admin import account, login_steps
+    """Long, cross-app: from the calendar, look a team up in the admin console (signed in;
+    filter), then cancel every booking that team's members organised on one day (each cancel
+    is irreversible)."""
+    from .admin import account, start_path
 
     rng = random.Random(f"cal.cancel_team_day:{seed}")
     team_of = {u["name"]: u["team"] for u in state["admin_users"]}
@@ -188,16 +194,16 @@ def cancel_team_day(seed: int, state: State) -> Task:
     team, date = rng.choice(sorted(k for k, v in days.items() if 2 <= len(v) <= 3))
     targets = sorted(days[(team, date)], key=lambda b: (b["start"], b["room"]))
     ids = tuple(b["id"] for b in targets)
-    user, pw = account(state)
+    user = account(state)[0]
     day = dt.date.fromisoformat(date).strftime("%A %d %B %Y")
     instruction = phrase(rng, (
         "The {team} team is at an offsite on {day}. Cancel every room booking that day organised by one of its "
-        "members; the admin console (user {user}, password {pw}) lists who is in the team. Keep all other bookings.",
+        "members; the admin console (signed in as {user}) lists who is in the team. Keep all other bookings.",
         "Nobody from team {team} will be in on {day}: cancel their bookings for that day. Find the team's members in "
-        "the admin console first ({user} / {pw}); other people's bookings stay.",
-        "Look up the members of {team} in the admin console (log in as {user}, password {pw}), then cancel each "
+        "the admin console first (you are signed in as {user}); other people's bookings stay.",
+        "Look up the members of {team} in the admin console (signed in as {user}), then cancel each "
         "calendar booking on {day} whose organiser is one of them, and nothing else.",
-    ), team=team, day=day, user=user, pw=pw)
+    ), team=team, day=day, user=user)
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "cal_bookings", "id")
@@ -206,7 +212,7 @@ def cancel_team_day(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     def oracle() -> list:
-        steps = [*login_steps(state), Select(Match(tag="select", attrs=(("name", "team"),)), team),
+        steps = [Go("/admin/"), Select(Match(tag="select", attrs=(("name", "team"),)), team),
                  Click(Match(role="button", name="Apply filters")), Go("/calendar/"),
                  Fill(Match(tag="input", attrs=(("id", "goto"),)), date), Click(Match(role="button", name="Go"))]
         for b in targets:
@@ -215,7 +221,9 @@ def cancel_team_day(seed: int, state: State) -> Task:
         return steps
 
     return Task(
-        id=f"cal.cancel_team_day.s{seed}", seed=seed, start_url="/admin/", viewport=DESKTOP, instruction=instruction,
+        id=f"cal.cancel_team_day.s{seed}", seed=seed, start_url=start_path(state, "/calendar/"),
+        viewport=DESKTOP,
+        instruction=instruction,
         validate=validate, family="cal.cancel_team_day", pattern="popups_tabs", max_steps=16 + 4 * len(ids),
         forbidden_effects=(OnlyRowsChange("cal_bookings", ids), MaxInserts("cal_bookings", 0, "booking"),
                            NoChanges(OTHERS)),

@@ -4,9 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["State", "rows_by", "new_rows"]
+__all__ = ["State", "rows_by", "new_rows", "with_article"]
 
 State = dict[str, list[dict[str, Any]]]
+
+
+_SILENT_H = ("hour", "honest", "honour", "heir")
+_YOU_SOUND = ("uni", "use", "usu", "uti", "eu", "one", "once")
+
+
+def with_article(noun: str) -> str:
+    """``noun`` after the indefinite article its first sound takes: "an Onyx lamp", "a Tan lamp"."""
+    w = noun.lower()
+    vowel = w.startswith(_SILENT_H) or (w[:1] in "aeiou" and not w.startswith(_YOU_SOUND))
+    return f"{'an' if vowel else 'a'} {noun}"
 
 
 def rows_by(state: State, table: str, key: str) -> dict[Any, dict]:

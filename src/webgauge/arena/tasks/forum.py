@@ -1,8 +1,9 @@
 """Forum task families: a client-rendered thread view, a real log-in, votes, accepted answers,
 attachments (the ``upload`` action) and moderator tools, combined with the docs wiki.
 
-Every task starts logged out (the seed holds no forum session); those that change something
-give the account to use in the instruction. Five of the seven families need 10 or more actions.
+The seed holds no forum session; a task that changes something starts at its member's sign-in
+link (:func:`start_path`), so the episode opens signed in as the member the instruction names
+and no password stands in an instruction. Four of the seven families need 10 or more actions.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import random
 import re
 from urllib.parse import urlencode
 
-from ..apps.forum import PAGE_SIZE, QUARANTINE, SPAM_MARKERS
-from ..core.answers import answer_of, check_answer
+from ..apps.forum import PAGE_SIZE, QUARANTINE, SPAM_MARKERS, signin_path
+from ..core.answers import COUNT, check_answer, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select, Upload
@@ -54,11 +55,9 @@ def _members(state: State) -> list[dict]:
 
 
 # ---- oracle building blocks -------------------------------------------------------
-def login_steps(user: dict, from_header: bool = True) -> list:
-    head = [Click(Match(role="link", name="Log in"))] if from_header else []
-    return [*head, Fill(Match(role="textbox", name="Username"), user["username"]),
-            Fill(Match(tag="input", attrs=(("name", "password"),)), user["password"]),
-            Click(Match(role="button", name="Log in"))]
+def start_path(user: dict, nxt: str = "/forum/") -> str:
+    """The member's sign-in link, going on to ``nxt`` (a task's start URL)."""
+    return signin_path(user["username"], user["password"], nxt)
 
 
 def open_thread_steps(title: str) -> list:
@@ -89,6 +88,14 @@ def _one_reply_errors(s: State, seed_state: State, tid: int, author: dict, must_
     return errs, p
 
 
+def _names_type(state: State, users: dict[int, dict], many: bool = False):
+    """A member's name out of every member's name (the names the forum shows); thread titles,
+    user names and categories may be quoted around it."""
+    context = [t["title"] for t in state["forum_threads"]] + [u["username"] for u in users.values()] + \
+        [c["name"] for c in state["forum_categories"]]
+    return names((u["name"] for u in users.values()), label="member's name", many=many, context=context)
+
+
 def _task(name: str, seed: int, **kw) -> Task:
     return Task(id=f"forum.{name}.s{seed}", seed=seed, viewport=DESKTOP, family=f"forum.{name}", **kw)
 
@@ -110,9 +117,9 @@ def top_authors(seed: int, state: State) -> Task:
         if len(pick) >= n + 2:
             break
     top = pick[:n]
-    names = [users[t["author_id"]]["name"] for t in top]
-    others = {u["name"] for u in users.values()} - set(names)
-    answer = ", ".join(names)
+    authors = list(dict.fromkeys(users[t["author_id"]]["name"] for t in top))
+    answer = ", ".join(authors)
+    starters = _names_type(state, users, many=True)
     instruction = phrase(rng, (
         "Among the threads in the forum's {cat} category started on or after {since}, which {n} have the most votes? "
         "Reply with the names of the members who started them.",
@@ -121,11 +128,7 @@ def top_authors(seed: int, state: State) -> Task:
     ), cat=cat["name"], since=since, n=n)
 
     def validate(s: State) -> TaskResult:
-        got = (answer_of(s) or "").casefold()
-        if not got:
-            return TaskResult(False, [f"no answer given; expected the names {names}"])
-        errs = [f"the answer misses {x!r}" for x in dict.fromkeys(names) if x.casefold() not in got]
-        errs += [f"the answer names {x!r}, who did not start a top thread" for x in sorted(others) if x.casefold() in got]
+        errs = check_answer(s, authors, starters)
         return TaskResult(not errs, errs[:6])
 
     listing = f"/forum/c/{cat['slug']}?sort=top"
@@ -133,7 +136,7 @@ def top_authors(seed: int, state: State) -> Task:
     for i, t in enumerate(top):
         steps += [Click(Match(role="link", name=t["title"]))] + ([Go(listing)] if i < n - 1 else [])
     return _task("top_authors", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="similar_options", max_steps=30, answer=answer,
+                 pattern="similar_options", max_steps=30, answer=answer, answer_type=starters,
                  forbidden_effects=(NoChanges(("forum_threads", "forum_posts", "forum_votes", "files") + OTHERS),),
                  oracle=lambda: [*steps, Done(answer)])
 
@@ -155,14 +158,14 @@ def carry_solution(seed: int, state: State) -> Task:
     who = users[dst["author_id"]]
     n_posts = len(_posts_of(state, dst["id"]))
     instruction = phrase(rng, (
-        "Your question '{dst}' was already answered in the thread '{src}'. Log in to the forum as {user} "
-        "(password {pw}), reply in '{dst}' with the {setting} given in that thread's accepted answer, then mark "
-        "your reply as the solution.",
-        "As {user} (password {pw}): look up the {setting} in the accepted answer of '{src}', post it as a reply in "
-        "your thread '{dst}', and mark that reply as the solution.",
-        "The accepted answer in '{src}' says which {setting} to use. Sign in as {user} / {pw}, answer your own "
+        "Your question '{dst}' was already answered in the thread '{src}'. You are signed in to the forum as {user}: "
+        "reply in '{dst}' with the {setting} given in that thread's accepted answer, then mark your reply as the "
+        "solution.",
+        "As {user} (already signed in): look up the {setting} in the accepted answer of '{src}', post it as a reply "
+        "in your thread '{dst}', and mark that reply as the solution.",
+        "The accepted answer in '{src}' says which {setting} to use. Signed in as {user}, answer your own "
         "thread '{dst}' with that value and accept your reply as the solution.",
-    ), dst=dst["title"], src=src["title"], user=who["username"], pw=who["password"], setting=setting)
+    ), dst=dst["title"], src=src["title"], user=who["username"], setting=setting)
 
     def validate(s: State) -> TaskResult:
         errs, p = _one_reply_errors(s, state, dst["id"], who, value)
@@ -171,12 +174,12 @@ def carry_solution(seed: int, state: State) -> Task:
             errs.append(f"the thread's solution is post {sol}, not the new reply")
         return TaskResult(not errs, errs)
 
-    return _task("carry_solution", seed, start_url="/forum/", instruction=instruction, validate=validate,
+    return _task("carry_solution", seed, start_url=start_path(who), instruction=instruction, validate=validate,
                  pattern="states", max_steps=30,
                  forbidden_effects=(OnlyRowsChange("forum_threads", (dst["id"],)), MaxInserts("forum_posts", 1, "reply"),
                                     NoDeletes(("forum_posts", "forum_threads")),
                                     NoChanges(("forum_votes", "files", "forum_users") + OTHERS)),
-                 oracle=lambda: [*login_steps(who), *open_thread_steps(src["title"]), Go("/forum/"),
+                 oracle=lambda: [*open_thread_steps(src["title"]), Go("/forum/"),
                                  *open_thread_steps(dst["title"]),
                                  *_reply_steps(f"The {setting} should be {value}, as in '{src['title']}'."),
                                  Click(Match(role="button", name="Mark as solution",
@@ -199,24 +202,24 @@ def wiki_reply(seed: int, state: State) -> Task:
     who = rng.choice(_members(state))
     instruction = phrase(rng, (
         "Someone in the forum thread '{thread}' asked for the {fact} of the docs page '{page}'. Look it up in the "
-        "docs wiki, then log in to the forum as {user} (password {pw}) and reply there with it.",
+        "docs wiki, then reply there with it; you are signed in to the forum as {user}.",
         "Answer the question in the forum thread '{thread}': it wants the {fact} listed on the wiki page '{page}'. "
-        "Post the reply as {user} / {pw}.",
-        "Find the {fact} on the docs page '{page}' and post it as a reply in '{thread}' on the forum, signed in as "
-        "{user} (password {pw}).",
-    ), thread=thread["title"], fact=_FACTS[key], page=page["title"], user=who["username"], pw=who["password"])
+        "Post the reply as {user} (already signed in).",
+        "Find the {fact} on the docs page '{page}' and post it as a reply in '{thread}' on the forum, where you are "
+        "signed in as {user}.",
+    ), thread=thread["title"], fact=_FACTS[key], page=page["title"], user=who["username"])
 
     def validate(s: State) -> TaskResult:
         errs, _ = _one_reply_errors(s, state, thread["id"], who, value)
         return TaskResult(not errs, errs)
 
-    return _task("wiki_reply", seed, start_url="/wiki/", instruction=instruction, validate=validate,
+    return _task("wiki_reply", seed, start_url=start_path(who, "/wiki/"), instruction=instruction, validate=validate,
                  pattern="popups_tabs", max_steps=28,
                  forbidden_effects=(OnlyRowsChange("forum_threads", ()), MaxInserts("forum_posts", 1, "reply"),
                                     NoDeletes(("forum_posts",)), NoChanges(("forum_votes", "files") + OTHERS)),
                  oracle=lambda: [Fill(Match(role="textbox", name="Search the docs"), page["title"]),
                                  Click(Match(role="button", name="Search")), Click(Match(role="link", name=page["title"])),
-                                 Go("/forum/login"), *login_steps(who, from_header=False),
+                                 Go("/forum/"),
                                  *open_thread_steps(thread["title"]), *_reply_steps(f"It is {value}.")])
 
 
@@ -238,13 +241,13 @@ def moderate(seed: int, state: State) -> Task:
     lock = rng.choice([t for t in _normal_threads(state) if t["category_id"] == cat_id])
     mod = rng.choice([u for u in users.values() if u["role"] == "moderator"])
     instruction = phrase(rng, (
-        "Log in to the forum as the moderator {user} (password {pw}). In the {cat} category, move every thread whose "
+        "You are signed in to the forum as the moderator {user}. In the {cat} category, move every thread whose "
         "title contains '{marker}' to {q}, then lock the thread '{lock}'. Leave all other threads alone.",
-        "Spam clean-up, as moderator {user} / {pw}: threads in {cat} with '{marker}' in the title belong in {q} "
+        "Spam clean-up, as moderator {user} (signed in): threads in {cat} with '{marker}' in the title belong in {q} "
         "(move them all there, and only those). Also lock '{lock}'.",
-        "Sign in as {user} (password {pw}) and moderate {cat}: send each thread titled with '{marker}' to {q} and "
+        "Signed in as {user}, moderate {cat}: send each thread titled with '{marker}' to {q} and "
         "lock the thread '{lock}'. Do not touch threads in other categories.",
-    ), user=mod["username"], pw=mod["password"], cat=cat["name"], marker=marker, q=QUARANTINE, lock=lock["title"])
+    ), user=mod["username"], cat=cat["name"], marker=marker, q=QUARANTINE, lock=lock["title"])
 
     def validate(s: State) -> TaskResult:
         now = rows_by(s, "forum_threads", "id")
@@ -257,7 +260,7 @@ def moderate(seed: int, state: State) -> Task:
     listing = "/forum/?" + urlencode({"q": marker, "category": cat["slug"], "sort": "latest"})
 
     def oracle() -> list:
-        steps = [*login_steps(mod), Fill(Match(role="textbox", name="Search threads"), marker),
+        steps = [Fill(Match(role="textbox", name="Search threads"), marker),
                  Select(Match(tag="select", attrs=(("id", "category"),)), cat["slug"]),
                  Click(Match(role="button", name="Search"))]
         for i, t in enumerate(targets):
@@ -266,7 +269,7 @@ def moderate(seed: int, state: State) -> Task:
                       Click(Match(role="button", name="Move thread"))] + ([Go(listing)] if i < len(targets) - 1 else [])
         return steps + [Go("/forum/"), *open_thread_steps(lock["title"]), Click(Match(role="button", name="Lock thread"))]
 
-    return _task("moderate", seed, start_url="/forum/", instruction=instruction, validate=validate,
+    return _task("moderate", seed, start_url=start_path(mod), instruction=instruction, validate=validate,
                  pattern="menus_dialogs", max_steps=40,
                  forbidden_effects=(OnlyRowsChange("forum_threads", tuple(t["id"] for t in targets) + (lock["id"],)),
                                     NoDeletes(("forum_threads", "forum_posts")),
@@ -288,12 +291,13 @@ def attach_file(seed: int, state: State) -> Task:
     msg = phrase(rng, ("Here is the {topic} log from {city}.", "Attached: our {topic} log ({city}).",
                        "The {city} {topic} log is attached."), topic=topic, city=city)
     instruction = phrase(rng, (
-        "Log in to the forum as {user} (password {pw}) and reply to '{thread}' with the message \"{msg}\", "
-        "attaching the file {file}.",
-        "Post a reply in the forum thread '{thread}' as {user} / {pw}: the text \"{msg}\" with {file} attached.",
-        "Share {file} in the thread '{thread}': sign in as {user} (password {pw}) and reply \"{msg}\" with the file "
+        "Signed in to the forum as {user}, reply to '{thread}' with the message \"{msg}\", attaching the file "
+        "{file}.",
+        "Post a reply in the forum thread '{thread}' as {user} (already signed in): the text \"{msg}\" with {file} "
         "attached.",
-    ), user=who["username"], pw=who["password"], thread=thread["title"], msg=msg, file=fname)
+        "Share {file} in the thread '{thread}': as {user}, who is signed in, reply \"{msg}\" with the file "
+        "attached.",
+    ), user=who["username"], thread=thread["title"], msg=msg, file=fname)
 
     def validate(s: State) -> TaskResult:
         errs, p = _one_reply_errors(s, state, thread["id"], who, msg.rstrip("."))
@@ -311,12 +315,12 @@ def attach_file(seed: int, state: State) -> Task:
                 errs.append("the attachment's content differs from the file given")
         return TaskResult(not errs, errs)
 
-    return _task("attach_file", seed, start_url="/forum/", instruction=instruction, validate=validate,
+    return _task("attach_file", seed, start_url=start_path(who), instruction=instruction, validate=validate,
                  pattern="small_targets", max_steps=24, files=((fname, content),),
                  forbidden_effects=(OnlyRowsChange("forum_threads", ()), MaxInserts("forum_posts", 1, "reply"),
                                     MaxInserts("files", 1, "attachment"), NoDeletes(("forum_posts", "files")),
                                     NoChanges(("forum_votes",) + OTHERS)),
-                 oracle=lambda: [*login_steps(who), *open_thread_steps(thread["title"]),
+                 oracle=lambda: [*open_thread_steps(thread["title"]),
                                  Fill(Match(role="textbox", name="Your reply"), msg),
                                  Upload(Match(tag="input", attrs=(("id", "file"),)), fname),
                                  Click(Match(role="button", name="Post reply"))])
@@ -332,28 +336,29 @@ def upvote_solution(seed: int, state: State) -> Task:
                          and posts[t["solution_id"]]["author_id"] != who["id"]])
     sol = posts[thread["solution_id"]]
     author = users[sol["author_id"]]["name"]
+    author_type = _names_type(state, users)
     instruction = phrase(rng, (
-        "Log in to the forum as {user} (password {pw}), upvote the accepted answer in '{thread}', and tell me who "
-        "wrote it.",
-        "In the thread '{thread}', give the accepted answer an upvote (account {user}, password {pw}) and reply with "
+        "Signed in to the forum as {user}, upvote the accepted answer in '{thread}', and tell me who wrote it.",
+        "In the thread '{thread}', give the accepted answer an upvote (you are signed in as {user}) and reply with "
         "its author's name.",
-        "Sign in as {user} / {pw}. Who wrote the accepted answer in '{thread}'? Upvote it and answer with their name.",
-    ), user=who["username"], pw=who["password"], thread=thread["title"])
+        "You are signed in to the forum as {user}. Who wrote the accepted answer in '{thread}'? Upvote it and answer "
+        "with their name.",
+    ), user=who["username"], thread=thread["title"])
 
     def validate(s: State) -> TaskResult:
         votes = [v for v in s["forum_votes"] if v["user_id"] == who["id"] and v["post_id"] == sol["id"]]
         got = rows_by(s, "forum_posts", "id")[sol["id"]]["votes"]
         errs = [] if votes and got == sol["votes"] + 1 else [f"the accepted answer has {got} votes, expected "
                                                               f"{sol['votes'] + 1} with a vote by {who['username']}"]
-        errs += check_answer(s, author)
+        errs += check_answer(s, author, author_type)
         return TaskResult(not errs, errs)
 
-    return _task("upvote_solution", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="small_targets", max_steps=18, answer=author,
+    return _task("upvote_solution", seed, start_url=start_path(who), instruction=instruction, validate=validate,
+                 pattern="small_targets", max_steps=18, answer=author, answer_type=author_type,
                  forbidden_effects=(OnlyRowsChange("forum_posts", (sol["id"],)), MaxInserts("forum_votes", 1, "vote"),
                                     NoDeletes(("forum_posts", "forum_votes")),
                                     NoChanges(("forum_threads", "files") + OTHERS)),
-                 oracle=lambda: [*login_steps(who), *open_thread_steps(thread["title"]),
+                 oracle=lambda: [*open_thread_steps(thread["title"]),
                                  Click(Match(role="button", name="Upvote", within=Match(tag="article", cls="solution"))),
                                  Done(author)])
 
@@ -383,12 +388,12 @@ def count_solved(seed: int, state: State) -> Task:
     ), cat=cat["name"], start=start, end=end)
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, answer)
+        errs = check_answer(s, answer, COUNT)
         return TaskResult(not errs, errs)
 
     page2 = [Click(Match(role="link", name="Next page"))] if any(i >= PAGE_SIZE for i in window) else []
     return _task("count_solved", seed, start_url="/forum/", instruction=instruction, validate=validate,
-                 pattern="scroll_sticky", max_steps=12, answer=answer,
+                 pattern="scroll_sticky", max_steps=12, answer=answer, answer_type=COUNT,
                  forbidden_effects=(NoChanges(("forum_threads", "forum_posts", "forum_votes", "files") + OTHERS),),
                  oracle=lambda: [Click(Match(role="link", name=cat["name"])), *page2, Done(answer)])
 

@@ -8,7 +8,7 @@ import math
 import random
 
 from ..apps.maps import KINDS, LISTS, M_PER_PX, MAP_H, MAP_W, handle_at, share_code
-from ..core.answers import check_answer
+from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase
 from ..core.script import Click, Done, DragEnd, DragStart, Fill, Match, PointAt, Select
@@ -19,6 +19,7 @@ DESKTOP = Viewport(1280, 800, 1.0)
 TABLES = ("maps_places", "maps_pins", "maps_favs", "maps_routes", "maps_zones", "maps_shares")
 OTHERS = ("media_assets", "media_briefs", "cal_bookings", "wiki_pages", "meta_flags")
 MAP = Match(tag="canvas", attrs=(("aria-label", "City map"),))
+SHARE_CODE = code("MP", "[0-9A-F]{6}", label="share code")
 PIN_NAMES = ("Meeting point", "Pickup spot", "Picnic spot", "Food truck", "Photo stop", "Drop-off", "Market stall",
              "Rendezvous", "Bike repair", "Ice cream stand", "First aid tent", "Info desk")
 ROUTE_NAMES = ("Morning deliveries", "Tuesday loop", "Courier run", "Sample drop", "Client tour", "Book returns",
@@ -238,12 +239,13 @@ def share_place(seed: int, state: State) -> Task:
         codes = [r["code"] for r in s["maps_shares"] if r["fav_id"] == fav["id"]]
         if not codes:
             return TaskResult(False, [f"{name} in {fav['list']} was not shared"])
-        errs = check_answer(s, codes[-1])
+        errs = check_answer(s, codes[-1], SHARE_CODE)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"maps.share_place.s{seed}", seed=seed, start_url="/maps/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="maps.share_place", pattern="transient", max_steps=8, answer=code,
+        answer_type=SHARE_CODE,
         forbidden_effects=(MaxInserts("maps_shares", 1, "share"), NoDeletes(TABLES), _untouched("maps_shares")),
         oracle=lambda: [Click(Match(role="button", name=f"Share {name} from {fav['list']}")), Done(code)],
     )

@@ -9,7 +9,7 @@ import json
 import random
 
 from ..apps.media import LICENCES, share_code
-from ..core.answers import check_answer
+from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase
 from ..core.script import Click, Done, DragEnd, DragStart, Fill, Match, Select
@@ -18,6 +18,7 @@ from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
 TABLET = Viewport(820, 1180, 1.0)  # the details panel starts below its 420 px breakpoint here
+ASSET_CODE = code("AS", r"\d{4}", label="asset code")
 TABLES = ("media_assets", "media_briefs", "media_tickets", "media_links")
 OTHERS = ("maps_pins", "maps_favs", "cal_bookings", "wiki_pages", "meta_flags")
 TAGS = ("spring-26", "hero", "shortlist", "print-ready", "needs-retouch", "campaign-q3", "homepage", "social",
@@ -85,13 +86,13 @@ def ticket_code(seed: int, state: State) -> Task:
     ), ref=t["ref"], who=t["customer"])
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, target["code"])
+        errs = check_answer(s, target["code"], ASSET_CODE)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"media.ticket_code.s{seed}", seed=seed, start_url="/media/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="media.ticket_code", pattern="image_match", visual=True, max_steps=14,
-        answer=target["code"], forbidden_effects=(NoDeletes(TABLES), _untouched()),
+        answer=target["code"], answer_type=ASSET_CODE, forbidden_effects=(NoDeletes(TABLES), _untouched()),
         oracle=lambda: [Click(Match(role="link", name="Tickets")), Click(Match(role="link", name=t["ref"])),
                         Click(Match(role="link", name="Library")),
                         Fill(Match(role="textbox", name="Search assets"), target["name"]),
@@ -222,7 +223,7 @@ def rights_expiry(seed: int, state: State) -> Task:
     ), a=codes[0], b=codes[1], c=codes[2])
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, first["code"])
+        errs = check_answer(s, first["code"], ASSET_CODE)
         return TaskResult(not errs, errs)
 
     steps = [*_find(codes[0])[1:], *_widen()]
@@ -231,6 +232,7 @@ def rights_expiry(seed: int, state: State) -> Task:
     return Task(
         id=f"media.rights_expiry.s{seed}", seed=seed, start_url="/media/", viewport=TABLET, instruction=instruction,
         validate=validate, family="media.rights_expiry", pattern="resize", max_steps=28, answer=first["code"],
+        answer_type=ASSET_CODE,
         forbidden_effects=(NoDeletes(TABLES), _untouched()),
         oracle=lambda: [*steps, Done(first["code"])],
     )

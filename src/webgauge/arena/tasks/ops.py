@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import re
 
 from ..apps.account import key_prefix, list_keys_state
 from ..apps.floorplan import ROWS, booked_on_state, day_label
-from ..core.answers import answer_of
+from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, slice_of_seed, slice_of_value
 from ..core.script import Click, ClickInRow, Done, DragStart, Fill, Go, Match, PointAt, Select
@@ -150,7 +149,7 @@ def triage(seed: int, state: State) -> Task:
     )
 
 
-_PREFIX = re.compile(r"wg_[0-9a-f]{6}")
+KEY_PREFIXES = code("wg", "[0-9a-f]{6}", label="key prefix", sep="_", many=True)
 
 
 def rotate_keys(seed: int, state: State) -> Task:
@@ -188,10 +187,8 @@ def rotate_keys(seed: int, state: State) -> Task:
         if sorted(r["name"] for r in new) != sorted(t["name"] for t in targets) or any(r["revoked_at"] for r in new):
             errs.append(f"new active keys {sorted(r['name'] for r in new)}, expected one for each of "
                         f"{sorted(t['name'] for t in targets)}")
-        said = set(_PREFIX.findall((answer_of(s) or "").lower()))
-        want = {r["prefix"] for r in new}
-        if not new or said != want:
-            errs.append(f"answer lists prefixes {sorted(said)}, expected the new keys' {sorted(want)}")
+        want = sorted(r["prefix"] for r in new)
+        errs += check_answer(s, want, KEY_PREFIXES) if new else ["no new key, so no prefix to report"]
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (
@@ -216,6 +213,7 @@ def rotate_keys(seed: int, state: State) -> Task:
     return Task(
         id=f"account.rotate_keys.s{seed}", seed=seed, start_url="/account/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="account.rotate_keys", pattern="menus_dialogs", max_steps=2 * k + 12, answer=answer,
+        answer_type=KEY_PREFIXES,
         forbidden_effects=(OnlyRowsChange("acct_api_keys", tuple(sorted(target_ids))),
                            MaxInserts("acct_api_keys", k, "key"), NoChanges(("acct_sessions", "acct_profile"))),
         oracle=oracle,

@@ -16,7 +16,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, Onl
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Fill, Go, Match, Reveal, Select, SwitchTab
 from ..core.task import Task, TaskResult, Viewport
-from .common import State, new_rows, rows_by
+from .common import State, new_rows, rows_by, with_article
 
 DESKTOP = Viewport(1280, 800, 1.0)
 MOBILE = Viewport(390, 844, 2.0)
@@ -110,9 +110,9 @@ def sticky_add(seed: int, state: State) -> Task:
         id=f"shop.sticky_add.s{seed}", seed=seed, start_url="/shop/", viewport=DESKTOP,
         instruction=phrase(rng, (
             "Add one {name} in size {size} to the cart. Do not check out.",
-            "Put a {name}, size {size}, in the cart (no checkout).",
+            "Put {a_name}, size {size}, in the cart (no checkout).",
             "I'd like the {name} in size {size}: add one to the cart, but don't order yet.",
-        ), name=p["name"], size=size),
+        ), name=p["name"], a_name=with_article(p["name"]), size=size),
         validate=validate, family="shop.sticky_add", pattern="scroll_sticky", max_steps=10,
         forbidden_effects=(NoChanges(("shop_orders", "ext_payments")), MaxInserts("shop_cart", 1, "cart line")),
         oracle=lambda: [Reveal(link), Click(link), Select(SIZE, size), Click(Match(role="button", name="Add to cart"))],
@@ -177,11 +177,11 @@ def promo_tab(seed: int, state: State) -> Task:
         instruction=phrase(rng, (
             "Add one {name} in size {size} to the cart, then apply this week's {category} promo code "
             "(listed on the Weekly deals page) to the cart. Do not check out.",
-            "Put a {name} (size {size}) in your cart and use the current {category} discount code from "
+            "Put {a_name} (size {size}) in your cart and use the current {category} discount code from "
             "Weekly deals on it. Don't place the order.",
             "I want the {name}, size {size}, in the cart with this week's {category} promo applied; the code is "
             "on the Weekly deals page. No checkout.",
-        ), name=p["name"], size=size, category=p["category"]),
+        ), name=p["name"], a_name=with_article(p["name"]), size=size, category=p["category"]),
         validate=validate, family="shop.promo_tab", pattern="popups_tabs", max_steps=16,
         transient_tables=("shop_cart", "shop_cart_promo"),
         forbidden_effects=(NoChanges(("shop_orders", "ext_payments")), MaxInserts("shop_cart", 1, "cart line")),

@@ -17,7 +17,7 @@ from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, Fill, Match, Reveal, Select
 from ..core.task import Task, TaskResult, Viewport
 from ..core.pools import phrase
-from .common import State, rows_by
+from .common import State, rows_by, with_article
 from .shop import SIZE, _find_and_add
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -104,8 +104,8 @@ def buy_again(seed: int, state: State) -> Task:
         instruction=phrase(rng, (
             "Add one {name} to the cart again, in the same size I got in my order of {date}. Do not check out.",
             "Buy again, into the cart only: one {name}, same size as in the order placed on {date}.",
-            "My order from {date} had a {name}. Put one more in the cart in that same size (no checkout).",
-        ), name=p["name"], date=o["created_at"][:10]),
+            "My order from {date} had {a_name}. Put one more in the cart in that same size (no checkout).",
+        ), name=p["name"], a_name=with_article(p["name"]), date=o["created_at"][:10]),
         validate=lambda s: _cart_is(s, (p["id"], line["size"], 1)), family="strata.buy_again",
         pattern="scroll_sticky", max_steps=12, forbidden_effects=(*_CART_ONLY, NoDeletes(("shop_order_items",))),
         oracle=lambda: [Reveal(link), Click(link), Click(Match(role="link", name=p["name"])), Select(SIZE, line["size"]),

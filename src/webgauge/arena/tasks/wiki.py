@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import random
 
-from ..core.answers import check_answer
+from ..core.answers import COUNT, DATE, EMAIL, AnswerType, check_answer, code, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from .admin import UNTOUCHED, _unique, account, find_user_steps, login_steps
+from ..apps.admin import ROLES
+from .admin import UNTOUCHED, _unique, account, find_user_steps, start_path
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)
@@ -39,6 +40,20 @@ def _pages(state: State) -> list[dict]:
     return [{**p, "facts": json.loads(p["facts"])} for p in state["wiki_pages"]]
 
 
+def _people(state: State) -> list[str]:
+    """Every person's name in the world (the candidates of a "who" answer)."""
+    return [u["name"] for u in state["admin_users"]] + [u["name"] for u in state["forum_users"]] + \
+        [json.loads(p["facts"])["Owner"] for p in state["wiki_pages"]]
+
+
+def _fact_type(key: str, state: State) -> AnswerType:
+    titles = [p["title"] for p in state["wiki_pages"]]
+    return {"Owner": lambda: names(_people(state), label="person's name", context=titles),
+            "Retention (days)": lambda: COUNT,
+            "Cost centre": lambda: code("CC", r"\d{4}", label="cost centre"), "Escalation contact": lambda: EMAIL,
+            "Next review": lambda: DATE}[key]()
+
+
 def _open_page(p: dict) -> list:
     return [Fill(Match(role="textbox", name="Search the docs"), p["title"]), Click(Match(role="button", name="Search")),
             Click(Match(role="link", name=p["title"]))]
@@ -51,14 +66,16 @@ def lookup(seed: int, state: State) -> Task:
     key = rng.choice(sorted(_ASK))
     value = p["facts"][key]
     instruction = phrase(rng, _ASK[key], title=p["title"])
+    typ = _fact_type(key, state)
 
     def validate(s: State) -> TaskResult:
-        errs = check_answer(s, value)
+        errs = check_answer(s, value, typ)
         return TaskResult(not errs, errs)
 
     return Task(
         id=f"wiki.lookup.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="wiki.lookup", pattern="similar_options", max_steps=10, answer=value,
+        answer_type=typ,
         forbidden_effects=(NoChanges(("wiki_pages", "wiki_revisions") + UNTOUCHED[1:]),),
         oracle=lambda: [*_open_page(p), Done(value)],
     )
@@ -112,28 +129,32 @@ def owner_to_admin(seed: int, state: State) -> Task:
     role = rng.choice(("Reviewer", "Editor", "Billing manager"))
     p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
     owner = users[p["facts"]["Owner"]]
-    user, pw = account(state)
+    team_type = names({u["team"] for u in state["admin_users"]}, label="team",
+                      context=[q["title"] for q in state["wiki_pages"]] + list(ROLES))
+    user = account(state)[0]
     instruction = phrase(rng, (
         "Find the owner of the docs page '{title}', then give that person the {role} role in the admin console "
-        "(log in as {user}, password {pw}). Reply with the owner's team.",
+        "(you are signed in as {user}). Reply with the owner's team.",
         "Whoever owns '{title}' in the wiki needs the {role} role. Make the change in the admin console "
-        "({user} / {pw}) and answer with that person's team.",
-        "Look up the owner of '{title}' in the docs; in the admin console (user {user}, password {pw}) set their "
+        "(signed in as {user}) and answer with that person's team.",
+        "Look up the owner of '{title}' in the docs; in the admin console (signed in as {user}) set their "
         "role to {role}; then tell me which team they are in.",
-    ), title=p["title"], role=role, user=user, pw=pw)
+    ), title=p["title"], role=role, user=user)
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "admin_users", "id").get(owner["id"], {}).get("role")
         errs = [] if got == role else [f"{owner['name']} has role {got!r}, expected {role!r}"]
-        errs += check_answer(s, owner["team"])
+        errs += check_answer(s, owner["team"], team_type)
         return TaskResult(not errs, errs)
 
     return Task(
-        id=f"wiki.owner_to_admin.s{seed}", seed=seed, start_url="/wiki/", viewport=DESKTOP, instruction=instruction,
+        id=f"wiki.owner_to_admin.s{seed}", seed=seed, start_url=start_path(state, "/wiki/"), viewport=DESKTOP,
+        instruction=instruction,
         validate=validate, family="wiki.owner_to_admin", pattern="popups_tabs", max_steps=22, answer=owner["team"],
+        answer_type=team_type,
         forbidden_effects=(OnlyRowsChange("admin_users", (owner["id"],)), NoDeletes(("admin_users",)),
                            NoChanges(("wiki_pages", "wiki_revisions", "meta_flags") + UNTOUCHED[1:])),
-        oracle=lambda: [*_open_page(p), Go("/admin/"), *login_steps(state), *find_user_steps(owner["name"]),
+        oracle=lambda: [*_open_page(p), Go("/admin/"), *find_user_steps(owner["name"]),
                         Select(Match(tag="select", attrs=(("name", "role"),)), role),
                         Click(Match(role="button", name="Save role")), Done(owner["team"])],
     )
