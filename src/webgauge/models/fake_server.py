@@ -211,7 +211,8 @@ class FakeModelServer:
                     sock.shutdown(2)
                 except OSError:
                     pass
-            self._thread.join(timeout=5)
+            if self._thread is not None:
+                self._thread.join(timeout=5)
             self._httpd = None
 
     def __enter__(self) -> "FakeModelServer":
@@ -306,7 +307,10 @@ class FakeModelServer:
             return {"id": f"msg_fake_{n}", "type": "message", "role": "assistant", "model": body.get("model", ""),
                     "content": [{"type": "text", "text": text}], "stop_reason": stop, "stop_sequence": None,
                     "usage": {"input_tokens": tin, "output_tokens": tout}}
-        model = _GEMINI_PATH.match(path).group(1)
+        m = _GEMINI_PATH.match(path)
+        if m is None:
+            raise ValueError(f"not a Gemini generateContent path: {path}")
+        model = m.group(1)
         reason = {"stop": "STOP", "length": "MAX_TOKENS", "content_filter": "SAFETY"}.get(finish, "OTHER")
         return {"candidates": [{"content": {"parts": [{"text": text}], "role": "model"},
                                 "finishReason": reason, "index": 0}],

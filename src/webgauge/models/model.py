@@ -129,7 +129,7 @@ class ManagedModel:
         n_images, n_bytes = image_stats(msgs)
         start = time.monotonic()
         key = self.cache_key_for(msgs, config)
-        if key is None:
+        if key is None or self.cache is None:
             return await self._fresh(msgs, config, None, n_images, n_bytes, start)
         # Identical deterministic calls in flight at once go out once: the others wait, then hit the cache.
         async with self._key_lock(key):
@@ -166,7 +166,7 @@ class ManagedModel:
                       images=n_images, image_bytes=n_bytes, calls=1, retries=retries,
                       latency_s=time.monotonic() - start, cached=False)
         response = dataclasses.replace(response, usage=usage, cached=False, model=self.name)
-        if key is not None:
+        if key is not None and self.cache is not None:
             await asyncio.to_thread(self.cache.put, key, self.provider.provider, response)
         self.meter.record(usage, self.name)
         if self.recorder is not None:

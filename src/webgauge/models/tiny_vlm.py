@@ -73,7 +73,7 @@ def build_tiny_vlm(folder: str | Path, *, seed: int = 0, hidden_size: int = 32, 
     bpe.train_from_iterator(_corpus(), trainer)
     tok = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>", pad_token="<|endoftext|>",
                                   chat_template=TINY_CHAT_TEMPLATE, extra_special_tokens={"image_token": "<image>"})
-    ids = {t: tok.convert_tokens_to_ids(t) for t in TINY_SPECIAL_TOKENS}
+    ids: dict[str, int] = {t: int(tok.convert_tokens_to_ids(t)) for t in TINY_SPECIAL_TOKENS}  # type: ignore[arg-type]
     verbosity = hf_logging.get_verbosity()
     hf_logging.set_verbosity_error()  # "CLIPImageProcessor falls back to the PIL backend": expected here
     try:
@@ -93,7 +93,7 @@ def build_tiny_vlm(folder: str | Path, *, seed: int = 0, hidden_size: int = 32, 
                                        num_hidden_layers=layers, num_attention_heads=2, image_size=image_size,
                                        patch_size=14, projection_dim=hidden_size),
         image_token_index=ids["<image>"], vision_feature_select_strategy="default", vision_feature_layer=-1,
-        initializer_range=init_std)
+        initializer_range=init_std)  # type: ignore[call-arg]  # a PretrainedConfig keyword, not in the stub
     torch.manual_seed(seed)
     model = LlavaForConditionalGeneration(config)
     model.generation_config.eos_token_id = ids["<|im_end|>"]

@@ -19,7 +19,7 @@ def write_capture_report(run_dir: str | os.PathLike, out: str | os.PathLike | No
     store = RunStore(run_dir)
     rows, failures = [], []
     for r in sorted(store.records(kind="capture"), key=lambda r: r.item_id):
-        if not r.ok:
+        if not r.ok or r.record is None:
             failures.append({"page": r.item_id, "error": (r.error or {}).get("message", "")[:300]})
             continue
         snap = r.record["snapshot"]

@@ -75,7 +75,7 @@ def fmt_num(value: Any, digits: int = 1, scale: float = 1.0) -> str:
     return f"{float(value) * scale:.{digits}f}"
 
 
-def fmt_ci(mean: float, lo: float | None = None, hi: float | None = None, digits: int = 1,
+def fmt_ci(mean: float | tuple | list, lo: float | None = None, hi: float | None = None, digits: int = 1,
            scale: float = 1.0) -> str:
     """``"63.5 [58.1, 69.0]"``; accepts a ``(mean, lo, hi)`` tuple as the first argument.
 
@@ -83,10 +83,12 @@ def fmt_ci(mean: float, lo: float | None = None, hi: float | None = None, digits
     """
     if lo is None and hi is None and isinstance(mean, (tuple, list)):
         mean, lo, hi = mean[:3]
+    if isinstance(mean, (tuple, list)):
+        raise TypeError("fmt_ci: give (mean, lo, hi) as one tuple, or mean, lo and hi apart")
     if lo is None or hi is None:
         return fmt_num(mean, digits, scale)
-    mean, lo, hi = (None if v is None else float(v) for v in (mean, lo, hi))
-    return f"{fmt_num(mean, digits, scale)} [{fmt_num(lo, digits, scale)}, {fmt_num(hi, digits, scale)}]"
+    m = None if mean is None else float(mean)
+    return f"{fmt_num(m, digits, scale)} [{fmt_num(float(lo), digits, scale)}, {fmt_num(float(hi), digits, scale)}]"
 
 
 def relpath(target: str | os.PathLike, start: str | os.PathLike) -> str:

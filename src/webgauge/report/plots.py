@@ -59,7 +59,7 @@ def bar_chart(path: str | os.PathLike, labels: Sequence[str], means: Sequence[fl
     ax = fig.add_subplot()
     colors = [_PALETTE[i % len(_PALETTE)] for i in range(n)]
     err = None
-    if lo is not None:
+    if lo is not None and hi is not None:
         err = [[max(0.0, m - l) for m, l in zip(means, lo)], [max(0.0, h - m) for m, h in zip(means, hi)]]
     pos = list(range(n))
     if horizontal:

@@ -129,10 +129,11 @@ def paired_bootstrap(a: Sequence[float], b: Sequence[float], n: int = 2000, alph
     rng = np.random.default_rng(seed)
     boots = _resampled_means(sums, counts, n, rng)
     ci = _interval(diff.mean(), boots, alpha)
+    tail: float
     if ci.mean > 0:
-        tail = np.mean(boots <= 0)
+        tail = float(np.mean(boots <= 0))
     elif ci.mean < 0:
-        tail = np.mean(boots >= 0)
+        tail = float(np.mean(boots >= 0))
     else:
         tail = 0.5
     return PairedComparison(ci.mean, ci.lo, ci.hi, float(min(1.0, 2 * tail)))

@@ -34,7 +34,7 @@ def resolve_handler(path: str) -> Handler:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"handler {path!r}: cannot import module {module_name!r}: {exc}") from exc
-    fn = module
+    fn: Any = module
     for part in attr.split("."):
         fn = getattr(fn, part, None)
         if fn is None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
 from .context import WorkerContext
+from .executor_base import ExecutorBase, ExecutorSettings
 from .execute import error_info, execute_item, resolve_handler
 
 __all__ = ["LocalExecutor", "HARD_TIMEOUT_GRACE"]
@@ -112,20 +113,13 @@ class _Worker:
     ready_at: float | None = None  # item clocks start no earlier than this: startup is not the item's time
 
 
-class LocalExecutor:
+class LocalExecutor(ExecutorBase):
     """A pool of worker processes (spawn start method) driven over pipes."""
 
-    def __init__(self, handler: str, run_dir: str, options: dict, base_seed: int, workers: int,
-                 per_worker_concurrency: int = 1, item_timeout: float | None = None,
-                 browser_options: dict | None = None) -> None:
-        self.handler = handler
-        self.run_dir = str(run_dir)
-        self.options = options
-        self.base_seed = base_seed
-        self.n_workers = workers
-        self.per_worker = per_worker_concurrency
-        self.item_timeout = item_timeout
-        self.browser_options = dict(browser_options or {})
+    n_workers: int
+
+    def __init__(self, settings: ExecutorSettings, workers: int) -> None:
+        super().__init__(settings, workers)
         self._ctx = mp.get_context("spawn")
         self._workers: list[_Worker | None] = []
         self._generation = 0
@@ -187,7 +181,7 @@ class LocalExecutor:
     def submit(self, item: dict) -> None:
         """Send an item to the least busy worker (restarting a crashed one if needed)."""
         slot = min(range(len(self._workers)),
-                   key=lambda i: len(self._workers[i].in_flight) if self._workers[i] else -1)
+                   key=lambda i: len(w.in_flight) if (w := self._workers[i]) is not None else -1)
         w = self._workers[slot]
         if w is None or not w.process.is_alive():
             self._generation += 1
@@ -267,8 +261,11 @@ class LocalExecutor:
         limit = self.item_timeout + HARD_TIMEOUT_GRACE
         events = []
         now_m, now = time.monotonic(), time.time()
-        for w in [w for w in self._workers if w is not None and w.ready_at is not None]:
-            hung = [iid for iid, (_, sent) in w.in_flight.items() if now_m - max(sent, w.ready_at) > limit]
+        for w in self._workers:
+            if w is None or w.ready_at is None:
+                continue
+            ready_at = w.ready_at
+            hung = [iid for iid, (_, sent) in w.in_flight.items() if now_m - max(sent, ready_at) > limit]
             if not hung:
                 continue
             for iid, (item, sent) in w.in_flight.items():

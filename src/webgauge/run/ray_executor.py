@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from .context import WorkerContext
+from .executor_base import ExecutorBase, ExecutorSettings
 from .execute import execute_item, resolve_handler
 from .local import HARD_TIMEOUT_GRACE, WorkerStartupError, _synthetic
 
@@ -50,27 +51,18 @@ class _ItemActor:
         return True
 
 
-class RayExecutor:
+class RayExecutor(ExecutorBase):
     """Runs items on Ray actors; same driver-facing interface as :class:`LocalExecutor`."""
 
-    def __init__(self, handler: str, run_dir: str, options: dict, base_seed: int, workers: int | None,
-                 per_worker_concurrency: int = 1, item_timeout: float | None = None,
-                 ray_address: str | None = None, browser_options: dict | None = None) -> None:
+    def __init__(self, settings: ExecutorSettings, workers: int | None, ray_address: str | None = None) -> None:
+        super().__init__(settings, workers)
         self.ray = import_ray()
-        self.handler = handler
-        self.run_dir = str(run_dir)
-        self.options = options
-        self.base_seed = base_seed
-        self.n_workers = workers
-        self.per_worker = per_worker_concurrency
-        self.item_timeout = item_timeout
         self.ray_address = ray_address
-        self.browser_options = dict(browser_options or {})
         self._actors: list[Any] = []
         self._names: list[str] = []
         self._futures: dict[Any, tuple[int, dict, float, Any]] = {}  # ref -> (slot, item, submitted, actor)
         self._started_ray = False
-        self._actor_cls = None
+        self._actor_cls: Any = None
         self._generation = 0
 
     def start(self, n_items: int) -> None:

@@ -21,6 +21,7 @@ from typing import Iterable
 from tqdm.auto import tqdm
 
 from .execute import resolve_handler
+from .executor_base import ExecutorSettings
 from .items import WorkItem, payload_sha256
 from .spec import RunSpec, SpecMismatch, read_spec, spec_differences
 from .store import BLOBS_DIR, RESULTS_DB, SPEC_FILE, StoreWriter
@@ -131,17 +132,17 @@ def _select(items: list[WorkItem], existing: dict, retry_failed: bool) -> tuple[
 def _make_executor(executor: str, handler: str, run_dir: Path, spec: RunSpec, workers: int | None,
                    per_worker_concurrency: int, item_timeout: float | None, ray_address: str | None,
                    browser_options: dict | None):
-    common = dict(handler=handler, run_dir=str(run_dir), options=spec.options, base_seed=spec.base_seed,
-                  per_worker_concurrency=per_worker_concurrency, item_timeout=item_timeout,
-                  browser_options=browser_options)
+    settings = ExecutorSettings(handler=handler, run_dir=str(run_dir), options=spec.options, base_seed=spec.base_seed,
+                                per_worker_concurrency=per_worker_concurrency, item_timeout=item_timeout,
+                                browser_options=dict(browser_options or {}))
     if executor == "local":
         from .local import LocalExecutor
 
-        return LocalExecutor(workers=workers or default_workers(), **common)
+        return LocalExecutor(settings, workers=workers or default_workers())
     if executor == "ray":
         from .ray_executor import RayExecutor
 
-        return RayExecutor(workers=workers, ray_address=ray_address, **common)
+        return RayExecutor(settings, workers=workers, ray_address=ray_address)
     raise ValueError(f"executor must be 'local' or 'ray', got {executor!r}")
 
 

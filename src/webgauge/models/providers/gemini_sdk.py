@@ -50,7 +50,7 @@ def build_gemini_request(messages: tuple[Message, ...], config: GenerateConfig) 
     for m in messages:
         if m.role == "system":
             continue
-        parts = []
+        parts: list[dict[str, Any]] = []
         for p in m.content:
             if isinstance(p, Image):
                 parts.append({"inline_data": {"mime_type": p.mime, "data": p.data}})

@@ -204,7 +204,7 @@ def load_local_vlm(path: str | Path, *, adapter: Optional[str | Path] = None, de
             raise ModelConfigError(f"hf-local: cannot load the weights in {folder}: {e}") from e
         if adapter is not None:
             model = _with_adapter(model, Path(adapter), trainable)
-        model.to(dev)
+        model.to(dev)  # type: ignore[arg-type]  # transformers' stub types .to() for a model, not a device
         model.train(trainable)
         if not trainable:
             model.eval()

@@ -40,7 +40,7 @@ _HINTS = {400: "the server rejected the request (check the model accepts images 
 
 def to_openai_messages(messages: tuple[Message, ...], image_detail: Optional[str] = None) -> list[dict]:
     """Chat-completions ``messages``: text-only turns as strings, mixed turns as part lists."""
-    out = []
+    out: list[dict[str, Any]] = []
     for m in messages:
         if not m.images:
             out.append({"role": m.role, "content": m.text})
