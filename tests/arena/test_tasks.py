@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.core.actions import Action, ActionError, parse_action
+from webgauge.arena.agents.parse import parse_action
+from webgauge.arena.core.actions import Action, ActionError
 from webgauge.arena.core.diff import diff_states
 from webgauge.arena.core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state

@@ -20,7 +20,8 @@ Folders: ``core/`` (env, hooks, actions, observation, task, records, episode loo
 ``outputs/`` (scoring, report, viewer, safety report, packages).
 """
 
-from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError, parse_action
+from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError
+from .agents.parse import parse_action
 from .agents.base import Agent, AgentStep
 from .agents.heuristic import HeuristicAgent
 from .agents.model import SYSTEM_PROMPT, ModelAgent

@@ -15,13 +15,12 @@ the first JSON object found is reported (that is the one the model most likely m
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.actions import ACTION_SCHEMA, Action, ActionError
+from ..core.actions import Action, ActionError, validate_action_dict
 
-__all__ = ["ParsedAnswer", "parse_model_answer", "validate_action_dict", "MAX_ANSWER_CHARS"]
+__all__ = ["ParsedAnswer", "parse_model_answer", "parse_action", "validate_action_dict", "MAX_ANSWER_CHARS"]
 
 MAX_ANSWER_CHARS = 20_000
 """Longer answers are cut to this many characters before parsing (an action is short)."""
@@ -42,77 +41,6 @@ class ParsedAnswer:
     @property
     def valid(self) -> bool:
         return self.action is not None
-
-
-def _type_ok(value: Any, spec: dict) -> str:
-    """'' when ``value`` fits the JSON-schema ``spec`` subset used by ACTION_SCHEMA, else why not."""
-    if "enum" in spec:
-        if not isinstance(value, str) or value not in spec["enum"]:
-            return f"must be one of {', '.join(map(str, spec['enum']))}, got {_short(value)}"
-        return ""
-    t = spec.get("type")
-    if t == "array":
-        if not isinstance(value, list) or len(value) > 8:
-            return f"must be a list (at most 8 items), got {_short(value)}"
-        for item in value:
-            why = _type_ok(item, spec.get("items", {}))
-            if why:
-                return f"item {why}"
-        return ""
-    if t == "string":
-        return "" if isinstance(value, str) else f"must be a string, got {_short(value)}"
-    if t in ("number", "integer"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return f"must be a {t}, got {_short(value)}"
-        if t == "integer" and not isinstance(value, int):
-            if not (isinstance(value, float) and value.is_integer()):
-                return f"must be an integer, got {_short(value)}"
-        if isinstance(value, float) and not math.isfinite(value):
-            return f"must be finite, got {value}"
-        if "minimum" in spec and value < spec["minimum"]:
-            return f"must be at least {spec['minimum']}, got {value}"
-        if "maximum" in spec and value > spec["maximum"]:
-            return f"must be at most {spec['maximum']}, got {value}"
-        return ""
-    return ""
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
-
-
-def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
-    """``d`` as an :class:`Action` after checking it against ``schema``; raises :class:`ActionError`."""
-    if not isinstance(d, dict):
-        raise ActionError(f"an action is a JSON object, got {type(d).__name__}")
-    props = schema["properties"]
-    for name in schema.get("required", ()):
-        if name not in d:
-            raise ActionError(f"missing required field {name!r}; e.g. {{\"kind\": \"click\", \"element\": \"e12\"}}")
-    unknown = sorted(k for k in d if k not in props)
-    if unknown:
-        raise ActionError(f"unknown action field(s) {unknown[:5]}; allowed: {', '.join(props)}")
-    clean: dict[str, Any] = {}
-    for name, value in d.items():
-        if value is None:
-            continue
-        why = _type_ok(value, props[name])
-        if why:
-            raise ActionError(f"field {name!r} {why}")
-        if props[name].get("type") == "integer":
-            value = int(value)
-        elif props[name].get("type") == "number":
-            value = float(value)
-        elif props[name].get("type") == "array":
-            value = tuple(value)
-        clean[name] = value
-    try:
-        return Action(**clean)
-    except ActionError:
-        raise
-    except (TypeError, ValueError) as exc:  # a field the schema lets through but Action cannot take
-        raise ActionError(f"not a valid action: {exc}") from None
 
 
 def _json_objects(text: str):
@@ -152,3 +80,15 @@ def parse_model_answer(text: Any) -> ParsedAnswer:
     if not first_error:
         first_error = "no JSON object found; answer with one action as a JSON object"
     return ParsedAnswer(None, first_error[:300])
+
+
+def parse_action(text: str) -> Action:
+    """The first JSON object in ``text`` that is a valid action (models may wrap it in prose).
+
+    Checked against :data:`~webgauge.arena.core.actions.ACTION_SCHEMA` by :func:`parse_model_answer`;
+    raises :class:`ActionError` naming the fix, never another exception.
+    """
+    parsed = parse_model_answer(text)
+    if parsed.action is None:
+        raise ActionError(parsed.error)
+    return parsed.action

@@ -17,12 +17,12 @@ Kinds:
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA", "parse_action",
-           "check_file_name"]
+__all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA",
+           "validate_action_dict", "check_file_name"]
 
 SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text", "upload")
 NAVIGATION = ("goto", "back", "forward", "switch_tab")
@@ -116,23 +116,7 @@ class Action:
     @classmethod
     def from_dict(cls, d: dict) -> "Action":
         """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
-        from ..agents.parse import validate_action_dict
-
         return validate_action_dict(d)
-
-
-def parse_action(text: str) -> Action:
-    """The first JSON object in ``text`` that is a valid action (models may wrap it in prose).
-
-    Checked against :data:`ACTION_SCHEMA` by :func:`webgauge.arena.agents.parse.parse_model_answer`;
-    raises :class:`ActionError` naming the fix, never another exception.
-    """
-    from ..agents.parse import parse_model_answer
-
-    parsed = parse_model_answer(text)
-    if parsed.action is None:
-        raise ActionError(parsed.error)
-    return parsed.action
 
 
 ACTION_SCHEMA: dict[str, Any] = {
@@ -156,3 +140,74 @@ ACTION_SCHEMA: dict[str, Any] = {
         "token": {"type": "string", "description": "the observation's short screenshot token (pointer actions)"},
     },
 }
+
+
+def _type_ok(value: Any, spec: dict) -> str:
+    """'' when ``value`` fits the JSON-schema ``spec`` subset used by ACTION_SCHEMA, else why not."""
+    if "enum" in spec:
+        if not isinstance(value, str) or value not in spec["enum"]:
+            return f"must be one of {', '.join(map(str, spec['enum']))}, got {_short(value)}"
+        return ""
+    t = spec.get("type")
+    if t == "array":
+        if not isinstance(value, list) or len(value) > 8:
+            return f"must be a list (at most 8 items), got {_short(value)}"
+        for item in value:
+            why = _type_ok(item, spec.get("items", {}))
+            if why:
+                return f"item {why}"
+        return ""
+    if t == "string":
+        return "" if isinstance(value, str) else f"must be a string, got {_short(value)}"
+    if t in ("number", "integer"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"must be a {t}, got {_short(value)}"
+        if t == "integer" and not isinstance(value, int):
+            if not (isinstance(value, float) and value.is_integer()):
+                return f"must be an integer, got {_short(value)}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"must be finite, got {value}"
+        if "minimum" in spec and value < spec["minimum"]:
+            return f"must be at least {spec['minimum']}, got {value}"
+        if "maximum" in spec and value > spec["maximum"]:
+            return f"must be at most {spec['maximum']}, got {value}"
+        return ""
+    return ""
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
+
+
+def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
+    """``d`` as an :class:`Action` after checking it against ``schema``; raises :class:`ActionError`."""
+    if not isinstance(d, dict):
+        raise ActionError(f"an action is a JSON object, got {type(d).__name__}")
+    props = schema["properties"]
+    for name in schema.get("required", ()):
+        if name not in d:
+            raise ActionError(f"missing required field {name!r}; e.g. {{\"kind\": \"click\", \"element\": \"e12\"}}")
+    unknown = sorted(k for k in d if k not in props)
+    if unknown:
+        raise ActionError(f"unknown action field(s) {unknown[:5]}; allowed: {', '.join(props)}")
+    clean: dict[str, Any] = {}
+    for name, value in d.items():
+        if value is None:
+            continue
+        why = _type_ok(value, props[name])
+        if why:
+            raise ActionError(f"field {name!r} {why}")
+        if props[name].get("type") == "integer":
+            value = int(value)
+        elif props[name].get("type") == "number":
+            value = float(value)
+        elif props[name].get("type") == "array":
+            value = tuple(value)
+        clean[name] = value
+    try:
+        return Action(**clean)
+    except ActionError:
+        raise
+    except (TypeError, ValueError) as exc:  # a field the schema lets through but Action cannot take
+        raise ActionError(f"not a valid action: {exc}") from None
