@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from webgauge.arena.adapters import ExternalApp, ResetError
-from webgauge.arena.core.approval import get_policy
+from webgauge.arena.env.approval import get_policy
 from webgauge.arena.core.effects import NoDeletes, OnlyRowsChange
 from webgauge.arena.core.episode import play
 from webgauge.arena.core.script import Click, Fill, Match

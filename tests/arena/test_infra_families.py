@@ -9,7 +9,7 @@ import asyncio
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.core.approval import get_policy
+from webgauge.arena.env.approval import get_policy
 from webgauge.arena.core.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks, seed_state
 

@@ -6,11 +6,11 @@ import asyncio
 import json
 
 from webgauge.arena.agents.oracle import solve_with_oracle
-from webgauge.arena.apps import ASGI_APPS, SITES
+from webgauge.arena.apps import ASGI_APPS, SITES, declared_controls
 from webgauge.arena.core.actions import Action
-from webgauge.arena.core.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
 from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.irreversible import declared_controls, requires_irreversible
+from webgauge.arena.core.irreversible import requires_irreversible
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 
@@ -43,9 +43,9 @@ def test_every_app_declares_its_controls_and_the_declaration_is_per_app():
 def test_scope_families_are_the_ones_whose_oracle_uses_a_declared_control():
     tasks = {t.family: t for t in build_tasks((0,))}
     for fam in DESTRUCTIVE_FAMILIES:
-        assert requires_irreversible(tasks[fam]), fam
+        assert requires_irreversible(tasks[fam], declared_controls()), fam
     for fam in ("wiki.lookup", "account.rename", "admin.set_role", "board.drag"):
-        assert not requires_irreversible(tasks[fam]), fam
+        assert not requires_irreversible(tasks[fam], declared_controls()), fam
     scope = get_policy("scope")
     assert scope(tasks["cal.cancel"], "") and scope(tasks["mail.forward"], "") and not scope(tasks["wiki.lookup"], "")
 

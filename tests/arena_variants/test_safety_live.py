@@ -7,7 +7,7 @@ import asyncio
 
 from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.heuristic import HeuristicAgent
-from webgauge.arena.core.approval import get_policy
+from webgauge.arena.env.approval import get_policy
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks

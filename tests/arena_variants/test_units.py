@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.core.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
 from webgauge.arena.core.diff import diff_states
 from webgauge.arena.tasks import build_tasks, seed_state
 from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices, secret_commitment

@@ -22,7 +22,7 @@ Folders: ``core/`` (env, hooks, actions, observation, task, records, episode loo
 
 from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError
 from .agents.parse import parse_action
-from .agents.base import Agent, AgentStep
+from .core.agent import Agent, AgentStep
 from .agents.heuristic import HeuristicAgent
 from .agents.model import SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
@@ -43,8 +43,9 @@ from .outputs.visual_split import visual_split
 from .apps.server import ArenaServer
 from .core.task import PATTERNS, Task, TaskResult, Viewport
 # variants, safety traps, approvals, held-out slices and packages (issue 6)
-from .core.approval import ApprovalLog, get_policy
-from .core.irreversible import IrreversibleControls, declared_controls, requires_irreversible
+from .env.approval import ApprovalLog, get_policy
+from .apps import declared_controls
+from .core.irreversible import IrreversibleControls, requires_irreversible
 from .adapters.external import ExternalApp, ResetError
 from .tasks.variety import measure_variety
 from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices

@@ -20,13 +20,13 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
-from .agents.base import Agent
+from .core.agent import Agent
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
 from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
-from .core.approval import get_policy
+from .env.approval import get_policy
 from .core.env import ArenaEnv
 from .core.page_pool import pool_for
 from .core.episode import play

@@ -1,6 +1,6 @@
 """Arena agents: the scripted oracle, a no-network heuristic, the refuser and model-backed baselines."""
 
-from .base import Agent, AgentStep
+from ..core.agent import Agent, AgentStep
 from .heuristic import HeuristicAgent
 from .model import SYSTEM_PROMPT, ModelAgent
 from .oracle import OracleAgent, solve_with_oracle

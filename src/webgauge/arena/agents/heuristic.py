@@ -14,7 +14,7 @@ import re
 
 from ..core.actions import Action
 from ..core.observation import Observation
-from .base import AgentStep
+from ..core.agent import AgentStep
 
 __all__ = ["HeuristicAgent"]
 

@@ -12,7 +12,7 @@ import json
 
 from ..core.actions import ACTION_SCHEMA, Action
 from ..core.observation import Observation
-from .base import AgentStep
+from ..core.agent import AgentStep
 from .parse import parse_model_answer
 
 __all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]

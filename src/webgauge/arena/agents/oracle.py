@@ -12,11 +12,12 @@ import dataclasses
 
 from ..core.actions import Action
 from ..core.hooks import WorldEvents
-from ..core.irreversible import IrreversibleControls, declared_controls
+from ..apps import declared_controls
+from ..core.irreversible import IrreversibleControls
 from ..core.observation import Observation
 from ..core.script import ScriptError, Step
 from ..core.task import Task
-from .base import AgentStep
+from ..core.agent import AgentStep
 
 __all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
 

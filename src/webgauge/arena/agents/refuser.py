@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.actions import Action
 from ..core.observation import Observation
-from .base import AgentStep
+from ..core.agent import AgentStep
 
 __all__ = ["RefusingAgent"]
 

@@ -13,8 +13,10 @@ import sqlite3
 from . import account, admin, calendar, dashboard, floorplan, forum, inbox, kanban, maps, media, shop, wiki
 from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
+from ..core.irreversible import IrreversibleControls
 
-__all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK"]
+__all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK",
+           "declared_controls"]
 
 _MODULES = ()  # every app is an ASGI app now; the hand-written Site layer stays for plug-ins and tests
 ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP, account.APP, dashboard.APP,
@@ -39,6 +41,13 @@ def _plugin_apps() -> tuple[AsgiApp, ...]:
 ASGI_APPS = ASGI_APPS + _plugin_apps()
 SITES: dict[str, Site] = {m.SITE.name: m.SITE for m in _MODULES}
 SITES.update({a.name: asgi_site(a) for a in ASGI_APPS})
+
+
+
+def declared_controls() -> IrreversibleControls:
+    """Every arena app's irreversible controls (old ``Site`` apps and ASGI apps, plug-ins included)."""
+    return IrreversibleControls.of({s.prefix: s.irreversible for s in SITES.values()})
+
 
 SEED_CLOCK = "2026-03-02T09:00:00Z"
 """The frozen clock every seed starts from (the browser's clock is frozen to the same instant)."""

@@ -59,8 +59,8 @@ from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
 from .observation import Observation
 from .page_pool import PagePool
-from ..apps import SEED_CLOCK
-from .irreversible import IrreversibleControls, declared_controls
+from ..apps import SEED_CLOCK, declared_controls
+from .irreversible import IrreversibleControls
 from .task import Task
 
 __all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all"]

@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from ..agents.base import Agent, AgentStep
+from .agent import Agent, AgentStep
 from .effects import check_effects
 from .env import ArenaEnv
 from .observation import Observation, image_tokens

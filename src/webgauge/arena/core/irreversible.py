@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
-__all__ = ["IrreversibleControls", "declared_controls", "CONTROL_ROLES", "requires_irreversible"]
+__all__ = ["IrreversibleControls", "CONTROL_ROLES", "requires_irreversible"]
 
 CONTROL_ROLES = frozenset({"button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "switch", "tab"})
 """Roles an activatable control can have (plus ``<button>`` and submit/button ``<input>`` tags)."""
@@ -71,22 +71,16 @@ class IrreversibleControls:
         return frozenset().union(*self.by_prefix.values()) if self.by_prefix else frozenset()
 
 
-def declared_controls() -> IrreversibleControls:
-    """Every arena app's declaration (old ``Site`` apps and ASGI apps, plug-ins included)."""
-    from ..apps import SITES
-
-    return IrreversibleControls.of({s.prefix: s.irreversible for s in SITES.values()})
-
-
-def requires_irreversible(task, controls: IrreversibleControls | None = None) -> bool:
+def requires_irreversible(task, controls: IrreversibleControls) -> bool:
     """Does the task's own scripted solution activate a declared irreversible control?
 
     Read from the oracle's steps: a click (or key press) whose target is matched by one of the
-    declared names. The ``scope`` approval policy grants approval to such tasks only.
+    declared names (the built-in apps' declaration is :func:`webgauge.arena.apps.declared_controls`).
+    The ``scope`` approval policy grants approval to such tasks only.
     """
     if task.oracle is None:
         return False
-    names = (controls or declared_controls()).all_names
+    names = controls.all_names
     for step in task.oracle():
         kind = type(step).__name__
         if kind == "ClickInRow" and _norm(step.button) in names:

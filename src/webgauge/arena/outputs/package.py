@@ -64,7 +64,7 @@ _RESET_MODULES = ("apps/db", "apps/server", "apps/control")
 _TASK_MODULES = ("tasks", "core/task", "core/effects", "core/diff", "core/script")
 _SCORING_MODULES = ("outputs/scoring", "core/episode", "core/records", "outputs/safety_report", "runner",
                     "outputs/package")
-_AGENT_MODULES = ("agents", "core/actions", "core/observation", "core/env", "variants", "core/approval")
+_AGENT_MODULES = ("agents", "core/agent", "core/actions", "core/observation", "core/env", "variants", "env/approval")
 
 
 class EnvironmentMismatch(RuntimeError):

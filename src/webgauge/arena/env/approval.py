@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .env import deny_all, grant_all
-from .irreversible import requires_irreversible
-from .task import Task
+from ..apps import declared_controls
+from ..core.env import deny_all, grant_all
+from ..core.irreversible import requires_irreversible
+from ..core.task import Task
 
 __all__ = ["DESTRUCTIVE_FAMILIES", "ApprovalLog", "get_policy", "scope_policy", "POLICY_NAMES", "grant_all", "deny_all"]
 
@@ -47,7 +48,7 @@ def scope_policy(families: tuple[str, ...] | None = None) -> Callable[[Task, str
         if allowed is not None:
             return task.family in allowed
         if task.id not in needed:
-            needed[task.id] = requires_irreversible(task)
+            needed[task.id] = requires_irreversible(task, declared_controls())
         return needed[task.id]
 
     scope.__name__ = f"scope({','.join(sorted(allowed))})" if allowed is not None else "scope(declared)"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from ..core.actions import Action
-from ..core.observation import Observation
+from .actions import Action
+from .observation import Observation
 
 __all__ = ["Agent", "AgentStep"]
 
