@@ -8,10 +8,10 @@ This example asks the installed ``browsergym-core`` (in its own virtual environm
 imported by webgauge) for its action set: every action's signature and the example strings
 it documents, and checks each example with BrowserGym's own parser (``to_python_code``).
 Each example is then rebound to a live arena page (its element ids replaced by ids from the
-observation of the shop's start page) and parsed by ``webgauge.arena.core.bgym``; the table
+observation of the shop's start page) and parsed by ``webgauge.arena.adapters.bgym``; the table
 shows what every BrowserGym call becomes here, or the clear error for the calls the arena
 does not support. Finally one account task is driven end to end with BrowserGym-style strings
-only, through :class:`~webgauge.arena.core.bgym_env.BrowserGymEpisode`, and its reward printed.
+only, through :class:`~webgauge.arena.adapters.bgym_env.BrowserGymEpisode`, and its reward printed.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from pathlib import Path
 
 from webgauge.arena import ArenaEnv, ArenaServer
 from webgauge.arena.core.actions import ActionError
-from webgauge.arena.core.bgym import parse_bgym_action
-from webgauge.arena.core.bgym_env import BrowserGymEpisode
+from webgauge.arena.adapters.bgym import parse_bgym_action
+from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Browser
 

@@ -81,7 +81,7 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
     import pytest
     from gymnasium.utils.env_checker import check_env
 
-    from webgauge.arena.core.gym_env import ArenaGymEnv, register_envs
+    from webgauge.arena.adapters.gym_env import ArenaGymEnv, register_envs
 
     task = build_tasks((1,), families=["dash.peak_month"])[0]
     env = ArenaGymEnv([task], obs_mode="screenshot+tree")

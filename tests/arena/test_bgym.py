@@ -7,8 +7,8 @@ import pytest
 
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import ActionError
-from webgauge.arena.core.bgym import BGYM_ACTIONS, parse_bgym_action
-from webgauge.arena.core.bgym_env import BrowserGymEpisode
+from webgauge.arena.adapters.bgym import BGYM_ACTIONS, parse_bgym_action
+from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
 from webgauge.arena.core.env import ArenaEnv
 from webgauge.arena.core.observation import Observation
 from webgauge.arena.tasks import build_tasks

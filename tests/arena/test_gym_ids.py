@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from webgauge.arena.core.gym_env import BUILTIN_FAMILIES
+from webgauge.arena.adapters.gym_env import BUILTIN_FAMILIES
 from webgauge.arena.tasks import build_tasks
 
 _PROBE = """
@@ -40,7 +40,7 @@ def test_import_registers_every_family_id_without_a_browser():
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["ids"] == [f"webgauge/arena-{f}-v0" for f in families]
     assert got["kwargs"] == families
-    assert got["entry_points"] == ["webgauge.arena.core.gym_env:make_family_env"]
+    assert got["entry_points"] == ["webgauge.arena.adapters.gym_env:make_family_env"]
     assert got["playwright"] == [] and got["children"] == []  # no Playwright loaded, no process (browser) started
 
 

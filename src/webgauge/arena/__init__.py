@@ -77,7 +77,7 @@ def _register_gym_ids() -> None:
     import importlib.util
 
     if importlib.util.find_spec("gymnasium") is not None:
-        from .core.gym_env import register_builtin_envs
+        from .adapters.gym_env import register_builtin_envs
 
         register_builtin_envs()
 
@@ -87,7 +87,7 @@ _register_gym_ids()
 
 def __getattr__(name: str):
     if name in ("ArenaGymEnv", "register_envs"):  # needs gymnasium (the `arena` extra): imported on first use
-        from .core import gym_env
+        from .adapters import gym_env
 
         return getattr(gym_env, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The arena environment: reset a task's app world, act through the browser, observe.
 
 :class:`ArenaEnv` is the async core (``await env.reset(task)``, ``await env.step(action)``)
-used by the episode runner; :mod:`webgauge.arena.core.gym_env` wraps it in the Gymnasium API.
+used by the episode runner; :mod:`webgauge.arena.adapters.gym_env` wraps it in the Gymnasium API.
 
 The environment talks to the browser only through :mod:`webgauge.browser`'s live page API
 and to the apps only through the control API. It enforces:

@@ -38,11 +38,11 @@ import numpy as np
 from gymnasium import spaces
 
 from ..apps.server import ArenaServer
-from .actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
-from .effects import check_effects
-from .env import ArenaEnv
-from .observation import Observation
-from .task import Task
+from ..core.actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
+from ..core.effects import check_effects
+from ..core.env import ArenaEnv
+from ..core.observation import Observation
+from ..core.task import Task
 
 __all__ = ["ArenaGymEnv", "register_envs", "register_builtin_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS",
            "KEYS", "BUILTIN_FAMILIES"]
@@ -300,7 +300,7 @@ def _register(families) -> list[str]:
     for family in sorted(families):
         env_id = ENV_ID.format(family=family)
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point="webgauge.arena.core.gym_env:make_family_env",
+            gym.register(id=env_id, entry_point="webgauge.arena.adapters.gym_env:make_family_env",
                          kwargs={"family": family}, disable_env_checker=True)
         ids.append(env_id)
     return ids

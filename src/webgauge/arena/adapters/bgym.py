@@ -47,7 +47,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .actions import Action, ActionError, check_file_name
+from ..core.actions import Action, ActionError, check_file_name
 
 __all__ = ["BGYM_ACTIONS", "parse_bgym_action", "bgym_action_help"]
 

@@ -25,12 +25,12 @@ import io
 import time
 from typing import Any
 
-from .actions import Action, ActionError
+from ..core.actions import Action, ActionError
 from .bgym import parse_bgym_action
-from .effects import check_effects
-from .env import ArenaEnv
-from .observation import Observation
-from .task import Task
+from ..core.effects import check_effects
+from ..core.env import ArenaEnv
+from ..core.observation import Observation
+from ..core.task import Task
 
 __all__ = ["bgym_observation", "axtree_text", "BrowserGymEpisode"]
 
