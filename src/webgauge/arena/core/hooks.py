@@ -18,32 +18,46 @@ the episode record keeps as ``variant_events`` and the oracle reads (perturbed l
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from .actions import Action
-    from .env import ArenaEnv
     from .observation import Observation
+    from .task import Task
 
-__all__ = ["EnvHooks", "WorldEvents"]
+__all__ = ["EnvHooks", "HookedEnv", "WorldEvents"]
+
+
+class HookedEnv(Protocol):
+    """What a hook may read (and, for ``events``, write) of the env it is attached to.
+
+    :class:`~webgauge.arena.core.env.ArenaEnv` is one; the protocol keeps the hooks below the
+    env, so a world change never reaches into the env's internals."""
+
+    app_url: str
+    episode_id: str | None
+    task: Task | None
+    page: Any  # the live page (``webgauge.browser.LivePage``) or None before the first reset
+    steps: int
+    events: WorldEvents
 
 
 class EnvHooks:
     """No-op hooks; override the ones a world change needs (all are awaited except ``on_reset``)."""
 
-    def on_reset(self, env: "ArenaEnv") -> None:
+    def on_reset(self, env: HookedEnv) -> None:
         pass
 
-    async def on_new_page(self, env: "ArenaEnv", page: Any) -> None:
+    async def on_new_page(self, env: HookedEnv, page: Any) -> None:
         pass
 
-    async def before_action(self, env: "ArenaEnv", action: "Action") -> None:
+    async def before_action(self, env: HookedEnv, action: "Action") -> None:
         pass
 
-    async def before_observe(self, env: "ArenaEnv") -> None:
+    async def before_observe(self, env: HookedEnv) -> None:
         pass
 
-    async def after_observe(self, env: "ArenaEnv", obs: "Observation") -> None:
+    async def after_observe(self, env: HookedEnv, obs: "Observation") -> None:
         pass
 
 
