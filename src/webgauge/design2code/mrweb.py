@@ -42,14 +42,11 @@ from typing import Any, TypedDict
 from PIL import Image
 
 from webgauge.design2code.ciede2000 import parse_css_color
-from webgauge.design2code.resources import Resource, ResourceList
+from webgauge.design2code.resources import MRWEB_TYPES, MRWEB_WINDOW, ResourceList, resources_from_mrweb
 
 __all__ = ["MRWEB_TYPES", "MRWEB_WINDOW", "resources_from_mrweb", "resources_to_mrweb", "import_mrweb",
            "export_mrweb", "mrweb_json", "ImportFailure"]
 
-MRWEB_TYPES: dict[str, str] = {"a": "link", "img": "image", "background-image": "background_image"}
-MRWEB_WINDOW: tuple[int, int] = (1920, 1080)
-"""The window MRWeb records its boxes and screenshots in (its ``get_driver`` default)."""
 _TO_MRWEB = {v: k for k, v in MRWEB_TYPES.items()}
 _LAYOUT = "MRWeb layout: <id>.html, <id>.png, <id>.json"
 
@@ -62,40 +59,6 @@ class ImportFailure(TypedDict):
 def mrweb_json(rows: list) -> str:
     """MRWeb's serialisation of a resource list (``json.dump(rows, indent=4, ensure_ascii=False)``)."""
     return json.dumps(rows, ensure_ascii=False, indent=4)
-
-
-def resources_from_mrweb(items: list, page: str = "", page_size: tuple[int, int] | None = None,
-                         dropped: Counter | None = None, viewport: tuple[int, int] = MRWEB_WINDOW) -> ResourceList:
-    """A :class:`ResourceList` from MRWeb's JSON array (module docstring). Types other than
-    ``a``, ``img`` and ``background-image`` are dropped and counted in ``dropped``. ``viewport``
-    is the window the boxes were recorded in (MRWeb's 1920x1080 unless told otherwise)."""
-    if not isinstance(items, list):
-        raise ValueError(f"an MRWeb resource list is a JSON array, got {type(items).__name__}")
-    out = []
-    for i, obj in enumerate(items):
-        if not isinstance(obj, dict) or "position" not in obj or "type" not in obj:
-            raise ValueError(f"MRWeb resource {i} must be an object with 'position' and 'type', got {obj!r:.120}")
-        kind = MRWEB_TYPES.get(str(obj["type"]))
-        if kind is None:
-            if dropped is not None:
-                dropped[str(obj["type"])] += 1
-            continue
-        url = obj.get("on_click_jump_to") if kind == "link" else obj.get("src")
-        url = url if url is not None else obj.get("url", obj.get("src", obj.get("on_click_jump_to")))
-        color = obj.get("color")
-        css = None
-        if isinstance(color, (list, tuple)) and len(color) >= 3:
-            css = f"rgb({int(color[0])}, {int(color[1])}, {int(color[2])})"
-        elif isinstance(color, str):
-            css = color
-        try:
-            box = [[float(v) for v in pt] for pt in obj["position"]]
-            out.append(Resource(kind, box, str(url or ""), text=str(obj.get("text") or ""), color=css))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"MRWeb resource {i}: {exc}") from None
-    size = tuple(int(v) for v in page_size) if page_size else tuple(viewport)
-    return ResourceList(page, out, viewport=(int(viewport[0]), int(viewport[1])),
-                        page_size=size)  # type: ignore[arg-type]
 
 
 def _num(v: float) -> float | int:

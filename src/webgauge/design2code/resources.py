@@ -33,14 +33,18 @@ markup with ``data-fetch="/api/path"`` (method from ``data-method``, default ``P
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
 __all__ = ["RESOURCE_LIST_VERSION", "RESOURCE_TYPES", "Resource", "ResourceList",
-           "box_center", "box_area", "resource_key"]
+           "box_center", "box_area", "resource_key", "MRWEB_TYPES", "MRWEB_WINDOW", "resources_from_mrweb"]
 
 RESOURCE_LIST_VERSION = "webgauge.design2code.resources/1"
 RESOURCE_TYPES: tuple[str, ...] = ("link", "image", "background_image", "backend_route")
+MRWEB_TYPES: dict[str, str] = {"a": "link", "img": "image", "background-image": "background_image"}
+MRWEB_WINDOW: tuple[int, int] = (1920, 1080)
+"""The window MRWeb records its boxes and screenshots in (its ``get_driver`` default)."""
 
 
 @dataclass
@@ -130,12 +134,10 @@ class ResourceList:
     def from_json(cls, text: str, page: str = "", page_size: tuple[int, int] | None = None) -> "ResourceList":
         """Read webgauge's versioned JSON object, or MRWeb's form: a bare JSON array of
         ``{"position", "type", "text", "color", "on_click_jump_to" | "src"}`` objects (see
-        :func:`webgauge.design2code.mrweb.resources_from_mrweb`; ``page`` and ``page_size``
+        :func:`resources_from_mrweb`; ``page`` and ``page_size``
         then name the page and its size, which MRWeb's JSON does not hold)."""
         data = json.loads(text)
         if isinstance(data, list):
-            from webgauge.design2code.mrweb import resources_from_mrweb
-
             return resources_from_mrweb(data, page=page, page_size=page_size)
         if not isinstance(data, dict):
             raise ValueError(f"a resource list is a JSON object (webgauge) or array (MRWeb), got {type(data).__name__}")
@@ -174,3 +176,37 @@ def iter_types(resources: Iterable[Resource]) -> dict[str, int]:
     for r in resources:
         out[r.type] = out.get(r.type, 0) + 1
     return out
+
+
+def resources_from_mrweb(items: list, page: str = "", page_size: tuple[int, int] | None = None,
+                         dropped: Counter | None = None, viewport: tuple[int, int] = MRWEB_WINDOW) -> ResourceList:
+    """A :class:`ResourceList` from MRWeb's JSON array (see :mod:`webgauge.design2code.mrweb`). Types other than
+    ``a``, ``img`` and ``background-image`` are dropped and counted in ``dropped``. ``viewport``
+    is the window the boxes were recorded in (MRWeb's 1920x1080 unless told otherwise)."""
+    if not isinstance(items, list):
+        raise ValueError(f"an MRWeb resource list is a JSON array, got {type(items).__name__}")
+    out = []
+    for i, obj in enumerate(items):
+        if not isinstance(obj, dict) or "position" not in obj or "type" not in obj:
+            raise ValueError(f"MRWeb resource {i} must be an object with 'position' and 'type', got {obj!r:.120}")
+        kind = MRWEB_TYPES.get(str(obj["type"]))
+        if kind is None:
+            if dropped is not None:
+                dropped[str(obj["type"])] += 1
+            continue
+        url = obj.get("on_click_jump_to") if kind == "link" else obj.get("src")
+        url = url if url is not None else obj.get("url", obj.get("src", obj.get("on_click_jump_to")))
+        color = obj.get("color")
+        css = None
+        if isinstance(color, (list, tuple)) and len(color) >= 3:
+            css = f"rgb({int(color[0])}, {int(color[1])}, {int(color[2])})"
+        elif isinstance(color, str):
+            css = color
+        try:
+            box = [[float(v) for v in pt] for pt in obj["position"]]
+            out.append(Resource(kind, box, str(url or ""), text=str(obj.get("text") or ""), color=css))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"MRWeb resource {i}: {exc}") from None
+    size = tuple(int(v) for v in page_size) if page_size else tuple(viewport)
+    return ResourceList(page, out, viewport=(int(viewport[0]), int(viewport[1])),
+                        page_size=size)  # type: ignore[arg-type]
