@@ -157,7 +157,7 @@ def test_cli_lists_variants_and_documents_every_command():
 
 def test_arena_records_round_trip_and_old_records_fail_naming_the_schema():
     from webgauge.arena.core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
-    from webgauge.run.records import RecordSchemaError
+    from webgauge.records import RecordSchemaError
 
     step = StepRecord(step=1, observed={"png": "ab", "mode": "dom"}, action={"kind": "done"}, result={"ok": True},
                       diff={}, latency_ms=12.5, agent_ms=0.1, after={"approval": "granted"})

@@ -3,7 +3,7 @@
 import pytest
 
 from webgauge.design2code.records import GenerationRecord, PageScore, SiteScore
-from webgauge.run.records import RecordSchemaError
+from webgauge.records import RecordSchemaError
 
 
 def test_records_round_trip_and_old_rows_fail_clearly():

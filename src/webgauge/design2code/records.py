@@ -1,4 +1,4 @@
-"""The typed records design2code writes into its runs (``webgauge.run.records.Record``).
+"""The typed records design2code writes into its runs (``webgauge.records.Record``).
 
 * :class:`GenerationRecord` - one generated site: model, strategy, instance, seed and the
   prompt set are fields; the generated pages are the run's blobs (``page:<name>``).
@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from webgauge.run.records import Record
+from webgauge.records import Record
 
 __all__ = ["GenerationRecord", "PageScore", "SiteScore", "metric_value"]
 

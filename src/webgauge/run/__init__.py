@@ -19,7 +19,7 @@ from .items import ItemResult, WorkItem, payload_sha256
 from .local import WorkerStartupError
 from .options import executor_kwargs, executor_options
 from .runner import ItemsChanged, RunDirBusy, RunSummary, default_workers, run_items
-from .records import Record, RecordSchemaError, record_type, record_types
+from ..records import Record, RecordSchemaError, record_type, record_types
 from .spec import RunSpec, SpecMismatch, collect_environment, font_fingerprint
 from .store import ResultRow, RunStore
 

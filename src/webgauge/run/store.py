@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence, TypeVar
 
-from .records import Record
+from ..records import Record
 
 R = TypeVar("R", bound=Record)
 
@@ -143,7 +143,7 @@ class RunStore:
         """Every successful record of type ``cls`` (optionally only items of ``kind``), in finish order.
 
         Only rows whose ``schema`` names ``cls`` are read; a row of the same kind written by another
-        version of the record type raises :class:`~webgauge.run.records.RecordSchemaError` naming both
+        version of the record type raises :class:`~webgauge.records.RecordSchemaError` naming both
         versions, so a report never silently drops or misreads results.
         """
         out: list[R] = []

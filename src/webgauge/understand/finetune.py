@@ -42,7 +42,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Optional, Sequence
 
-from ..run.records import Record
+from ..records import Record
 from .prompts import render_prompt
 
 __all__ = ["finetune", "FinetuneResult", "FinetuneError", "FinetuneInterrupted", "TrainStep", "PAPER_HYPER",

@@ -1,4 +1,4 @@
-"""The understand suite's typed run records (see :mod:`webgauge.run.records`).
+"""The understand suite's typed run records (see :mod:`webgauge.records`).
 
 - :class:`AnswerRecord`: what the runner stores for one (model, question): the raw answer,
   the parsed answer and whether it parsed, with the model, task, variant, page and seed as

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from webgauge.run.records import Record
+from webgauge.records import Record
 
 __all__ = ["StepRecord", "EpisodeRecord", "SealedEpisodeRecord", "SEALED_FIELDS"]
 

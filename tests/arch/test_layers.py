@@ -1,14 +1,15 @@
-"""The import graph of ``src/webgauge``, read with :mod:`ast` (no module is imported).
+"""The layers of ``src/webgauge`` point one way, and no module circles back (read with ``ast``).
 
-Every ``import`` and ``from ... import`` counts, wherever it sits: at module level, inside a
-function, or under ``if TYPE_CHECKING:``. A deferred import is still a dependency a reader must
-follow, and a circle hidden in a function body is still a circle; the only imports left out are
-those naming something outside ``webgauge``.
+Every ``import`` and ``from ... import`` of a ``webgauge`` module counts, wherever it sits: at
+module level, inside a function, or under ``if TYPE_CHECKING:``. A deferred import hides a
+dependency from the import system, not from a reader, and a circle through a function body is
+still a circle. No module is imported to build the graph.
 
 An edge goes from a module to the module it names. ``from .pkg import name`` resolves to
 ``pkg.name`` when that is a module of the tree and to ``pkg`` (its ``__init__``) otherwise.
-Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``; those package edges are not
-added, since the rule is about which file leans on which, and packages re-export downward.
+Importing ``a.b.c`` also runs ``a/__init__`` and ``a/b/__init__``; those implied package edges
+are not added (the rule is about which file leans on which), but an explicit import of a
+package is an edge to its ``__init__``, so a circle through a facade is caught.
 """
 
 from __future__ import annotations
@@ -115,20 +116,10 @@ def edges(src: Path = SRC) -> list[Edge]:
     return out
 
 
-def _is_package_init(module: str, known: dict[str, Path]) -> bool:
-    return known[module].name == "__init__.py"
-
-
 def cycles(all_edges: list[Edge], known: dict[str, Path]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan), each sorted.
-
-    Edges into a package's ``__init__`` from its own sub-modules are left out: an ``__init__``
-    that re-exports its children is a facade above them, and a child reaching for a sibling
-    through the facade is flagged as its own rule (:func:`facade_imports`)."""
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
     graph: dict[str, set[str]] = {m: set() for m in known}
     for e in all_edges:
-        if _is_package_init(e.target, known) and e.source.startswith(e.target + "."):
-            continue
         graph[e.source].add(e.target)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -179,7 +170,81 @@ def cycles(all_edges: list[Edge], known: dict[str, Path]) -> list[list[str]]:
             connect(v)
     return sorted(found)
 
+KNOWN = modules()
+EDGES = edges()
 
-def facade_imports(all_edges: list[Edge], known: dict[str, Path]) -> list[Edge]:
-    """Sub-modules importing their own package's ``__init__`` (a sibling reached through the facade)."""
-    return [e for e in all_edges if _is_package_init(e.target, known) and e.source.startswith(e.target + ".")]
+SUITES = ("webgauge.understand", "webgauge.arena", "webgauge.design2code")
+
+CORE = "webgauge.arena.core"
+CORE_MAY_IMPORT = (CORE, "webgauge.records", "webgauge.browser")
+"""arena/core is values and protocols: it leans on nothing above it in the arena (apps,
+agents, tasks, env, adapters, outputs, variants, runner), nor on the run machinery or another
+suite; the typed record base and the browser's value types are below it."""
+
+CORE_PENDING = frozenset({"webgauge.arena.core.env"})
+"""Core modules still leaning upward, each on its way out of core (the live env goes to
+``arena/env/``). The list may only shrink: an entry that no longer leans upward fails."""
+
+
+def _under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _show(bad: list[Edge]) -> str:
+    return "\n".join(f"  {e.source} -> {e.target} (line {e.line}{', deferred' if e.deferred else ''})" for e in bad)
+
+
+def test_the_graph_sees_the_tree():
+    # the reader must find the known edges, or every rule below would pass on an empty graph
+    assert len(KNOWN) > 200
+    pairs = {(e.source, e.target) for e in EDGES}
+    assert ("webgauge.arena.agents.parse", "webgauge.arena.core.actions") in pairs
+    assert ("webgauge.arena.core.episode", "webgauge.arena.core.agent") in pairs
+    assert any(e.deferred for e in EDGES)  # imports inside functions are read too
+
+
+def test_no_import_circle_anywhere():
+    found = cycles(EDGES, KNOWN)
+    detail = []
+    for comp in found:
+        members = set(comp)
+        inside = [e for e in EDGES if e.source in members and e.target in members]
+        detail.append(" <-> ".join(comp) + "\n" + _show(inside))
+    assert not found, "import circles:\n" + "\n".join(detail)
+
+
+def test_arena_core_imports_nothing_above_it():
+    up = [e for e in EDGES if _under(e.source, CORE) and not any(_under(e.target, ok) for ok in CORE_MAY_IMPORT)]
+    bad = [e for e in up if e.source not in CORE_PENDING]
+    assert not bad, "arena/core imports upward:\n" + _show(bad)
+    stale = CORE_PENDING - {e.source for e in up}
+    assert not stale, f"no longer lean upward, drop them from CORE_PENDING: {sorted(stale)}"
+
+
+def test_nothing_imports_the_cli():
+    bad = [e for e in EDGES if _under(e.target, "webgauge.cli") and not _under(e.source, "webgauge.cli")
+           and e.source != "webgauge.__main__"]
+    assert not bad, "only the CLI may import the CLI:\n" + _show(bad)
+
+
+def test_suites_do_not_import_one_another():
+    bad = [e for e in EDGES for s in SUITES for t in SUITES
+           if s != t and _under(e.source, s) and _under(e.target, t)]
+    assert not bad, "a suite imports another suite:\n" + _show(bad)
+
+
+def test_the_checks_catch_a_circle_and_an_upward_import(tmp_path):
+    # a two-module circle through a function-level import, and core reaching into agents
+    pkg = tmp_path / "webgauge"
+    for d in ("arena/core", "arena/agents"):
+        (pkg / d).mkdir(parents=True)
+    for init in ("", "arena", "arena/core", "arena/agents"):
+        (pkg / init / "__init__.py").write_text("")
+    (pkg / "arena/core/a.py").write_text("def f():\n    from ..agents import b\n")
+    (pkg / "arena/agents/b.py").write_text("from webgauge.arena.core.a import f\n")
+    known = modules(tmp_path)
+    es = edges(tmp_path)
+    assert cycles(es, known) == [["webgauge.arena.agents.b", "webgauge.arena.core.a"]]
+    up = [e for e in es if _under(e.source, CORE) and not any(_under(e.target, ok) for ok in CORE_MAY_IMPORT)]
+    assert [(e.source, e.target, e.deferred) for e in up] == [
+        ("webgauge.arena.core.a", "webgauge.arena.agents.b", True)]
