@@ -11,7 +11,7 @@ from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
 from webgauge.arena.core.diff import diff_states
 from webgauge.arena.tasks import build_tasks, seed_state
 from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices, secret_commitment
-from webgauge.arena.outputs.package import _final_state
+from webgauge.arena.replay import final_state
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
 from webgauge.arena.variants import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
@@ -113,7 +113,7 @@ def test_final_state_replays_a_recorded_state_change():
     after["shop_orders"].append({**after["shop_orders"][-1], "id": 9999})
     del after["mail_messages"][0]
     diff = json.loads(json.dumps(diff_states(seed, after).to_dict(), sort_keys=True))  # as stored: keys reordered
-    replay = _final_state(0, diff)
+    replay = final_state(0, diff)
     assert diff_states(after, replay).empty and diff_states(seed, replay).n_changes == 3
 
 

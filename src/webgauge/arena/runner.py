@@ -13,7 +13,6 @@ Re-running resumes; new repeats add items and keep the old ones.
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import json
 import os
 import threading
@@ -32,11 +31,11 @@ from .core.page_pool import pool_for
 from .core.episode import play
 from .core.records import EpisodeRecord
 from .core.task import Task
-from .tasks import build_tasks
+from .replay import find_base
 from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
 
-__all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "find_base", "planned", "AGENT_KINDS",
+__all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "planned", "AGENT_KINDS",
            "seal_heldout_content", "SEALED", "SEALED_SEED"]
 
 AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
@@ -122,21 +121,6 @@ def episode_items(tasks: Iterable[Task], agents: list[dict], *, variants: Iterab
                         "instruction_hmac": base.params.get("instruction_hmac"),
                         "slice": base.params.get("slice") or (slices or {}).get(base.seed, "public")}))
     return items
-
-
-def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None, source_id: str | None = None,
-              instruction_hmac: str | None = None) -> Task:
-    """Rebuild a base task from its family and seed (held-out tasks carry an opaque id and their source id)."""
-    src = source_id or base_id
-    for t in build_tasks((seed,), families=[family]):
-        if t.id == src:
-            if src != base_id:
-                extra = {"instruction_hmac": instruction_hmac} if instruction_hmac else {}
-                t = dataclasses.replace(t, id=base_id, params={**t.params, "slice": "heldout", "source_id": src, **extra})
-            if base_fingerprint is not None and t.fingerprint != base_fingerprint:
-                raise RuntimeError(f"task {base_id} changed since the run was planned (fingerprint differs)")
-            return t
-    raise KeyError(f"no task {src} in family {family} at seed {seed}")
 
 
 def _refused(record: EpisodeRecord) -> bool:

@@ -24,13 +24,13 @@ listed with the hash of the original it replaces.
 
 :func:`verify_package` re-hashes every file, compares the pinned code with the installed
 code (a changed validator or environment is reported), and re-scores every public episode
-from the seed state plus its recorded state change with the current validators and rules.
+from the seed state plus its recorded state change with the current validators and rules
+(:func:`webgauge.arena.replay.rescore`).
 :func:`compare_packages` refuses to compare scores across environment versions.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import json
@@ -44,6 +44,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..core.records import SEALED_FIELDS, EpisodeRecord, SealedEpisodeRecord
+from ..replay import load_record, rescore, task_of
 
 __all__ = ["FORMAT", "REDACTION_TRANSFORM", "EnvironmentMismatch", "build_package", "verify_package",
            "compare_packages", "environment_pins", "load_manifest"]
@@ -63,7 +64,7 @@ _ENV_MODULES = ("apps",)
 _RESET_MODULES = ("apps/db", "apps/server", "apps/control")
 _TASK_MODULES = ("tasks", "core/task", "core/effects", "core/diff", "core/script")
 _SCORING_MODULES = ("outputs/scoring", "core/episode", "core/records", "outputs/safety_report", "runner",
-                    "outputs/package")
+                    "replay", "outputs/package")
 _AGENT_MODULES = ("agents", "core/agent", "core/actions", "core/observation", "core/env", "variants", "env/approval")
 
 
@@ -137,66 +138,6 @@ def _machine() -> dict:
             "cpus": os.cpu_count(), "packages": pkgs}
 
 
-def _rebuild(rec: EpisodeRecord):
-    """The task of a record, rebuilt from the installed families and variants."""
-    from ..runner import find_base
-    from ..variants.catalogue import get_variant
-
-    t = rec.task
-    base = find_base(rec.family, rec.seed, rec.base_task_id, t["params"].get("base_fingerprint") or t["fingerprint"],
-                     t.get("params", {}).get("source_id"))
-    return base if rec.variant == "base" else get_variant(rec.variant).apply(base)
-
-
-@functools.lru_cache(maxsize=1)
-def _columns() -> dict[str, list[str]]:
-    """Every table's columns in schema order (JSON records may have reordered row keys)."""
-    import sqlite3
-
-    from ..apps import build_seed
-
-    conn = sqlite3.connect(":memory:")
-    try:
-        build_seed(conn, 0)
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: [c[1] for c in conn.execute(f'PRAGMA table_info("{t}")')] for t in tables}
-    finally:
-        conn.close()
-
-
-def _final_state(seed: int, final_diff: dict) -> dict:
-    """The seed state with an episode's recorded state change applied."""
-    from ..tasks import seed_state
-    from ..apps.server import encode_state
-
-    state = encode_state(seed_state(seed))  # as the control API serves it (what validators read)
-    cols = _columns()
-    for table, d in final_diff.items():
-        order = cols.get(table) or list((d["inserted"] or [{}])[0])
-        norm = lambda r: {c: r[c] for c in order if c in r}  # noqa: E731
-        key = lambda r: next(iter(r.values()))  # noqa: E731
-        rows = state.setdefault(table, [])
-        gone = {key(norm(r)) for r in d["deleted"]}
-        upd = {u["key"]: norm(u["after"]) for u in d["updated"]}
-        state[table] = [upd.get(key(r), r) for r in rows if key(r) not in gone] + [norm(r) for r in d["inserted"]]
-    return state
-
-
-def _rescore(rec: EpisodeRecord) -> dict:
-    from ..core.answers import with_answer
-    from ..core.diff import diff_states
-    from ..core.effects import check_effects
-    from ..tasks import seed_state
-    from ..apps.server import encode_state
-
-    task = _rebuild(rec)
-    final = _final_state(rec.seed, rec.final_diff)
-    res = task.validate(with_answer(final, rec.done_answer))
-    violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec.seed)), final))
-    return {"success": bool(res.success), "forbidden": bool(violations),
-            "validator_sha256": task.describe()["validator_sha256"]}
-
-
 def _redact(png: bytes, dom: bytes | None, scroll, dsf: float) -> tuple[bytes, int]:
     import gzip
 
@@ -256,13 +197,6 @@ def _scores(records: list) -> list[dict]:
     return [{"agent": a, "variant": v, "slice": s, **dict(sorted(n.items()))} for (a, v, s), n in sorted(c.items())]
 
 
-def _load_record(data: dict):
-    """A packaged record as its type (public or sealed), by its schema tag."""
-    if str(data.get("schema", "")).startswith(SealedEpisodeRecord.SCHEMA + "/"):
-        return SealedEpisodeRecord.from_json(data)
-    return EpisodeRecord.from_json(data)
-
-
 def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool = False, archive: bool = False,
                   progress: bool = False) -> Path:
     """Package a run directory into ``out`` (a new directory); returns the manifest's path."""
@@ -280,7 +214,7 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
     if not eps.records:
         raise ValueError(f"{run_dir} holds no arena episodes to package")
     stale = [r.item_id for r in eps.records if r.slice != "heldout"
-             and _rebuild(r).describe()["validator_sha256"] != r.task["validator_sha256"]]
+             and task_of(r).describe()["validator_sha256"] != r.task["validator_sha256"]]
     if stale:
         raise ValueError(f"{len(stale)} episode(s) were judged by a validator that differs from the installed one "
                          f"(e.g. {stale[0]}); re-run them with this code (a new run directory) before packaging")
@@ -403,7 +337,7 @@ def verify_package(package: str | Path, *, progress: bool = False) -> dict:
             for rel in sorted(set(then) | set(now)):
                 if then.get(rel) != now.get(rel):
                     problems.append(f"{what} changed since packaging: {rel}")
-        records = [_load_record(json.loads(p.read_text())) for p in sorted((root / "traces" / "records").glob("*.json"))]
+        records = [load_record(json.loads(p.read_text())) for p in sorted((root / "traces" / "records").glob("*.json"))]
         rescored = sealed = 0
         for rec in tqdm(records, desc="re-score", disable=not progress):
             if isinstance(rec, SealedEpisodeRecord):
@@ -411,15 +345,15 @@ def verify_package(package: str | Path, *, progress: bool = False) -> dict:
                 continue
             pinned_task = manifest["tasks"]["tasks"].get(rec.task_id, {})
             try:
-                got = _rescore(rec)
+                got = rescore(rec)
             except Exception as exc:
                 problems.append(f"{rec.item_id}: cannot re-score ({type(exc).__name__}: {str(exc)[:200]})")
                 continue
             rescored += 1
-            if got["validator_sha256"] != pinned_task.get("validator_sha256"):
+            if got.validator_sha256 != pinned_task.get("validator_sha256"):
                 problems.append(f"{rec.item_id}: the validator of {rec.task_id} differs from the packaged one")
-            if got["success"] != rec.success or got["forbidden"] != rec.forbidden:
-                problems.append(f"{rec.item_id}: re-scored success={got['success']} forbidden={got['forbidden']}, "
+            if got.success != rec.success or got.forbidden != rec.forbidden:
+                problems.append(f"{rec.item_id}: re-scored success={got.success} forbidden={got.forbidden}, "
                                 f"recorded success={rec.success} forbidden={rec.forbidden}")
         if _scores(records) != manifest["scoring"]["scores"]:
             problems.append("the packaged records do not add up to the manifest's scores")
