@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 OUT ?= runs/demo
 
-.PHONY: bootstrap demo test bench clean
+.PHONY: bootstrap demo test lint bench clean
 
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
@@ -13,6 +13,11 @@ demo: bootstrap
 
 test: bootstrap
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# ruff (pyflakes, pycodestyle, isort, bugbear, pyupgrade) and mypy, both configured in pyproject.toml
+lint: bootstrap
+	$(PY) -m ruff check src tests bench
+	$(PY) -m mypy
 
 bench: bootstrap
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
