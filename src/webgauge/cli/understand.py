@@ -33,12 +33,14 @@ def group() -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
               help="File format of data/<task>.*")
 @click.option("--force", is_flag=True, help="Overwrite a non-empty --out folder.")
+@click.option("--resume", is_flag=True,
+              help="Finish a build of --out that was interrupted (killed): pages already built are kept.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use at most this many real pages.")
 @click.option("--all-layout-levels", is_flag=True,
               help="Perturb every page at all three layout levels (default: one seeded level per page).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
               help="Pages built at once (the benchmark is the same for any value).")
-def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, all_layout_levels,
+def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume, limit, all_layout_levels,
           concurrency) -> None:
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
@@ -46,7 +48,7 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, 
     refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
     manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
                                crops=int(crops), labels=labels, fmt=fmt, force=force,
-                               all_layout_levels=all_layout_levels, concurrency=concurrency)
+                               all_layout_levels=all_layout_levels, concurrency=concurrency, resume=resume)
     click.echo(f"{sum(manifest['questions'].values())} questions in {out} (manifest sha256 {manifest['sha256']})")
     for task, n in manifest["questions"].items():
         click.echo(f"  {task:10s} {n}")

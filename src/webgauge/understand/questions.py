@@ -143,6 +143,10 @@ class PageContext:
     noop: Counter = field(default_factory=Counter)
     sizes: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
+    #: text kinds rejected on a page before the next kind was tried ("text-shuffle->text-reverse": n)
+    fallbacks: Counter = field(default_factory=Counter)
+    #: our extra perturbations (the homoglyph) rejected by a check: reported, never a page drop
+    extra_rejected: Counter = field(default_factory=Counter)
     reload_every_edit: bool = False
     #: the page's caret was hidden (:func:`hide_caret`): its edits are never undone in place
     caret_hidden: bool = False
