@@ -3,7 +3,7 @@
 A question is plain JSON: the prompt text, image paths relative to the benchmark folder, the
 target answer and where it came from (``target_source``: ``generator``, ``dom`` (computed from
 element boxes), ``heuristic``, ``human`` or ``consensus``, the last filled at scoring time),
-the allowed answers (``choices``), and for the ``dom-oracle`` baseline the snapshot shown and
+the allowed answers (``choices``), and for the ``dom-heuristic`` baseline the snapshot shown and
 the XPaths of the elements asked about. Robustness questions come in pairs that share ``pair``:
 ``variant`` is ``clean`` or the perturbation applied.
 """
