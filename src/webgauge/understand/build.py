@@ -275,14 +275,14 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                             with contextlib.suppress(Exception):
                                 await live.close()
                             live = None
-                    res.stats["pages built"] += 1
+                    built.append(i)
                     checkpoint.save(i, res)
                     results[i] = res
                     bar.update(1)
                 if live is not None:
                     await live.close()
 
-        pending = sum(r is None for r in results)
+        pending, built = sum(r is None for r in results), []
         await asyncio.gather(*(worker() for _ in range(max(0, min(concurrency, pending)))))
         bar.close()
     drops, checks, noop, fallbacks, extra, outcomes = Counter(), Counter(), Counter(), Counter(), Counter(), Counter()
@@ -301,6 +301,7 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
             stats.update(res.stats)
     if stats is not None:
         stats["pages resumed"] += len(done)
+        stats["pages built"] += len(built)
     human = apply_human_labels(questions, human_rows) if human_rows else {"applied": 0, "unmatched": 0}
     # the random baseline draws free-text answers from the task's answer pool, kept apart from the
     # questions so that no row carries other rows' answers
