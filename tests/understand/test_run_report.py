@@ -18,7 +18,8 @@ def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(
               and it.source == "synthetic"]
     rand = [it.score for it in scores.items if it.model == "random-guess" and it.task == "ui_group"]
     assert oracle and min(oracle) == 1.0 and rand and sum(rand) / len(rand) < 0.6
-    safety = [it for it in scores.items if it.model == "dom-heuristic" and it.task == "safety" and it.source == "synthetic"]
+    safety = [it for it in scores.items
+              if it.model == "dom-heuristic" and it.task == "safety" and it.source == "synthetic"]
     assert safety and all(it.score == 1.0 for it in safety)
     # baselines never vote: real-page items without a known target have no consensus and are not scored
     assert scores.voters == []
@@ -27,7 +28,8 @@ def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(
     assert sum(scores.excluded.values()) == len(nocons)
     # typed records carry the fields; nothing is parsed out of item ids
     answers = RunStore(run).typed(AnswerRecord)
-    assert {a.model for a in answers} == {"random-guess", "label-oracle", "dom-heuristic"} and all(a.page for a in answers)
+    assert {a.model for a in answers} == {"random-guess", "label-oracle", "dom-heuristic"}
+    assert all(a.page for a in answers)
 
 
 def test_label_oracle_is_an_upper_bound_or_not_asked(baseline_run, bench):

@@ -67,7 +67,8 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume,
 @group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, label-oracle, dom-heuristic.")
 @click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--model", "models", multiple=True, required=True,
-              help="Model to run (repeatable): random-guess, label-oracle, dom-heuristic, openai:NAME, scripted:FILE.jsonl, ...")
+              help="Model to run (repeatable): random-guess, label-oracle, dom-heuristic, openai:NAME, "
+                   "scripted:FILE.jsonl, ...")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for openai:* models.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory (re-run to resume).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")

@@ -34,8 +34,8 @@ from .labeller import UI_GROUPS, irreversible_buttons, label_of, primary_button,
 from .parsers import normalize_label
 from .relations import RELATIONS, relation
 
-__all__ = ["BASELINES", "RENAMED", "baseline_note", "Answerer", "DomHeuristic", "LabelOracle", "ModelAnswerer", "RandomBaseline",
-           "load_snapshot"]
+__all__ = ["BASELINES", "RENAMED", "baseline_note", "Answerer", "DomHeuristic", "LabelOracle", "ModelAnswerer",
+           "RandomBaseline", "load_snapshot"]
 
 
 class Answerer(Protocol):

@@ -234,7 +234,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         if root.exists() and any(root.iterdir()):
             if not force:
                 hint = " or --resume to finish the interrupted build there" if Checkpoint.exists(root) else ""
-                raise FileExistsError(f"{root} is not empty; pass --force to overwrite it{hint} or choose another --out")
+                raise FileExistsError(f"{root} is not empty; pass --force to overwrite it{hint} "
+                                      "or choose another --out")
             shutil.rmtree(root)
         root.mkdir(parents=True, exist_ok=True)
         checkpoint.start()
@@ -269,7 +270,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                             live, caret = await _open_page(browser, live, src.url, timeout)
                             res = await _build_page(live, src, caret_hidden=caret, **common)
                     except Exception as exc:  # noqa: BLE001 - a failed page is recorded, the build goes on
-                        res = PageResult(failure={"page": src.page_id, "reason": getattr(exc, "kind", type(exc).__name__),
+                        res = PageResult(failure={"page": src.page_id,
+                                                  "reason": getattr(exc, "kind", type(exc).__name__),
                                                   "error": f"{type(exc).__name__}: {exc}"[:500]})
                         if live is not None:  # the next page gets a new one, whatever state this is in
                             with contextlib.suppress(Exception):
