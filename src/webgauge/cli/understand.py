@@ -33,20 +33,28 @@ def group() -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
               help="File format of data/<task>.*")
 @click.option("--force", is_flag=True, help="Overwrite a non-empty --out folder.")
+@click.option("--resume", is_flag=True,
+              help="Finish a build of --out that was interrupted (killed): pages already built are kept.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use at most this many real pages.")
 @click.option("--all-layout-levels", is_flag=True,
               help="Perturb every page at all three layout levels (default: one seeded level per page).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
               help="Pages built at once (the benchmark is the same for any value).")
-def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, all_layout_levels,
+def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume, limit, all_layout_levels,
           concurrency) -> None:
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
 
+    from collections import Counter
+
     refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
+    stats: Counter = Counter()
     manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
                                crops=int(crops), labels=labels, fmt=fmt, force=force,
-                               all_layout_levels=all_layout_levels, concurrency=concurrency)
+                               all_layout_levels=all_layout_levels, concurrency=concurrency, resume=resume,
+                               stats=stats)
+    if resume:
+        click.echo(f"resumed: {stats['pages resumed']} page(s) read back, {stats['pages built']} built")
     click.echo(f"{sum(manifest['questions'].values())} questions in {out} (manifest sha256 {manifest['sha256']})")
     for task, n in manifest["questions"].items():
         click.echo(f"  {task:10s} {n}")
@@ -56,10 +64,11 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, 
         click.echo(f"{len(manifest['failures'])} page(s) failed; see manifest.json 'failures'", err=True)
 
 
-@group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, dom-oracle.")
+@group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, label-oracle, dom-heuristic.")
 @click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--model", "models", multiple=True, required=True,
-              help="Model to run (repeatable): random-guess, dom-oracle, openai:NAME, scripted:FILE.jsonl, ...")
+              help="Model to run (repeatable): random-guess, label-oracle, dom-heuristic, openai:NAME, "
+                   "scripted:FILE.jsonl, ...")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for openai:* models.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory (re-run to resume).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")
