@@ -118,7 +118,8 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
-            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), **self._env_kwargs)
+            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(),
+                                 obs_mode=self.obs_mode, **self._env_kwargs)
         return self._env
 
     @property

@@ -1,0 +1,229 @@
+"""The pointer-only oracle: the scripted oracle played with screenshot-mode actions only.
+
+It checks that every task can be done by an agent that sees only pixels, within the step
+budget of screenshot mode (``Task.budget("screenshot")``). It wraps :class:`OracleAgent`
+(the same script, retries, pop-up handling and approvals) and turns each action that names an
+element into what a screenshot-only agent can do: a pointer click at a point of the element's
+box in the current observation (a point where the element, not something over it, would be
+hit; a scroll first when it is outside the viewport), ``press`` and ``type_text`` for typing,
+a click on the ``<select>`` and one on the option row the environment draws, a click on the
+file input and an ``upload`` of the name its file chooser offers. The boxes come from the
+harness's element table (perfect grounding), so the step counts are a floor for a real agent.
+The environment runs it in screenshot mode, so it cannot use an element id even by mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ...browser import Element
+from ..core.actions import Action
+from ..core.observation import Observation
+from ..core.pickers import FileDialog, SelectPopup
+from ..core.task import Task
+from .base import AgentStep
+from .oracle import OracleAgent
+
+__all__ = ["PointerOracle", "hit_point"]
+
+# one sub-step: from the current (full) observation, the action to take and whether the sub-step is finished
+Sub = Callable[[Observation], "tuple[Action, bool]"]
+
+
+def _ancestors(obs: Observation, el: Element) -> set[str]:
+    parents = {e.id: e.parent for e in obs.elements or []}
+    out, p = set(), el.parent
+    while p is not None and p not in out:
+        out.add(p)
+        p = parents.get(p)
+    return out
+
+
+def hit_point(obs: Observation, el: Element) -> tuple[float, float] | None:
+    """A viewport point (CSS px) inside ``el``'s visible box where a click hits ``el`` (or a descendant),
+    judged from the element table: the deepest visible element there belongs to ``el`` and no fixed or
+    sticky element outside it covers the point. None when no such point is in the viewport."""
+    x, y, w, h = obs.viewport_box(el)
+    vw, vh = obs.viewport
+    x0, y0, x1, y1 = max(x, 0.0), max(y, 0.0), min(x + w, vw - 1.0), min(y + h, vh - 1.0)
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    up = _ancestors(obs, el) | {el.id}
+    parents = {e.id: e.parent for e in obs.elements or []}
+
+    def inside(eid: str | None) -> bool:
+        seen = 0
+        while eid is not None and seen < 200:
+            if eid == el.id:
+                return True
+            eid, seen = parents.get(eid), seen + 1
+        return False
+
+    def ok(px: float, py: float) -> bool:
+        deepest = None
+        for e in obs.elements or []:
+            if not e.visible or e.id in up and e.id != el.id:
+                continue
+            bx, by, bw, bh = obs.viewport_box(e)
+            if not (bx <= px <= bx + bw and by <= py <= by + bh):
+                continue
+            if e.position in ("fixed", "sticky") and not inside(e.id) and e.id not in up:
+                return False  # a header or bar over the target
+            if deepest is None or e.depth >= deepest.depth:
+                deepest = e
+        return deepest is not None and inside(deepest.id)
+
+    cands = [(0.5, 0.5)] + [(fx, fy) for fy in (0.5, 0.3, 0.7, 0.15, 0.85) for fx in (0.5, 0.3, 0.7, 0.15, 0.85)]
+    for fx, fy in cands:
+        px, py = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
+        if ok(px, py):
+            return px, py
+    return None
+
+
+def _scroll_to(obs: Observation, el: Element) -> Action:
+    _, vy, _, h = obs.viewport_box(el)
+    dy = round(vy + min(h, obs.viewport[1] * 0.5) / 2 - obs.viewport[1] * 0.4)
+    return Action("scroll", dy=dy if dy else (40 if vy > 0 else -40))
+
+
+def _pointer(obs: Observation, px: float, py: float, kind: str = "click") -> Action:
+    x, y = obs.normalized(px, py)
+    return Action("pointer", pointer=kind, x=x, y=y, token=obs.token)
+
+
+class _Lost(Exception):
+    """The element a sub-step acts on is not in the observation."""
+
+
+class PointerOracle:
+    """The oracle in screenshot mode (see the module docstring). ``env`` is the harness's
+    :class:`~webgauge.arena.core.env.ArenaEnv`: its full observation gives the element boxes."""
+
+    name = "oracle-pointer"
+    kind = "oracle"
+    obs_mode = "screenshot"
+
+    def __init__(self, task: Task, env, variant=None, **oracle_kwargs) -> None:
+        self.inner = OracleAgent(task, variant, getattr(env, "events", None), **oracle_kwargs)
+        self.task = task
+        self.env = env
+        self._plan: list[Sub] = []
+        self._lost = 0
+
+    def start(self, public_task: dict, base_url: str) -> None:
+        self.inner.start(public_task, base_url)
+        self._plan = []
+
+    async def act(self, seen: Observation) -> AgentStep:
+        obs = self.env.obs  # the same observation, with the harness's element table
+        if self._plan and obs.last_result.get("ok") is False:
+            self._plan = []  # a rejected sub-step: the inner oracle looks again and repeats its step
+        while True:
+            if self._plan:
+                try:
+                    action, finished = self._plan[0](obs)
+                except _Lost as exc:
+                    self._lost += 1
+                    if self._lost > 4:
+                        self._plan = []
+                        return AgentStep(Action("done", answer=None), thought=f"lost the target: {exc}")
+                    return AgentStep(Action("wait", ms=300), thought=f"target not there yet: {exc}")
+                self._lost = 0
+                if finished:
+                    self._plan.pop(0)
+                return AgentStep(action, thought="pointer-only")
+            step = await self.inner.act(obs)
+            self._plan = self._translate(step.action, obs)
+            if not self._plan:
+                return step
+
+    # ---- one element action -> screenshot-mode sub-steps ----------------------------------
+    def _translate(self, a: Action, obs: Observation) -> list[Sub]:
+        if not (a.element or a.target):
+            return []
+        eid = a.element
+        if a.kind == "click":
+            return [self._click(eid)]
+        if a.kind in ("focus", "hover"):
+            return [self._click(eid)]
+        if a.kind == "press":
+            return [self._click(eid), lambda o: (Action("press", key=a.key), True)]
+        if a.kind == "fill":
+            return self._fill(eid, a.value or "", obs)
+        if a.kind == "select":
+            return [self._click(eid), self._pick_option(eid, a.value or "", obs)]
+        if a.kind == "upload":
+            return [self._click(eid), self._choose_file(a.value or "")]
+        if a.kind == "scroll":
+            return [self._click(eid), lambda o: (Action("scroll", dx=a.dx, dy=a.dy), True)]
+        if a.kind == "drag":
+            return [self._point(eid, "drag_start"), self._point(a.target, "drag_end")]
+        raise ValueError(f"pointer-only oracle: no screenshot-mode equivalent of {a.kind}")
+
+    def _element(self, obs: Observation, eid: str) -> Element:
+        el = obs.element(eid)
+        if el is None or not el.visible:
+            raise _Lost(f"{eid} is not in the observation at {obs.url}")
+        return el
+
+    def _point(self, eid: str, kind: str) -> Sub:
+        def sub(obs: Observation) -> tuple[Action, bool]:
+            el = self._element(obs, eid)
+            pt = hit_point(obs, el)
+            if pt is None:
+                return _scroll_to(obs, el), False
+            return _pointer(obs, *pt, kind), True
+        return sub
+
+    def _click(self, eid: str) -> Sub:
+        return self._point(eid, "click")
+
+    def _fill(self, eid: str, value: str, obs: Observation) -> list[Sub]:
+        el = self._element(obs, eid)
+        typ = (el.attrs.get("type") or "").lower()
+        subs: list[Sub] = []
+        if el.tag.lower() == "input" and typ == "date" and len(value) == 10:
+            # a date field takes the digits of its segments (month, day, year) from its first segment
+            y, m, d = value.split("-")
+
+            def first_segment(o: Observation) -> tuple[Action, bool]:
+                e = self._element(o, eid)
+                bx, by, bw, bh = o.viewport_box(e)
+                if by < 0 or by + bh > o.viewport[1]:
+                    return _scroll_to(o, e), False
+                return _pointer(o, bx + min(10.0, bw / 4), by + bh / 2), True
+            return [first_segment, lambda o: (Action("type_text", value=m + d + y), True)]
+        subs.append(self._click(eid))
+        if el.attrs.get("value"):  # replace what the field holds
+            subs.append(lambda o: (Action("press", key="Control+a"), True))
+        if value:
+            subs.append(lambda o: (Action("type_text", value=value), True))
+        elif el.attrs.get("value"):
+            subs.append(lambda o: (Action("press", key="Delete"), True))
+        return subs
+
+    def _pick_option(self, eid: str, value: str, obs: Observation) -> Sub:
+        el = self._element(obs, eid)
+        opts = [e for e in obs.elements or [] if e.tag.lower() == "option" and el.id in _ancestors(obs, e)]
+        index = next((i for i, o in enumerate(opts) if o.attrs.get("value", (o.text or "").strip()) == value), None)
+        if index is None:
+            index = next((i for i, o in enumerate(opts) if (o.text or "").strip() == value), None)
+        if index is None:
+            raise ValueError(f"pointer-only oracle: no option {value!r} in {eid}")
+
+        def sub(o: Observation) -> tuple[Action, bool]:
+            p = self.env.picker
+            if not isinstance(p, SelectPopup):
+                raise _Lost(f"the popup of {eid} is not open")
+            if not p.first <= index < p.first + p.rows:
+                return Action("scroll", dy=(index - p.first - p.rows // 2) * p.row_height), False
+            return _pointer(o, *p.row_center(index)), True
+        return sub
+
+    def _choose_file(self, name: str) -> Sub:
+        def sub(o: Observation) -> tuple[Action, bool]:
+            if not isinstance(self.env.picker, FileDialog) or o.file_chooser is None:
+                raise _Lost("no file chooser is open")
+            return Action("upload", value=name), True
+        return sub
