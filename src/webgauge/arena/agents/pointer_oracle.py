@@ -14,7 +14,7 @@ The environment runs it in screenshot mode, so it cannot use an element id even 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ...browser import Element
 from ..core.actions import Action
@@ -22,7 +22,7 @@ from ..core.observation import Observation
 from ..core.pickers import FileDialog, SelectPopup
 from ..core.task import Task
 from .base import AgentStep
-from .oracle import OracleAgent
+from .oracle import RETRYABLE, OracleAgent
 
 __all__ = ["PointerOracle", "hit_point"]
 
@@ -117,7 +117,7 @@ class PointerOracle:
 
     async def act(self, seen: Observation) -> AgentStep:
         obs = self.env.obs  # the same observation, with the harness's element table
-        if self._plan and obs.last_result.get("ok") is False:
+        if self._plan and obs.last_result.get("rejected") in RETRYABLE:
             self._plan = []  # a rejected sub-step: the inner oracle looks again and repeats its step
         while True:
             if self._plan:

@@ -58,12 +58,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
-from .actions import ACTION_KINDS, Action
+from .actions import ACTION_KINDS, Action, mode_error
 from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
 from . import pickers
-from .actions import mode_error
 from .observation import Observation
 from .page_pool import PagePool
 from ..apps import SEED_CLOCK

@@ -170,7 +170,7 @@ class ArenaGymEnv(gym.Env):
             return await env.reset(self.task)
 
         self._last = self._run(go())
-        return self._obs(self._last), self._info(self._last, task=self.task.public())
+        return self._obs(self._last), self._info(self._last, task=self.task.public(self.obs_mode))
 
     def decode(self, action: Action | dict | str) -> Action:
         """An :class:`Action` from a sample of ``action_space``, an Action, its dict or its JSON text."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from .task import Task
@@ -42,10 +43,11 @@ class ModeCheck:
 
 async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task], *, workers: int = 2,
                       modes: tuple[str, ...] = ("screenshot+tree", "screenshot"),
-                      measure: bool = False) -> list[ModeCheck]:
+                      measure: bool = False, on_result: Callable[[ModeCheck], None] | None = None) -> list[ModeCheck]:
     """Play each task's oracle in each of ``modes`` (``screenshot``: the pointer-only oracle) on
     ``workers`` envs of one arena server; one :class:`ModeCheck` per task and mode, in task order.
-    ``measure``: play without the budget's cut (up to 200 steps) to see how many steps are needed."""
+    ``measure``: play without the budget's cut (up to 200 steps) to see how many steps are needed;
+    ``on_result`` is called with each check as it ends."""
     from ..agents.oracle import OracleAgent
     from ..agents.pointer_oracle import PointerOracle
     from ..apps.control import ControlClient
@@ -71,10 +73,14 @@ async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task]
                 except Exception as exc:  # recorded per task; the check goes on
                     out[(i, mode)] = ModeCheck(t.id, t.family, t.seed, mode, agent.name, False, 0, budget, {},
                                                [f"{type(exc).__name__}: {str(exc)[:200]}"])
+                    if on_result is not None:
+                        on_result(out[(i, mode)])
                     continue
                 errors = list(rec.validator_errors) + ([rec.error] if rec.error else [])
                 out[(i, mode)] = ModeCheck(t.id, t.family, t.seed, mode, agent.name, bool(rec.success), rec.n_steps,
                                            budget, dict(rec.rejections), errors)
+                if on_result is not None:
+                    on_result(out[(i, mode)])
         finally:
             await env.close()
 

@@ -31,7 +31,7 @@ import io
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["SelectPopup", "FileDialog", "SELECT_OPTIONS_JS", "COMMIT_OPTION_JS", "MAX_ROWS", "draw"]
+__all__ = ["COMMIT_OPTION_JS", "MAX_ROWS", "SELECT_OPTIONS_JS", "FileDialog", "SelectPopup", "draw"]
 
 MAX_ROWS = 20  # Chromium's popup shows at most 20 rows and scrolls the rest
 ROW_PAD = 6  # px of the row height above the font size

@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from .effects import Effect, describe_sealed
@@ -78,8 +79,25 @@ class Task:
             raise ValueError(f"task {self.id}: start_url {self.start_url!r} must be a path starting with '/'")
 
     def budget(self, mode: str | None = None) -> int:
-        """The step budget of an agent in observation ``mode`` (``max_steps`` unless the mode has its own)."""
-        return dict(self.max_steps_by_mode).get(mode, self.max_steps) if mode else self.max_steps
+        """The step budget of an agent in observation ``mode``: ``max_steps``, except where
+        ``max_steps_by_mode`` names the mode, and in ``screenshot`` mode (pointer and keyboard only) the
+        extra actions the scripted solution takes there (:attr:`pointer_extra_steps`) on top."""
+        own = dict(self.max_steps_by_mode)
+        if mode in own:
+            return own[mode]
+        return self.max_steps + (self.pointer_extra_steps if mode == "screenshot" else 0)
+
+    @cached_property
+    def pointer_extra_steps(self) -> int:
+        """How many more actions the scripted solution needs in screenshot mode than with element ids
+        (the pointer-only oracle's translation of each step, ``Step.pointer_actions``), plus one scroll
+        per five steps on an element to bring targets into view: the same slack over the solution as
+        ``max_steps`` gives element-id modes. 0 for a task without a scripted solution."""
+        if self.oracle is None:
+            return 0
+        steps = list(self.oracle())
+        extra = sum(getattr(s, "pointer_actions", 1) - 1 for s in steps)
+        return extra + sum(bool(getattr(s, "on_element", False)) for s in steps) // 5
 
     def public(self, mode: str | None = None) -> dict:
         """What the agent may see: no validator, no effects, no oracle, no expected answer. With the
