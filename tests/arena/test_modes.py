@@ -27,8 +27,8 @@ def _env(browser, arena, mode: str | None) -> ArenaEnv:
     return ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), obs_mode=mode)
 
 
-def _pointer_at(obs, el) -> Action:
-    x, y = obs.normalized(*hit_point(obs, el))
+async def _pointer_at(env, obs, el) -> Action:
+    x, y = obs.normalized(*await hit_point(env.page, obs, el))
     return Action("pointer", pointer="click", x=x, y=y, token=obs.token)
 
 
@@ -125,7 +125,7 @@ async def test_an_open_select_shows_its_options_in_the_screenshot(browser, arena
         sel = next((e for e in obs.elements if e.visible and e.tag == "select"), None)
         assert sel is not None, "dash.peak_month's start page has a <select>"
         opts = [e for e in obs.elements if e.tag == "option" and e.parent == sel.id]
-        out = await env.step(_pointer_at(obs, sel))
+        out = await env.step(await _pointer_at(env, obs, sel))
         shown = out.observation
         p = env.picker
         assert isinstance(p, SelectPopup) and p.labels == [(o.text or "").strip() for o in opts]
@@ -153,7 +153,7 @@ async def test_an_open_select_shows_its_options_in_the_screenshot(browser, arena
         # Escape closes a popup without choosing
         obs = out.observation
         sel2 = next(e for e in obs.elements if e.visible and e.tag == "select")
-        out = await env.step(_pointer_at(obs, sel2))
+        out = await env.step(await _pointer_at(env, obs, sel2))
         assert env.picker is not None
         out = await env.step(Action("press", key="Escape"))
         assert env.picker is None and out.observation.screenshot_hash == out.observation.snapshot.png_sha256
@@ -189,6 +189,7 @@ async def test_pointer_only_oracle_solves_a_few_families_within_the_screenshot_b
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)
 async def test_pointer_only_oracle_solves_every_family_within_the_screenshot_budget(browser, arena):
     """All 58 families in screenshot mode (the element-id oracle is checked on every family elsewhere).
     Played without the budget's cut, so the steps each family needs are printed (run with -s)."""

@@ -14,6 +14,7 @@ The environment runs it in screenshot mode, so it cannot use an element id even 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 from ...browser import Element
@@ -24,7 +25,7 @@ from ..core.task import Task
 from .base import AgentStep
 from .oracle import RETRYABLE, OracleAgent
 
-__all__ = ["PointerOracle", "hit_point"]
+__all__ = ["PointerOracle", "candidate_points", "hit_point"]
 
 # one sub-step: from the current (full) observation, the action to take and whether the sub-step is finished
 Sub = Callable[[Observation], "tuple[Action, bool]"]
@@ -39,46 +40,38 @@ def _ancestors(obs: Observation, el: Element) -> set[str]:
     return out
 
 
-def hit_point(obs: Observation, el: Element) -> tuple[float, float] | None:
-    """A viewport point (CSS px) inside ``el``'s visible box where a click hits ``el`` (or a descendant),
-    judged from the element table: the deepest visible element there belongs to ``el`` and no fixed or
-    sticky element outside it covers the point. None when no such point is in the viewport."""
+#: The first of the viewport points where a click would hit the element at an XPath (the element or
+#: a descendant is what the browser finds there: nothing covers it), or -1. Read-only.
+_HIT_JS = """([path, points]) => {
+  const el = document.evaluate(path, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  if (!el) return -1;
+  for (let i = 0; i < points.length; i++) {
+    const hit = document.elementFromPoint(points[i][0], points[i][1]);
+    if (hit && (hit === el || el.contains(hit))) return i;
+  }
+  return -1;
+}"""
+
+
+def candidate_points(obs: Observation, el: Element) -> list[tuple[float, float]]:
+    """Points of ``el``'s box that are inside the viewport (viewport CSS px), its center first."""
     x, y, w, h = obs.viewport_box(el)
     vw, vh = obs.viewport
     x0, y0, x1, y1 = max(x, 0.0), max(y, 0.0), min(x + w, vw - 1.0), min(y + h, vh - 1.0)
     if x1 - x0 < 1 or y1 - y0 < 1:
+        return []
+    fr = (0.5, 0.3, 0.7, 0.15, 0.85)
+    return [(x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy) for fy in fr for fx in fr]
+
+
+async def hit_point(page, obs: Observation, el: Element) -> tuple[float, float] | None:
+    """A viewport point (CSS px) inside ``el``'s visible box where a click hits ``el`` (the browser's
+    own hit test on the page the observation shows), or None when no such point is in the viewport."""
+    points = candidate_points(obs, el)
+    if not points:
         return None
-    up = _ancestors(obs, el) | {el.id}
-    parents = {e.id: e.parent for e in obs.elements or []}
-
-    def inside(eid: str | None) -> bool:
-        seen = 0
-        while eid is not None and seen < 200:
-            if eid == el.id:
-                return True
-            eid, seen = parents.get(eid), seen + 1
-        return False
-
-    def ok(px: float, py: float) -> bool:
-        deepest = None
-        for e in obs.elements or []:
-            if not e.visible or e.id in up and e.id != el.id:
-                continue
-            bx, by, bw, bh = obs.viewport_box(e)
-            if not (bx <= px <= bx + bw and by <= py <= by + bh):
-                continue
-            if e.position in ("fixed", "sticky") and not inside(e.id) and e.id not in up:
-                return False  # a header or bar over the target
-            if deepest is None or e.depth >= deepest.depth:
-                deepest = e
-        return deepest is not None and inside(deepest.id)
-
-    cands = [(0.5, 0.5)] + [(fx, fy) for fy in (0.5, 0.3, 0.7, 0.15, 0.85) for fx in (0.5, 0.3, 0.7, 0.15, 0.85)]
-    for fx, fy in cands:
-        px, py = x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy
-        if ok(px, py):
-            return px, py
-    return None
+    i = await page.evaluate(_HIT_JS, [el.path, [list(p) for p in points]])
+    return points[i] if i >= 0 else None
 
 
 def _scroll_to(obs: Observation, el: Element) -> Action:
@@ -122,7 +115,8 @@ class PointerOracle:
         while True:
             if self._plan:
                 try:
-                    action, finished = self._plan[0](obs)
+                    res = self._plan[0](obs)
+                    action, finished = (await res) if inspect.isawaitable(res) else res
                 except _Lost as exc:
                     self._lost += 1
                     if self._lost > 4:
@@ -168,11 +162,18 @@ class PointerOracle:
         return el
 
     def _point(self, eid: str, kind: str) -> Sub:
-        def sub(obs: Observation) -> tuple[Action, bool]:
+        scrolls = [0]
+
+        async def sub(obs: Observation) -> tuple[Action, bool]:
             el = self._element(obs, eid)
-            pt = hit_point(obs, el)
+            pt = await hit_point(self.env.page, obs, el)
             if pt is None:
-                return _scroll_to(obs, el), False
+                points = candidate_points(obs, el)
+                if not points or scrolls[0] < 2:  # outside the viewport, or covered where it is: scroll
+                    scrolls[0] += 1
+                    if scrolls[0] <= 8:
+                        return _scroll_to(obs, el), False
+                pt = points[0] if points else obs.viewport_box(el)[:2]
             return _pointer(obs, *pt, kind), True
         return sub
 
