@@ -177,7 +177,7 @@ def test_budgets_are_stated_per_mode():
 
 async def _check(browser, arena, tasks, workers=2, **kw):
     rows = await check_modes(browser, arena.app_url, arena.control_url, tasks, workers=workers, **kw)
-    bad = [r.to_dict() for r in rows if not r.ok]
+    bad = [(r.task_id, r.mode, r.success, r.steps, r.budget, r.errors, r.rejections) for r in rows if not r.ok]
     return rows, bad
 
 
@@ -209,3 +209,20 @@ def test_oracle_agent_keeps_its_mode():
     task = build_tasks((0,), families=["dash.peak_month"])[0]
     assert OracleAgent(task).obs_mode == "screenshot+tree"
     assert PointerOracle(task, env=None).obs_mode == "screenshot"
+
+
+def test_check_modes_cli_prints_steps_against_each_modes_budget():
+    import json
+
+    from click.testing import CliRunner
+
+    from webgauge.cli.arena import group
+
+    r = CliRunner().invoke(group, ["tasks", "--check-modes", "--seeds", "3", "--family", "dash.peak_month", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for line in r.output.splitlines() if line.startswith("{")]
+    task = build_tasks((3,), families=["dash.peak_month"])[0]
+    assert {x["mode"]: x["budget"] for x in rows} == {"screenshot+tree": task.max_steps,
+                                                        "screenshot": task.budget("screenshot")}
+    assert all(x["ok"] and x["success"] and 0 < x["steps"] <= x["budget"] for x in rows), rows
+    assert task.budget("screenshot") > task.max_steps

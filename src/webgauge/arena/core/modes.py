@@ -43,11 +43,13 @@ class ModeCheck:
 
 async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task], *, workers: int = 2,
                       modes: tuple[str, ...] = ("screenshot+tree", "screenshot"),
-                      measure: bool = False, on_result: Callable[[ModeCheck], None] | None = None) -> list[ModeCheck]:
+                      measure: bool = False, on_result: Callable[[ModeCheck], None] | None = None,
+                      time_limit_s: float = 1800.0) -> list[ModeCheck]:
     """Play each task's oracle in each of ``modes`` (``screenshot``: the pointer-only oracle) on
     ``workers`` envs of one arena server; one :class:`ModeCheck` per task and mode, in task order.
     ``measure``: play without the budget's cut (up to 200 steps) to see how many steps are needed;
-    ``on_result`` is called with each check as it ends."""
+    ``on_result`` is called with each check as it ends. ``time_limit_s`` caps one episode's wall time
+    (generous: the check is about steps, and a busy machine must not fail a task by its clock)."""
     from ..agents.oracle import OracleAgent
     from ..agents.pointer_oracle import PointerOracle
     from ..apps.control import ControlClient
@@ -69,7 +71,7 @@ async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task]
                 if mode != "screenshot":
                     agent.obs_mode = mode
                 try:
-                    rec, _ = await play(env, agent, t, keep_dom=False)
+                    rec, _ = await play(env, agent, t, keep_dom=False, time_limit_s=time_limit_s)
                 except Exception as exc:  # recorded per task; the check goes on
                     out[(i, mode)] = ModeCheck(t.id, t.family, t.seed, mode, agent.name, False, 0, budget, {},
                                                [f"{type(exc).__name__}: {str(exc)[:200]}"])
