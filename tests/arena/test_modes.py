@@ -195,7 +195,7 @@ async def test_pointer_only_oracle_solves_every_family_within_the_screenshot_bud
     Played without the budget's cut, so the steps each family needs are printed (run with -s)."""
     tasks = build_tasks((7,))
     assert len({t.family for t in tasks}) == len(FAMILIES) == 58
-    rows, bad = await _check(browser, arena, tasks, modes=("screenshot",), measure=True,
+    rows, bad = await _check(browser, arena, tasks, workers=3, modes=("screenshot",), measure=True,
                              on_result=lambda r: print(f"{r.family:30s} steps {r.steps:3d} budget {r.budget:3d} "
                                                        f"ok {r.ok} max_steps {next(t.max_steps for t in tasks if t.id == r.task_id)}",
                                                        flush=True))
