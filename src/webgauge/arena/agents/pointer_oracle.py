@@ -213,10 +213,17 @@ class PointerOracle:
         if index is None:
             raise ValueError(f"pointer-only oracle: no option {value!r} in {eid}")
 
-        def sub(o: Observation) -> tuple[Action, bool]:
+        reopen = self._click(eid)
+        tries = [0]
+
+        async def sub(o: Observation) -> tuple[Action, bool]:
             p = self.env.picker
             if not isinstance(p, SelectPopup):
-                raise _Lost(f"the popup of {eid} is not open")
+                tries[0] += 1
+                if tries[0] > 3:
+                    raise _Lost(f"the popup of {eid} does not open")
+                action, _ = await reopen(o)  # the click did not open it (it was rejected or missed): again
+                return action, False
             if not p.first <= index < p.first + p.rows:
                 return Action("scroll", dy=(index - p.first - p.rows // 2) * p.row_height), False
             return _pointer(o, *p.row_center(index)), True

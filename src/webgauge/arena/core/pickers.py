@@ -244,7 +244,11 @@ def _viewport_point(obs, a) -> tuple[float, float]:
 
 
 async def open_select(env, el) -> bool:
-    """A pointer click landed on ``el``: open its popup if it is a single-choice, enabled ``<select>``."""
+    """A pointer click landed on ``el``: open its popup if it is a single-choice, enabled ``<select>``
+    (or an option or option group inside one)."""
+    parents = {e.id: e for e in env.obs.elements or []}
+    while el is not None and el.tag.lower() in ("option", "optgroup"):
+        el = parents.get(el.parent)
     if el is None or el.tag.lower() != "select":
         return False
     info = await env.page.evaluate(SELECT_OPTIONS_JS, el.path)
