@@ -311,10 +311,12 @@ class LivePage:
         self._pages: list = []
         self._active = 0
         self._paths: dict[str, str] = {}
+        self.id_salt = ""  # salts the element ids of captures (the arena sets one per episode)
         self.blocked_requests: list[dict] = []
         self.dialogs: list[dict] = []
         self.popups: list[dict] = []
         self.downloads: list[dict] = []
+        self.file_choosers: list = []  # file choosers a click opened (Playwright FileChooser), oldest first
         self.warnings: list[str] = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
@@ -342,6 +344,7 @@ class LivePage:
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
+        page.on("filechooser", lambda fc: self.file_choosers.append(fc))  # a listener: Playwright intercepts the native dialog
         page.on("framenavigated", lambda f: self._on_nav(page, f))
         page.on("request", lambda r: self._inflight.__setitem__(r, (page, r.url)))
         page.on("requestfinished", lambda r: self._inflight.pop(r, None))
@@ -587,7 +590,8 @@ class LivePage:
                                  stable_frames=stable_frames, quiet_ms=quiet_ms,
                                  before_screenshot=self.watch_changes if watch else None,
                                  settle_in=self.run_in_watch if watch else None,
-                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None),
+                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None,
+                                 id_salt=self.id_salt),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -743,6 +747,10 @@ class LivePage:
         """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer)."""
         loc = await self.resolve(target)
         await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
+
+    async def choose_files(self, chooser, files: list[str | Path], *, timeout: float = 5.0) -> None:
+        """Answer a file chooser a click opened (one of :attr:`file_choosers`) with ``files``."""
+        await chooser.set_files([str(f) for f in files], timeout=timeout * 1000)
 
     async def drag(self, source: str, dest: str, *, timeout: float = 5.0) -> None:
         src = await self.resolve(source)
@@ -978,8 +986,10 @@ class LivePage:
         self._watches = {page: w.restart() for p, w in self._watches.items() if p is page}
         self._tab_navs.clear()
         self._paths.clear()
+        self.id_salt = ""
         self._delays.clear()
-        for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
+        for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings,
+                       self.file_choosers):
             events.clear()
         self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
         self._cleared = True  # until the next navigation: a second reuse need not clear again
