@@ -52,7 +52,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
+from ...browser import Browser, Element, ElementNotFound, LivePage, NotInteractable, PageError, RenderProfile
 from .actions import ACTION_KINDS, Action
 from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
@@ -217,7 +217,7 @@ class ArenaEnv:
         if not reuse:
             await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
@@ -254,8 +254,14 @@ class ArenaEnv:
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
-        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self._set_page_options()
         return True
+
+    def _set_page_options(self) -> None:
+        """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
+        and an element action on a covered, inert or unreachable target rejected at once (always)."""
+        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self.page.reject_blocked = True
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:
@@ -293,7 +299,7 @@ class ArenaEnv:
             await self.pool.put(page)  # another render profile: kept, cleared, for a later task
         self.page = self.pool.take(profile)
         if self.page is not None:
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         return self.page is not None
 
     async def close(self) -> None:
@@ -346,6 +352,8 @@ class ArenaEnv:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
         except ElementNotFound as exc:
             result.update(ok=False, rejected="missing_element", error=str(exc))
+        except NotInteractable as exc:  # covered, inert or out of reach: said at once, nothing done
+            result.update(ok=False, rejected="not_interactable", error=str(exc))
         except PageError as exc:
             result.update(ok=False, rejected="page_error", error=str(exc))
         except Exception as exc:  # Playwright timeouts: hidden, covered or disabled targets
