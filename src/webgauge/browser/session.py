@@ -398,6 +398,7 @@ class LivePage:
         self.warnings: list[str] = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
+        self._frozen = False  # freeze() froze its tabs and reuse() has not blanked them since
         self.crashed = False
         self._delays: list[tuple[str, float]] = []
         self._closed = False
@@ -1066,11 +1067,31 @@ class LivePage:
             return p.with_(allowed_origins=())
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
+    async def _blank(self, page, cdp) -> None:
+        """Navigate ``page`` to about:blank and wait for the commit (the old document's unload
+        handlers have run by then). The document itself starts it (``location.replace``, which a
+        page cannot redefine): a renderer-initiated navigation to about:blank stays in the tab's
+        process, about half the time of a browser-initiated one (Playwright's goto, 38 ms of a
+        quiet reset, 196 against 103 ms at load 50). A frozen tab, or one that does not navigate
+        in time (a script loop), takes Playwright's goto."""
+        if not self._frozen and page.url != "about:blank":
+            try:
+                async with page.expect_navigation(wait_until="commit", timeout=3000):
+                    await asyncio.wait_for(cdp.send("Runtime.evaluate", {
+                        "expression": "location.replace('about:blank')", "silent": True}), 3)
+                if page.url == "about:blank":
+                    return
+            except Exception:  # the navigation was refused or did not come: the browser's own
+                pass
+        await page.goto("about:blank")
+        self._frozen = False
+
     async def freeze(self) -> None:
         """Freeze every tab (``Page.setWebLifecycleState``): no timer, fetch or rendering of its
         documents runs until a navigation; a cheap way to stop a page at once before
         :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
         self._page  # prune closed tabs
+        self._frozen = True
 
         async def one(p) -> None:
             with contextlib.suppress(Exception):
@@ -1097,8 +1118,8 @@ class LivePage:
                 await p.close(run_before_unload=False)
         page = self._pages[0]
         self._pages, self._active = [page], 0
-        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
+        await self._blank(page, cdp)  # unloads the app: nothing writes after the clear
         # independent of one another: sent at once, so their round trips overlap
         await asyncio.gather(
             page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
