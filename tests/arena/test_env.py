@@ -325,6 +325,38 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     assert len(env.pool) == 0 and env.episode_id is None
 
 
+async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_reused_page(browser, arena):
+    """The inline reset reuses the page and runs the next episode on another of the env's episode
+    ids (two in turn): a write the old page sent as its episode ended (a keepalive fetch, which
+    outlives the page; here the browser holds it 400 ms, past the reset) reaches its own, retired
+    id, not the new episode's database; the id serves again two resets later, reset to the seed."""
+    import asyncio
+
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    try:
+        await env.reset(task)
+        first_page, first_id, seed_state = env.page, env.episode_id, env.state
+        kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
+        env.page.delay_requests("*/revoke", 400)
+        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
+                                "{method: 'POST', keepalive: true}); }")
+        await asyncio.sleep(0.05)
+        await env.reset(task)
+        assert env.page is first_page and env.contexts_reused == 1 and env.episode_id != first_id
+        for _ in range(100):  # the held request is released and served meanwhile
+            old, _ = arena.client().state(first_id)
+            if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
+                break
+            await asyncio.sleep(0.05)
+        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # it reached its own id ...
+        assert await env.refresh_state() == seed_state  # ... and not this episode's database
+        await env.reset(task)
+        assert env.page is first_page and env.episode_id == first_id and env.state == seed_state
+    finally:
+        await env.close()
+
+
 async def test_a_step_that_opens_a_tab_waits_for_it_even_when_the_tab_is_announced_late(browser, arena):
     """A target=_blank link's new tab is announced by Playwright only once it is set up, which on a
     loaded machine can come after the step has otherwise settled. The step must still end on the new
