@@ -1068,7 +1068,7 @@ class LivePage:
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
     async def _blank(self, page, cdp) -> None:
-        """Navigate ``page`` to about:blank and wait for the commit (the old document's unload
+        """Navigate ``page`` to about:blank and wait for its load (the old document's unload
         handlers have run by then). The document itself starts it (``location.replace``, which a
         page cannot redefine): a renderer-initiated navigation to about:blank stays in the tab's
         process, about half the time of a browser-initiated one (Playwright's goto, 38 ms of a
@@ -1076,7 +1076,7 @@ class LivePage:
         in time (a script loop), takes Playwright's goto."""
         if not self._frozen and page.url != "about:blank":
             try:
-                async with page.expect_navigation(wait_until="commit", timeout=3000):
+                async with page.expect_navigation(wait_until="load", timeout=3000):
                     await asyncio.wait_for(cdp.send("Runtime.evaluate", {
                         "expression": "location.replace('about:blank')", "silent": True}), 3)
                 if page.url == "about:blank":
@@ -1120,12 +1120,18 @@ class LivePage:
         self._pages, self._active = [page], 0
         cdp = await self.cdp(page)
         await self._blank(page, cdp)  # unloads the app: nothing writes after the clear
-        # independent of one another: sent at once, so their round trips overlap
-        await asyncio.gather(
-            page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
-            clear_origin_data(cdp, self._origins_seen | self._allowed),
-            self._ctx.clear_cookies(), self._ctx.clear_permissions(),
-            cdp.send("Page.resetNavigationHistory"))
+
+        async def clear() -> None:  # independent of one another: sent at once, so their round trips overlap
+            await asyncio.gather(
+                page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
+                clear_origin_data(cdp, self._origins_seen | self._allowed),
+                self._ctx.clear_cookies(), self._ctx.clear_permissions(),
+                cdp.send("Page.resetNavigationHistory"))
+        try:
+            await clear()
+        except Exception:  # a navigation of the old document (a late form submission) raced the blank one
+            await page.goto("about:blank")
+            await clear()
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
