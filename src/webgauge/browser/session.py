@@ -201,7 +201,8 @@ class Browser:
 #: viewport; ``['covered', what, animating]`` another element's subtree (``what``: its dialog, else
 #: its root, as ``<tag class=..> 'its title'``) takes the pointer at the point Playwright would
 #: click. An element not wholly in the viewport is first scrolled to its center, as Playwright's
-#: actions scroll (``scroll`` false: null, Playwright's action scrolls). Its labels stand in for it (an upload's hidden file input, a styled checkbox):
+#: actions scroll (``scroll`` false: null, Playwright's action scrolls); one found covered where it
+#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it (an upload's hidden file input, a styled checkbox):
 #: one of them reachable is enough. Declared as a function inside each script that uses it.
 _BLOCKED_JS = """function __wgBlocked(el, scroll) {
   const text = (n) => {
@@ -217,7 +218,7 @@ _BLOCKED_JS = """function __wgBlocked(el, scroll) {
     const t = text(n);
     return tag + '>' + (t ? " '" + t + "'" : '');
   };
-  const one = (e) => {
+  const one = (e, again) => {
     const inert = e.closest('[inert]');
     if (inert) return ['inert', 'inside ' + describe(inert)];
     const modal = document.querySelector('dialog:modal');
@@ -225,10 +226,12 @@ _BLOCKED_JS = """function __wgBlocked(el, scroll) {
     if (getComputedStyle(e).visibility !== 'visible' || (e.checkVisibility && !e.checkVisibility())) return null;
     let r = e.getClientRects()[0];
     if (!r || !(r.width > 0 && r.height > 0)) return null;
+    let scrolled = !!again;
     if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
       if (!scroll) return null;
       e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
       r = e.getClientRects()[0];
+      scrolled = true;
     }
     const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
     const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
@@ -237,6 +240,11 @@ _BLOCKED_JS = """function __wgBlocked(el, scroll) {
     if (!hit || hit === e || e.contains(hit) || hit.contains(e)) return null;
     const label = hit.closest('label');
     if (label && label.control === e) return null;
+    if (scroll && !scrolled) {  // a sticky header or banner over it: centred, as Playwright retries, it may be clear
+      const y0 = scrollY, x0 = scrollX;
+      e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+      if (scrollY !== y0 || scrollX !== x0) return one(e, true);
+    }
     let root = hit;
     while (root.parentElement && !root.parentElement.contains(e)) root = root.parentElement;
     const sel = 'dialog,[role=dialog],[role=alertdialog]';
@@ -398,7 +406,6 @@ class LivePage:
         self.warnings: list[str] = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
-        self._frozen = False  # freeze() froze its tabs and reuse() has not blanked them since
         self.crashed = False
         self._delays: list[tuple[str, float]] = []
         self._closed = False
@@ -1067,31 +1074,11 @@ class LivePage:
             return p.with_(allowed_origins=())
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
-    async def _blank(self, page, cdp) -> None:
-        """Navigate ``page`` to about:blank and wait for its load (the old document's unload
-        handlers have run by then). The document itself starts it (``location.replace``, which a
-        page cannot redefine): a renderer-initiated navigation to about:blank stays in the tab's
-        process, about half the time of a browser-initiated one (Playwright's goto, 38 ms of a
-        quiet reset, 196 against 103 ms at load 50). A frozen tab, or one that does not navigate
-        in time (a script loop), takes Playwright's goto."""
-        if not self._frozen and page.url != "about:blank":
-            try:
-                async with page.expect_navigation(wait_until="load", timeout=3000):
-                    await asyncio.wait_for(cdp.send("Runtime.evaluate", {
-                        "expression": "location.replace('about:blank')", "silent": True}), 3)
-                if page.url == "about:blank":
-                    return
-            except Exception:  # the navigation was refused or did not come: the browser's own
-                pass
-        await page.goto("about:blank")
-        self._frozen = False
-
     async def freeze(self) -> None:
         """Freeze every tab (``Page.setWebLifecycleState``): no timer, fetch or rendering of its
         documents runs until a navigation; a cheap way to stop a page at once before
         :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
         self._page  # prune closed tabs
-        self._frozen = True
 
         async def one(p) -> None:
             with contextlib.suppress(Exception):
@@ -1118,20 +1105,14 @@ class LivePage:
                 await p.close(run_before_unload=False)
         page = self._pages[0]
         self._pages, self._active = [page], 0
+        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
-        await self._blank(page, cdp)  # unloads the app: nothing writes after the clear
-
-        async def clear() -> None:  # independent of one another: sent at once, so their round trips overlap
-            await asyncio.gather(
-                page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
-                clear_origin_data(cdp, self._origins_seen | self._allowed),
-                self._ctx.clear_cookies(), self._ctx.clear_permissions(),
-                cdp.send("Page.resetNavigationHistory"))
-        try:
-            await clear()
-        except Exception:  # a navigation of the old document (a late form submission) raced the blank one
-            await page.goto("about:blank")
-            await clear()
+        # independent of one another: sent at once, so their round trips overlap
+        await asyncio.gather(
+            page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
+            clear_origin_data(cdp, self._origins_seen | self._allowed),
+            self._ctx.clear_cookies(), self._ctx.clear_permissions(),
+            cdp.send("Page.resetNavigationHistory"))
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
