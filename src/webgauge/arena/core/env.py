@@ -57,7 +57,7 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
+from ...browser import Browser, Element, ElementNotFound, LivePage, NotInteractable, PageError, RenderProfile
 from .actions import ACTION_KINDS, Action, mode_error
 from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
@@ -139,6 +139,9 @@ class ArenaEnv:
         self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
         self._clearing: tuple[asyncio.Task, str | None] | None = None
         self._episode_ids: list[str] = []
+        # the last episode's id, which the next one does not use (its page may still have a request on
+        # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode
+        self._retired_id: str | None = None
         self._upload_dir = Path(upload_dir) if upload_dir is not None else None  # the run's folder for task files
         self._own_upload_dir = upload_dir is None
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
@@ -202,20 +205,34 @@ class ArenaEnv:
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
         seed = task.seed if seed is None else seed
+        if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
+            self._retired_id = self.episode_id
         if self._double_buffered and self.page is not None:
             reuse = await self._swap_page(profile)
         else:
             reuse = self.reuse_context and await self._take_page(profile)
+        database = None
         if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
-            await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+            if self._own_ids:  # the database reset is another episode id's: it overlaps the clear
+                database = asyncio.ensure_future(self._reset_database(task, seed))
+            try:
+                await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+            finally:
+                if database is not None:
+                    await database
         clock.lap("close")
         try:
-            return await self._reset_on_page(task, seed, profile, reuse, clock, t_start)
+            return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
         finally:  # the last episode's page (double-buffered): cleared from here on, in the background
             self._start_clearing()
 
-    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
-                             t_start: float) -> Observation:
+    @property
+    def _own_ids(self) -> bool:
+        """Does the env pick its episode ids on the arena server (no requested id, no external app)?"""
+        return self._requested_id is None and getattr(self.control, "episode_base", None) is None
+
+    async def _reset_database(self, task: Task, seed: int) -> None:
+        """Pick the episode id (:meth:`_pick_episode`), restore its seed world and read it."""
         await self._pick_episode(seed)
         t0 = time.perf_counter()
         r = await self._control("reset", self.episode_id, seed)
@@ -228,11 +245,16 @@ class ArenaEnv:
             h.on_reset(self)
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
+
+    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
+                             t_start: float, database_done: bool = False) -> Observation:
+        if not database_done:
+            await self._reset_database(task, seed)
         clock.lap("database")
         if not reuse:
             await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
@@ -270,8 +292,14 @@ class ArenaEnv:
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
-        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self._set_page_options()
         return True
+
+    def _set_page_options(self) -> None:
+        """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
+        and an element action on a covered, inert or unreachable target rejected at once (always)."""
+        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self.page.reject_blocked = True
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:
@@ -287,13 +315,20 @@ class ArenaEnv:
 
     async def _pick_episode(self, seed: int) -> None:
         """The episode id of the next episode: the requested one, or one of this env's own ids
-        that no page still being cleared may write to (created on first use)."""
-        busy = (self._retiring or self._clearing or (None, None))[1]
-        if self.episode_id is not None and self.episode_id != busy:
+        that neither the last episode (:attr:`_retired_id`) nor a page still being cleared may
+        write to (created on first use; two in turn). An id used again waits until the server
+        handles no request of it (at most 2 s), and its reset then undoes whatever a late request
+        of its earlier episode wrote."""
+        busy = {(self._retiring or self._clearing or (None, None))[1], self._retired_id} - {None}
+        if self.episode_id is not None and self.episode_id not in busy:
             return
-        free = [i for i in self._episode_ids if i != busy]
+        free = [i for i in self._episode_ids if i not in busy]
         if free:
             self.episode_id = free[0]
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 2.0
+            while await self._control("inflight", self.episode_id) and loop.time() < deadline:
+                await asyncio.sleep(0.005)
             return
         self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
         self._episode_ids.append(self.episode_id)
@@ -309,7 +344,7 @@ class ArenaEnv:
             await self.pool.put(page)  # another render profile: kept, cleared, for a later task
         self.page = self.pool.take(profile)
         if self.page is not None:
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         return self.page is not None
 
     async def close(self) -> None:
@@ -371,6 +406,8 @@ class ArenaEnv:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
         except ElementNotFound as exc:
             result.update(ok=False, rejected="missing_element", error=str(exc))
+        except NotInteractable as exc:  # covered, inert or out of reach: said at once, nothing done
+            result.update(ok=False, rejected="not_interactable", error=str(exc))
         except PageError as exc:
             result.update(ok=False, rejected="page_error", error=str(exc))
         except Exception as exc:  # Playwright timeouts: hidden, covered or disabled targets
