@@ -26,7 +26,8 @@ def run_in(python: Path, *args: str, cwd: Path | None = None, timeout: float = 1
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env = {**env, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
            "INSPECT_DISPLAY": "none", "NO_COLOR": "1", "PATH": f"{python.parent}:{os.environ.get('PATH', '')}"}
-    proc = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                          check=False)
     if proc.returncode != 0:
         pytest.fail(f"{' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
     return proc

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
 
 
 def mockllm(bench: str, answers_path: str, log_dir: str) -> None:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    answers = json.loads(open(answers_path).read())
+    answers = json.loads(Path(answers_path).read_text())
 
     def outputs(messages, tools, tool_choice, config):
         item = next(m.metadata["webgauge_item"] for m in messages if m.role == "user" and m.metadata)
@@ -44,8 +45,8 @@ def dump(log_path: str, out: str) -> None:
                               "answer": sc.answer, "explanation": sc.explanation, "completion": s.output.completion}
     metrics = {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
     unscored = sum(score.unscored_samples or 0 for score in log.results.scores)
-    json.dump({"model": log.eval.model, "task": log.eval.task, "status": log.status, "samples": samples,
-               "metrics": metrics, "unscored": unscored}, open(out, "w"))
+    Path(out).write_text(json.dumps({"model": log.eval.model, "task": log.eval.task, "status": log.status,
+                                     "samples": samples, "metrics": metrics, "unscored": unscored}))
 
 
 if __name__ == "__main__":

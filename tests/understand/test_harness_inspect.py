@@ -20,8 +20,8 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the helpers beside this file (tests are imported one by one)
-from harness_venvs import harness_python, run_in  # noqa: E402
-from replay_answers import write_answer_sets  # noqa: E402
+from harness_venvs import harness_python, run_in
+from replay_answers import write_answer_sets
 
 
 def _scores(run: Path) -> dict:

@@ -10,4 +10,4 @@ from webgauge.design2code.adapters.inspect_task import design2code
 from webgauge.models.adapters.inspect_provider import WebgaugeModelAPI
 from webgauge.understand.adapters.inspect_task import understand
 
-__all__ = ["understand", "design2code", "WebgaugeModelAPI"]
+__all__ = ["WebgaugeModelAPI", "design2code", "understand"]

@@ -144,7 +144,8 @@ def review(bench, labels, port, annotator) -> None:
 def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_modules, lr, epochs, batch_size,
              grad_accum, warmup_ratio, max_steps, gradient_checkpointing, limit, device, dtype, seed, save_every,
              force) -> None:
-    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted, finetune as run_finetune
+    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted
+    from webgauge.understand.finetune import finetune as run_finetune
 
     hyper = dict(rank=rank, alpha=alpha, dropout=dropout, target_modules=list(target_modules) or None, lr=lr,
                  epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, warmup_ratio=warmup_ratio,

@@ -19,7 +19,13 @@ from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import (ChatMessageSystem, ChatMessageUser, ContentImage, ContentText, GenerateConfig)
+from inspect_ai.model import (
+    ChatMessageSystem,
+    ChatMessageUser,
+    ContentImage,
+    ContentText,
+    GenerateConfig,
+)
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import TaskState, generate
 
@@ -28,7 +34,7 @@ from ..dataset import load_instances
 from ..generate import page_tasks
 from ..prompts import PROMPT_SETS, build_messages
 
-__all__ = ["design2code", "code_found", "page_samples", "ITEM_KEY"]
+__all__ = ["ITEM_KEY", "code_found", "design2code", "page_samples"]
 
 ITEM_KEY = "webgauge_item"
 STRATEGIES = ("sc", "zs", "cot")

@@ -16,11 +16,18 @@ import base64
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.model import (ChatMessage, ContentImage, ContentText, GenerateConfig, ModelAPI, ModelOutput,
-                              modelapi)
+from inspect_ai.model import (
+    ChatMessage,
+    ContentImage,
+    ContentText,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    modelapi,
+)
 from inspect_ai.model import ModelUsage as InspectUsage
 
-__all__ = ["WebgaugeModelAPI", "to_webgauge_messages", "ITEM_KEY"]
+__all__ = ["ITEM_KEY", "WebgaugeModelAPI", "to_webgauge_messages"]
 
 ITEM_KEY = "webgauge_item"
 
@@ -52,7 +59,7 @@ def to_webgauge_messages(messages: list[ChatMessage]) -> tuple[list, str | None]
                 elif isinstance(c, ContentImage):
                     parts.append(Image(_image_bytes(c.image)))
                 else:
-                    raise ValueError(f"webgauge models take text and images, not {type(c).__name__}")
+                    raise TypeError(f"webgauge models take text and images, not {type(c).__name__}")
         if m.role == "user" and m.metadata and m.metadata.get(ITEM_KEY):
             item = str(m.metadata[ITEM_KEY])
         out.append(Message(m.role, tuple(parts)))
@@ -64,8 +71,8 @@ class WebgaugeModelAPI(ModelAPI):
     """``webgauge/<spec>``: the webgauge model ``get_model(<spec>)`` (see module docstring)."""
 
     def __init__(self, model_name: str, base_url: str | None = None, api_key: str | None = None,
-                 config: GenerateConfig = GenerateConfig(), **model_args: Any) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
+                 config: GenerateConfig | None = None, **model_args: Any) -> None:
+        super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
         from webgauge.models import get_model
 
         opts = dict(model_args)

@@ -14,4 +14,4 @@ Nothing here is imported by the suite itself; the adapters import the suite.
 
 from .samples import HarnessSample, per_answer_score, sample_of, samples_of
 
-__all__ = ["HarnessSample", "sample_of", "samples_of", "per_answer_score"]
+__all__ = ["HarnessSample", "per_answer_score", "sample_of", "samples_of"]

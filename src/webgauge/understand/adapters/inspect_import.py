@@ -26,7 +26,7 @@ from ..prompts import all_prompts
 from ..records import AnswerRecord
 from ..runner import _questions, model_items
 
-__all__ = ["InspectAnswers", "read_inspect_log", "import_inspect_logs", "import_answer_item", "HANDLER"]
+__all__ = ["HANDLER", "InspectAnswers", "import_answer_item", "import_inspect_logs", "read_inspect_log"]
 
 HANDLER = "webgauge.understand.adapters.inspect_import:import_answer_item"
 

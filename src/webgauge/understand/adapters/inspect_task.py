@@ -32,7 +32,7 @@ from inspect_ai.solver import TaskState, generate
 from ..export import read_questions
 from .samples import GENERATION, HarnessSample, per_answer_score, samples_of
 
-__all__ = ["understand", "understand_scorer", "understand_tables", "to_inspect_sample", "ITEM_KEY"]
+__all__ = ["ITEM_KEY", "to_inspect_sample", "understand", "understand_scorer", "understand_tables"]
 
 ITEM_KEY = "webgauge_item"
 """Metadata key on each sample's user message naming the question id (for webgauge providers)."""

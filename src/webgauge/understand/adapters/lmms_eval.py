@@ -36,8 +36,16 @@ from ..export import read_questions
 from ..questions import Question
 from .samples import GENERATION, per_answer_score
 
-__all__ = ["export_lmms_eval", "doc_to_visual", "doc_to_text", "doc_to_target", "process_results",
-           "aggregate", "TASK_COLUMNS", "GROUP"]
+__all__ = [
+    "GROUP",
+    "TASK_COLUMNS",
+    "aggregate",
+    "doc_to_target",
+    "doc_to_text",
+    "doc_to_visual",
+    "export_lmms_eval",
+    "process_results",
+]
 
 GROUP = "webgauge_understand"
 

@@ -26,7 +26,7 @@ from ..questions import Question
 from ..runner import split_questions
 from ..scorers import score_cta, score_position, score_safety, score_ui_group
 
-__all__ = ["HarnessSample", "sample_of", "samples_of", "per_answer_score", "RUN_LEVEL", "GENERATION"]
+__all__ = ["GENERATION", "RUN_LEVEL", "HarnessSample", "per_answer_score", "sample_of", "samples_of"]
 
 GENERATION = {"temperature": 0.0, "max_tokens": 300}
 """The generation settings ``understand run`` uses for every question (see ``ModelAnswerer``)."""
