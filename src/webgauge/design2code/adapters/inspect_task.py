@@ -7,10 +7,9 @@ strategy (``sc``, ``zs`` or ``cot``; the ``webgauge`` or ``mrweb`` prompt set), 
 screenshot given as its file path inside the instance folder. The scorer takes the code out of
 the answer with the suite's extractor (fences, doctype or bare HTML) and scores whether code was
 found (1 for ``ok``; ``truncated`` and ``missing`` score 0, the status is kept). The visual and
-functional metrics need the generated site rendered and served: they come from
-``webgauge design2code score`` on a generation run (``webgauge design2code generate
---model webgauge-provider`` or pages written out from the log). Self-refine (``sr``) renders the
-first answer between turns and runs only in ``webgauge design2code generate``.
+functional metrics need the generated site served and rendered in Chromium: they come from
+``webgauge design2code score`` on a run of ``webgauge design2code generate``. Self-refine
+(``sr``) renders the first answer between turns and runs only there.
 """
 
 from __future__ import annotations
