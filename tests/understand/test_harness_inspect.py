@@ -32,10 +32,10 @@ def _scores(run: Path) -> dict:
     return {(r["model"], r["question"]): r for r in rows}
 
 
-def _close(a, b) -> bool:
+def _close(a, b, tol: float = 1e-6) -> bool:
     if a is None or b is None:
         return a is b
-    return math.isclose(a, b, rel_tol=0, abs_tol=1e-6)
+    return math.isclose(a, b, rel_tol=0, abs_tol=tol)
 
 
 @pytest.mark.timeout(2400)
@@ -79,6 +79,7 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
                 assert smp["explanation"], qid
             else:
                 per_answer += 1
+                # sentence embeddings are float32: one pair encoded alone vs. in a batch differ by ~1e-7
                 assert _close(smp["value"], ref["score"]), (qid, smp["value"], ref["score"])
         assert per_answer > len(d["samples"]) // 2
         assert d["unscored"] == len(d["samples"]) - per_answer
@@ -87,7 +88,7 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
             cell = table2[name][col]
             assert (cell is None) == (col not in d["metrics"]), col
             if cell is not None:
-                assert _close(d["metrics"][col], cell["mean"]), (col, d["metrics"][col], cell["mean"])
+                assert _close(d["metrics"][col], cell["mean"], 1e-3), (col, d["metrics"][col], cell["mean"])  # points
 
     # import both logs into one run: `understand report` equals the native report, item for item
     imported = tmp_path / "imported"
