@@ -66,9 +66,14 @@ def create(name: str, force: bool = False) -> Path:
     t0 = time.monotonic()
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
     pip = [str(python), "-m", "pip", "install", "-q"]
+    extra: list[str] = []
     if spec["torch"]:
         subprocess.run([*pip, TORCH], check=True)
-    subprocess.run([*pip, *spec["packages"]], check=True)
+        # keep it: without the constraint, a newer torchvision pulls a newer (CUDA) torch from PyPI
+        pins = venv / "torch-constraint.txt"
+        pins.write_text(TORCH + "\n")
+        extra = ["-c", str(pins)]
+    subprocess.run([*pip, *extra, *spec["packages"]], check=True)
     subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True)
     # the editable build leaves src/webgauge.egg-info, which would shadow the venv's metadata (its
     # entry points and the editable marker Inspect reads) whenever src/ is on PYTHONPATH
