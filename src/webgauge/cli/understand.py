@@ -153,7 +153,8 @@ def review(bench, labels, port, annotator) -> None:
 def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_modules, lr, epochs, batch_size,
              grad_accum, warmup_ratio, max_steps, gradient_checkpointing, limit, device, dtype, seed, save_every,
              force) -> None:
-    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted, finetune as run_finetune
+    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted
+    from webgauge.understand.finetune import finetune as run_finetune
 
     hyper = dict(rank=rank, alpha=alpha, dropout=dropout, target_modules=list(target_modules) or None, lr=lr,
                  epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, warmup_ratio=warmup_ratio,
@@ -168,3 +169,35 @@ def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_mod
         s = r.spec
         click.echo(f"{r.name}: {s['steps_done']} steps on {s['examples']} samples, loss {s['first_loss']:.4f} -> "
                    f"{s['final_loss']:.4f}; adapter {r.out} (use --model 'hf-local:{base}?adapter={r.out}')")
+
+
+@group.command(name="export", help="Write a benchmark as another harness's task folder (lmms-eval: YAML, utils.py, "
+                                   "local data), scored by webgauge's scorers.")
+@click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["lmms-eval"]), required=True, help="Harness to export for.")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Task folder to write.")
+@click.option("--force", is_flag=True, help="Overwrite a non-empty --out folder.")
+def export(bench, fmt, out, force) -> None:
+    from webgauge.understand.adapters.lmms_eval import export_lmms_eval
+
+    info = export_lmms_eval(bench, out, force=force)
+    click.echo(f"lmms-eval task group {info['group']} in {info['out']}: "
+               + ", ".join(f"{t} ({n})" for t, n in info["tasks"].items()))
+    click.echo(f"run: lmms-eval --model MODEL --model_args ... --include_path {info['out']} --tasks {info['group']}")
+
+
+@group.command(name="import-inspect", help="Turn Inspect logs of webgauge/understand (one model each) into a run "
+                                           "directory that `understand report` scores. Needs inspect_ai.")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory to write.")
+@click.option("--name", "names", multiple=True,
+              help="Model name per log, in order [default: Inspect's model name].")
+@click.option("--bench", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Benchmark folder [default: the one the logs name].")
+@click.option("--force", is_flag=True, help="Discard the run directory's results and start over.")
+def import_inspect(logs, out, names, bench, force) -> None:
+    from webgauge.understand.adapters.inspect_import import import_inspect_logs
+
+    summary = import_inspect_logs(list(logs), out, names=list(names) or None, bench=bench, force=force, workers=1)
+    click.echo(f"{summary.ok} answers imported, {summary.failed} failed samples, into {out}; "
+               f"next: webgauge understand report {out}")
