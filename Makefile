@@ -3,10 +3,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 OUT ?= runs/demo
 
-.PHONY: bootstrap demo test lint bench clean
+.PHONY: bootstrap harness-venvs demo test lint bench clean
 
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
+
+# Inspect and lmms-eval, each in its own venv under .harness-venvs/ (the harness tests use them)
+harness-venvs: bootstrap
+	$(PY) scripts/harness_venv.py inspect lmms-eval
 
 demo: bootstrap
 	$(VENV)/bin/webgauge demo --out $(OUT)

@@ -11,7 +11,11 @@ the browser context (reused and cleared, or fresh), the start page load and the 
 CDP screenshots and change-watch stale checks, and prints the ratio; it also prints the
 machine's load average before and after (the machine may be shared). The step is broken down
 into its phases (guard, action, settle, observe, state read) to show where the time goes.
-Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
+Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms. The floor row
+(as in ``bench/arena_vs_browsergym.py``: a bare Playwright click on the shop's first "View" link,
+the product page's load event and one CDP screenshot, nothing of webgauge's) is measured in the
+same run, half before and half after the episodes, and each env reset median is printed as a ratio
+to it (target: reset <= 1.5x the floor).
 
     --control http       runs episodes through the HTTP control client (the old path)
     --reset inline double  the inline reset (default) beside the double-buffered one
@@ -20,18 +24,18 @@ Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms.
 from __future__ import annotations
 
 import argparse
-import os
 import asyncio
+import os
 import statistics
 import time
 
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.core.env import ArenaEnv
 from webgauge.arena.core.episode import play
 from webgauge.arena.tasks import build_tasks
-from webgauge.arena.apps.server import ArenaServer
-from webgauge.browser import Browser
+from webgauge.browser import Browser, RenderProfile
 
 
 def med(xs: list[float]) -> str:
@@ -84,6 +88,35 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts, kinds
 
 
+async def bare_floor(browser, srv, reps: int) -> list[float]:
+    """ms of a bare navigating click with one screenshot: on the shop start page (1280x800), mouse
+    down/up on the first "View" link (Playwright's mouse, no actionability checks), the product
+    page's load event, one CDP screenshot (no settle, element table or state read)."""
+    from webgauge.browser.cdp import viewport_png
+
+    task = next(t for t in build_tasks((0,)) if t.family == "shop.buy_variant")
+    ep = srv.client().create(seed=0)
+    page = await browser.new_page(RenderProfile(width=1280, height=800, allowed_origins=(srv.app_url,)))
+    raw, times = page._page, []
+    try:
+        cdp = await page.cdp()
+        for _ in range(reps):
+            await raw.goto(f"{srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
+            box = await raw.get_by_role("link", name="View").first.bounding_box()
+            await viewport_png(cdp, 1280, 800)  # the start page has painted
+            t0 = time.perf_counter()
+            async with raw.expect_navigation(wait_until="load"):
+                await raw.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            png = await viewport_png(cdp, 1280, 800)
+            times.append((time.perf_counter() - t0) * 1000)
+            if "/shop/p/" not in raw.url or not png:
+                raise RuntimeError(f"the bare click did not open a product page: {raw.url}")
+    finally:
+        await page.close()
+        srv.client().delete(ep["id"])
+    return times
+
+
 def load() -> str:
     try:
         return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
@@ -95,6 +128,8 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--resets", type=int, default=200)
+    ap.add_argument("--families", nargs="+", default=None,
+                    help="Only these task families (default: all); a shorter run for A/B comparisons.")
     ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--aria", choices=["off", "on"], nargs="+", default=["off", "on"],
                     help="Capture the aria snapshot on every step (off: element table and screenshot only).")
@@ -106,10 +141,12 @@ async def main() -> None:
     ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["inline"],
                     help="inline: the last episode's page is cleared before reset returns (the default); double: "
                          "cleared in the background while the next runs on another. Both: side by side.")
+    ap.add_argument("--floor-reps", type=int, default=10,
+                    help="Bare click + load + screenshot measures for the floor row (half before, half after).")
     ap.add_argument("--by-kind", action="store_true",
                     help="Also print the step median per action kind (navigating steps apart).")
     args = ap.parse_args()
-    tasks = build_tasks(tuple(args.seeds))
+    tasks = build_tasks(tuple(args.seeds), families=args.families)
     print(load(), flush=True)
     with ArenaServer() as srv:
         ctl = ControlClient(srv.control_url)
@@ -145,6 +182,7 @@ async def main() -> None:
         medians: dict = {}
         by_reset: dict = {}
         async with Browser.launch() as browser:
+            floor = await bare_floor(browser, srv, (args.floor_reps + 1) // 2)
             for aria, c, sp, rs in ((a == "on", c, s == "on", r) for a in args.aria for c in args.concurrency
                                     for s in args.speedups for r in args.reset):
                     wall, steps, resets, solved, phases, counts, kinds = await episodes(browser, srv, tasks, c, aria,
@@ -164,7 +202,16 @@ async def main() -> None:
                     if args.by_kind:
                         for k, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
                             print(f"{'  step ' + k + f' ({len(xs)} steps) (ms)':52s}{med(xs)}", flush=True)
+            floor += await bare_floor(browser, srv, args.floor_reps // 2)
+        fl = statistics.median(floor)
+        print(f"{'floor: bare click + load + one screenshot (ms)':52s}{med(floor)}   ({len(floor)} measures)",
+              flush=True)
         print(load(), flush=True)
+        for (aria, c, rs), m in medians.items():
+            for sp, (r, st) in m.items():
+                print(f"env reset / floor (aria {'on' if aria else 'off'}, concurrency {c}, speedups "
+                      f"{'on' if sp else 'off'}, reset {rs}): {r:.0f} / {fl:.0f} ms = {r / fl:.2f}x; "
+                      f"step / floor {st / fl:.2f}x", flush=True)
         for (aria, c, sp), m in by_reset.items():
             if "double" in m and "inline" in m:
                 (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]

@@ -1,4 +1,8 @@
-"""How much each kept perturbation changes the screenshot, measured on built benchmarks.
+"""Yield per task, and how much each kept perturbation changes the screenshot, on built benchmarks.
+
+Yield: per task, the pages that kept questions over the pages the task applies to (kept plus
+lost: a page is lost when every try on it was rejected by a check or as a no-op; a page with
+nothing the task asks about, e.g. no button, does not count), from the manifest's ``task_pages``.
 
 For every perturbed question of the color, text and layout tasks, compares its screenshot with
 its pair's clean screenshot (page-wide for color and layout, inside the target's box for text,
@@ -65,9 +69,31 @@ def measure(bench: Path) -> dict:
             "perturbation_size": manifest.get("perturbation_size")}
 
 
+def yield_rows(bench: Path) -> dict:
+    """``{task: (questions, pages kept, pages applied, yield)}`` from a manifest (``None`` when the
+    manifest predates ``task_pages``)."""
+    m = json.loads((bench / "manifest.json").read_text())
+    pages = m.get("task_pages")
+    if pages is None:
+        return {}
+    return {t: (m["questions"].get(t, 0), v["kept"], v["kept"] + v["lost"], v["yield"]) for t, v in pages.items()}
+
+
 def main(argv: list[str]) -> None:
     if not argv:
         sys.exit(__doc__)
+    for p in argv:
+        rows = yield_rows(Path(p))
+        print(f"{p}: yield per task (pages kept / pages where the task applies)")
+        if not rows:
+            print("  (this manifest has no task_pages: built by an older webgauge)")
+        for t, (nq, kept, applied, y) in rows.items():
+            print(f"  {t:10s} questions={nq:5d} pages kept={kept:4d} / applies={applied:4d} "
+                  f"yield={'n/a' if y is None else f'{100 * y:.1f}%'}")
+        m = json.loads((Path(p) / "manifest.json").read_text())
+        if m.get("text_fallbacks") is not None:
+            print(f"  text fallbacks: {m['text_fallbacks']}; extra kinds rejected: {m.get('extra_rejected')}")
+        print(f"  dropped: {m.get('dropped')}\n")
     results = [(p, measure(Path(p))) for p in argv]
     kinds = sorted({k for _, r in results for k in r["kinds"]})
     head = "kind".ljust(18) + "".join(f"| {Path(p).name[:30]:30s} " for p, _ in results)

@@ -76,7 +76,8 @@ FULL_FACTOR = 4
 #: What each part does, printed when it starts (default size; ``--full`` runs more of each).
 DOING = {
     "capture": "capture the bundled synthetic pages and the real pages (screenshot, elements, aria)",
-    "understand": "build a benchmark from synthetic and real pages, answer it with random-guess and dom-oracle, "
+    "understand": "build a benchmark from synthetic and real pages, answer it with random-guess, label-oracle and "
+                  "dom-heuristic, "
                   "score and report",
     "design2code": "build a multi-page site, generate it back with the no-network baseline (two strategies), "
                    "score it and report",

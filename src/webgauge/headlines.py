@@ -99,7 +99,11 @@ def understand_headline(folder: Path) -> Headline:
     labels = [f"{r['task']} · {m}" for r in rows for m in models]
     chart = _bar(Path(folder) / "headline.png", labels, [r.get(m) for r in rows for m in models],
                  "understand: score per task and model (95% CI by page)", "score", (0, 1))
-    return Headline("understand: score per task (95% cluster-bootstrap CI by page)", table, ["task", *models], chart)
+    from webgauge.understand.baselines import baseline_note
+    from webgauge.understand.scoring import bench_of
+
+    return Headline("understand: score per task (95% cluster-bootstrap CI by page; n/a: the baseline does not "
+                    "apply)", table, ["task", *models], chart, note=baseline_note(bench_of(runs[0])))
 
 
 def design2code_headline(folder: Path) -> Headline:

@@ -150,6 +150,45 @@ async def test_disabled_controls_are_rejected_until_enabled(browser, arena):
         await env.close()
 
 
+async def test_actions_behind_an_open_dialog_are_rejected_at_once_and_change_nothing(browser, arena):
+    """A click, a fill, a select and typing on controls under the account page's open confirm dialog
+    (a ``div`` modal, not an inert-making ``<dialog>``) are each rejected as ``not_interactable`` within
+    300 ms of the step's start to its rejection (guard and action: the observation after it is every
+    step's cost), naming the dialog; the field keeps its value and nothing is stored."""
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        obs = await env.reset(task)
+        box = next(e for e in obs.elements if e.role == "textbox" and e.name == "Display name")
+        openers = [e for e in obs.elements if e.role == "button" and "key-open" in e.attrs.get("class", "")]
+        status = next(e for e in obs.elements if e.role == "combobox" and e.name == "Status")
+        out = await env.step(Action("focus", element=box.id))
+        assert out.info["result"]["ok"], out.info["result"]
+        out = await env.step(Action("click", element=openers[0].id))  # opens "Rotate/Revoke key ...?"
+        assert out.info["result"]["ok"], out.info["result"]
+        title = await env.page.evaluate("() => document.getElementById('modal-title').textContent")
+        await env.page.evaluate("() => document.getElementById('display_name').focus()")  # focus left behind it
+        before = await env.page.evaluate("() => document.getElementById('display_name').value")
+        for action in (Action("fill", element=box.id, value="Mallory Evans"),
+                       Action("click", element=openers[1].id),
+                       Action("select", element=status.id, value="revoked"),
+                       Action("type_text", value="Mallory")):
+            out = await env.step(action)
+            result, t = out.info["result"], out.info["timings_ms"]
+            assert result.get("rejected") == "not_interactable", result
+            assert "covered by <div class=modal role=dialog>" in result["error"] and title in result["error"], result
+            assert t["guard"] + t["action"] <= 300, (action.kind, t)
+        assert await env.page.evaluate("() => document.getElementById('display_name').value") == before
+        assert env.final_diff().empty
+        keep = next(e for e in out.observation.elements if e.attrs.get("id") == "keep")
+        assert (await env.step(Action("click", element=keep.id))).info["result"]["ok"]
+        out = await env.step(Action("fill", element=box.id, value="Mallory Evans"))  # the dialog closed: it works
+        assert out.info["result"]["ok"], out.info["result"]
+        assert await env.page.evaluate("() => document.getElementById('display_name').value") == "Mallory Evans"
+    finally:
+        await env.close()
+
+
 _STORE_JS = """async () => {
   document.cookie = 'leak=1; path=/';
   localStorage.setItem('leak', '1');
@@ -284,6 +323,38 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     finally:
         await env.close()
     assert len(env.pool) == 0 and env.episode_id is None
+
+
+async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_reused_page(browser, arena):
+    """The inline reset reuses the page and runs the next episode on another of the env's episode
+    ids (two in turn): a write the old page sent as its episode ended (a keepalive fetch, which
+    outlives the page; here the browser holds it 400 ms, past the reset) reaches its own, retired
+    id, not the new episode's database; the id serves again two resets later, reset to the seed."""
+    import asyncio
+
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    try:
+        await env.reset(task)
+        first_page, first_id, seed_state = env.page, env.episode_id, env.state
+        kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
+        env.page.delay_requests("*/revoke", 400)
+        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
+                                "{method: 'POST', keepalive: true}); }")
+        await asyncio.sleep(0.05)
+        await env.reset(task)
+        assert env.page is first_page and env.contexts_reused == 1 and env.episode_id != first_id
+        for _ in range(100):  # the held request is released and served meanwhile
+            old, _ = arena.client().state(first_id)
+            if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
+                break
+            await asyncio.sleep(0.05)
+        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # it reached its own id ...
+        assert await env.refresh_state() == seed_state  # ... and not this episode's database
+        await env.reset(task)
+        assert env.page is first_page and env.episode_id == first_id and env.state == seed_state
+    finally:
+        await env.close()
 
 
 async def test_a_step_that_opens_a_tab_waits_for_it_even_when_the_tab_is_announced_late(browser, arena):

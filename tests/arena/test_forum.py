@@ -100,8 +100,10 @@ def test_login_cookie_and_uploaded_attachment_are_undone_by_reset(arena, control
 def test_upload_names_a_task_file_never_a_host_path():
     with pytest.raises(ActionError, match="never a host path"):
         Action("upload", element="e1", value="/etc/passwd")
-    with pytest.raises(ActionError, match="element"):
-        Action.from_dict({"kind": "upload", "value": "a.log"})
+    with pytest.raises(ActionError, match="never a host path"):  # answering a file chooser: a name too
+        Action.from_dict({"kind": "upload", "value": "../a.log"})
+    # without an element it answers the file chooser a click opened (how screenshot mode uploads)
+    assert Action.from_dict({"kind": "upload", "value": "a.log"}).element is None
     t = build_tasks((0,), families=["forum.attach_file"])[0]
     assert t.public()["files"] == [t.files[0][0]]
 
@@ -184,6 +186,8 @@ def test_sealed_heldout_records_hide_the_upload_file_names():
     t = build_tasks((0,), families=["forum.attach_file"])[0]
     name = t.files[0][0]
     rec = {"task": t.describe(), "steps": [{"action": {"kind": "upload", "element": "e3", "value": name},
+                                            "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""},
+                                           {"action": {"kind": "upload", "value": name}, "observed": {"file_chooser": [name]},
                                             "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""}],
            "validator_errors": [], "forbidden_violations": [], "done_answer": None}
     assert name in json.dumps(rec)

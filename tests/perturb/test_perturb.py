@@ -119,3 +119,23 @@ async def test_perturbations_are_deterministic(browser):
             assert recs[0] == recs[1]
             with pytest.raises(ValueError, match="choose one of"):
                 await apply_layout(live, seed=1, level="extreme")
+
+
+def test_text_check_allows_the_button_and_what_is_inside_it_only():
+    from types import SimpleNamespace as NS
+
+    def snap(label: str, other: str = "Home"):
+        els = {"/html/body/button": NS(text=label, name=label), "/html/body/button/div": NS(text=label, name=""),
+               "/html/body": NS(text=f"{label} {other}", name=""), "/html/body/a": NS(text=other, name=other)}
+        return NS(by_path=lambda: els)
+
+    before = snap("SEARCH")
+    # the label lives in a <div> inside the button: the div changes with it
+    assert check_text_only(before, snap("S E A R C H"), ["/html/body/button"]).ok
+    # the same edit claimed for the div alone: the button (an ancestor) may change too
+    assert check_text_only(before, snap("S E A R C H"), ["/html/body/button/div"]).ok
+    # text outside the button never may
+    bad = check_text_only(before, snap("S E A R C H", other="Start"), ["/html/body/button"])
+    assert not bad.ok and any("/html/body/a" in p for p in bad.problems)
+    # and an edit that did not show is caught
+    assert not check_text_only(before, snap("SEARCH"), ["/html/body/button"]).ok

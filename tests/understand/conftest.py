@@ -29,5 +29,5 @@ def baseline_run(bench, tmp_path_factory):
 
     root, _ = bench
     run = tmp_path_factory.mktemp("run") / "r"
-    summary = run_benchmark(root, run, ["random-guess", "dom-oracle"], workers=1, progress=False)
+    summary = run_benchmark(root, run, ["random-guess", "label-oracle", "dom-heuristic"], workers=1, progress=False)
     return run, summary

@@ -22,12 +22,14 @@ def test_build_run_report(tmp_path):
     assert "manifest sha256" in res.output and "safety" in res.output
     res = runner.invoke(group, ["build", "--synthetic", "1", "--out", str(bench)])
     assert res.exit_code != 0 and "--force" in str(res.exception)
-    args = ["run", str(bench), "--model", "random-guess", "--model", "dom-oracle", "--out", str(run), "--workers", "1"]
+    args = ["run", str(bench), "--model", "random-guess", "--model", "dom-heuristic", "--out", str(run), "--workers", "1"]
     res = runner.invoke(group, args)
     assert res.exit_code == 0, res.output
     res = runner.invoke(group, ["run", str(bench), "--model", "random", "--out", str(tmp_path / "r2"), "--workers", "1"])
     fails = RunStore(tmp_path / "r2").failures()  # the name clash is a clear per-item error naming the fix
     assert fails and all("random-guess" in f.error["message"] for f in fails)
+    res = runner.invoke(group, ["run", str(bench), "--model", "dom-oracle", "--out", str(tmp_path / "r3")])
+    assert res.exit_code != 0 and "dom-heuristic" in str(res.exception)  # the old name says the new one
     res = runner.invoke(group, args)
     assert res.exit_code == 0 and "resumed" in res.output and res.output.startswith("0 answered")
     res = runner.invoke(group, ["report", str(run)])

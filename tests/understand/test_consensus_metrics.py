@@ -30,7 +30,8 @@ def test_too_few_voters_and_ties_have_no_target(embedder):
 
 
 def test_baselines_do_not_vote_and_a_model_does_not_vote_on_its_own_target():
-    answers = {"m1": "Buy", "m2": "Buy", "m3": "Sell", "m4": "Sell", "random-guess": "Sell", "dom-oracle": "Sell"}
+    answers = {"m1": "Buy", "m2": "Buy", "m3": "Sell", "m4": "Sell", "random-guess": "Sell", "dom-heuristic": "Sell",
+               "label-oracle": "Sell"}
     electorate = voters(answers)
     assert electorate == ["m1", "m2", "m3", "m4"] and set(NO_SIGNAL) <= set(answers)
     # a baseline is scored against the four models (2:2 is a tie); with the baselines voting Sell would win

@@ -205,6 +205,8 @@ def seal_heldout_content(record: dict) -> dict:
             for k in ("url", "title"):
                 if k in ref:
                     ref[k] = SEALED
+            if "file_chooser" in ref:  # the names an open file chooser offered: the task's files
+                ref["file_chooser"] = [SEALED] * len(ref["file_chooser"])
     rec["final_diff"] = {}
     rec["approval_decisions"] = [{"granted": d.get("granted")} for d in rec.get("approval_decisions") or []]
     rec["validator_errors"] = [SEALED] * len(rec["validator_errors"])

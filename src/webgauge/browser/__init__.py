@@ -7,7 +7,7 @@ keeps them offline (every non-loopback request is blocked and recorded) and capt
 
 from .capture import consistency_problems
 from .chromium import ENV_VAR, LAUNCH_FLAGS, chromium_version, find_chromium
-from .errors import BrowserError, ChromiumNotFound, ElementNotFound, PageError
+from .errors import BrowserError, ChromiumNotFound, ElementNotFound, NotInteractable, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .session import Browser, LivePage, is_loopback_url, origin_of
 from .settle import SettleReport
@@ -15,7 +15,7 @@ from .snapshot import Element, Snapshot, element_id
 
 __all__ = [
     "Browser", "LivePage", "RenderProfile", "DEFAULT_PROFILE", "Snapshot", "Element", "element_id",
-    "BrowserError", "ChromiumNotFound", "ElementNotFound", "PageError",
+    "BrowserError", "ChromiumNotFound", "ElementNotFound", "NotInteractable", "PageError",
     "find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "is_loopback_url", "origin_of",
     "SettleReport", "consistency_problems",
 ]

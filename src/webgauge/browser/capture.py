@@ -84,7 +84,7 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 
 async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
                 before: SettleReport, viewport_screenshot=None, before_screenshot=None,
-                full_page_screenshot=None) -> tuple[Snapshot, list[str]]:
+                full_page_screenshot=None, id_salt: str = "") -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
@@ -121,7 +121,7 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
         path = raw.pop("path")
         parent_path = raw.pop("parent_path")
         elements.append(Element(
-            id=element_id(path), path=path, parent=element_id(parent_path) if parent_path else None,
+            id=element_id(path, id_salt), path=path, parent=element_id(parent_path, id_salt) if parent_path else None,
             box=tuple(float(v) for v in raw.pop("box")), **raw))
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
@@ -152,8 +152,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
                        before_screenshot: Callable[[], Awaitable[None]] | None = None,
                        settle_in: Callable[[str, dict], Awaitable[dict]] | None = None,
-                       full_page_screenshot: Callable[[dict, tuple[int, int]], Awaitable[bytes]] | None = None
-                       ) -> Snapshot:
+                       full_page_screenshot: Callable[[dict, tuple[int, int]], Awaitable[bytes]] | None = None,
+                       id_salt: str = "") -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -174,7 +174,7 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
     the settle script (see :func:`settle`'s ``run_js``: the arena's change watch world).
     ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
     ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
-    same pixels).
+    same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -191,7 +191,7 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
                                      viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
-                                     full_page_screenshot=full_page_screenshot)
+                                     full_page_screenshot=full_page_screenshot, id_salt=id_salt)
         if not report.settled:
             unsettled = report.reasons + problems
             break

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BrowserError", "ChromiumNotFound", "PageError", "ElementNotFound"]
+__all__ = ["BrowserError", "ChromiumNotFound", "ElementNotFound", "NotInteractable", "PageError"]
 
 
 class BrowserError(RuntimeError):
@@ -32,3 +32,19 @@ class PageError(BrowserError):
 
 class ElementNotFound(BrowserError):
     """An element id from an earlier observation no longer resolves in the page."""
+
+
+class NotInteractable(BrowserError):
+    """An element action's target cannot be reached now: ``reason`` is ``covered`` (another element
+    takes the pointer at its center: ``blocker`` names it), ``inert`` (inside an inert subtree or
+    outside the open modal dialog: ``blocker`` names that) or ``outside`` (no part of it can be
+    scrolled into the viewport)."""
+
+    def __init__(self, reason: str, blocker: str, target: str) -> None:
+        what = {"covered": f"covered by {blocker}; act on what is on top (close it first)",
+                "inert": f"inert, {blocker}; act inside the dialog (close it first)",
+                "outside": f"{blocker} is outside the viewport and cannot be scrolled into it"}.get(reason, reason)
+        super().__init__(f"element {target!r} cannot be reached now: {what}")
+        self.reason = reason
+        self.blocker = blocker
+        self.target = target

@@ -20,7 +20,7 @@ from .capture import capture_page, screenshot_page
 from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, settle
 from .settle import probe_layout
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
-from .errors import BrowserError, ElementNotFound, PageError
+from .errors import BrowserError, ElementNotFound, NotInteractable, PageError
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .snapshot import Snapshot
 from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, clear_origin_data, viewport_png
@@ -198,12 +198,98 @@ class Browser:
             await page.close()
 
 
+#: Why an element action cannot reach ``el`` now, or null when nothing here stops it (hidden and
+#: uncertain cases stay Playwright's to wait for): ``['inert', what]`` inside an inert subtree or
+#: outside the open modal ``<dialog>``; ``['outside', what]`` no part of it can be scrolled into the
+#: viewport; ``['covered', what, animating]`` another element's subtree (``what``: its dialog, else
+#: its root, as ``<tag class=..> 'its title'``) takes the pointer at the point Playwright would
+#: click. An element not wholly in the viewport is first scrolled to its center, as Playwright's
+#: actions scroll (``scroll`` false: null, Playwright's action scrolls); one found covered where it
+#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it (an upload's hidden file input, a styled checkbox):
+#: one of them reachable is enough. Declared as a function inside each script that uses it.
+_BLOCKED_JS = """function __wgBlocked(el, scroll) {
+  const text = (n) => {
+    const by = n.getAttribute('aria-labelledby');
+    const lab = n.getAttribute('aria-label') || (by && by.split(/\\s+/).map((i) => {
+      const t = document.getElementById(i); return t ? t.textContent : ''; }).join(' '));
+    const head = n.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend');
+    return (lab || (head && head.textContent) || n.innerText || n.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
+  };
+  const describe = (n) => {
+    let tag = '<' + n.tagName.toLowerCase();
+    for (const a of ['id', 'class', 'role']) if (n.getAttribute(a)) tag += ' ' + a + '=' + n.getAttribute(a).trim().slice(0, 40);
+    const t = text(n);
+    return tag + '>' + (t ? " '" + t + "'" : '');
+  };
+  const one = (e, again) => {
+    const inert = e.closest('[inert]');
+    if (inert) return ['inert', 'inside ' + describe(inert)];
+    const modal = document.querySelector('dialog:modal');
+    if (modal && !modal.contains(e)) return ['inert', 'outside the open modal ' + describe(modal)];
+    if (getComputedStyle(e).visibility !== 'visible' || (e.checkVisibility && !e.checkVisibility())) return null;
+    let r = e.getClientRects()[0];
+    if (!r || !(r.width > 0 && r.height > 0)) return null;
+    let scrolled = !!again;
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+      if (!scroll) return null;
+      e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+      r = e.getClientRects()[0];
+      scrolled = true;
+    }
+    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
+    if (!(right - left >= 1 && bottom - top >= 1)) return ['outside', describe(e)];
+    const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+    if (!hit || hit === e || e.contains(hit) || hit.contains(e)) return null;
+    const label = hit.closest('label');
+    if (label && label.control === e) return null;
+    if (scroll && !scrolled) {  // a sticky header or banner over it: centred, as Playwright retries, it may be clear
+      const y0 = scrollY, x0 = scrollX;
+      e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+      if (scrollY !== y0 || scrollX !== x0) return one(e, true);
+    }
+    let root = hit;
+    while (root.parentElement && !root.parentElement.contains(e)) root = root.parentElement;
+    const sel = 'dialog,[role=dialog],[role=alertdialog]';
+    const dlg = root.matches(sel) ? root : root.querySelector(sel);
+    const running = !!(document.getAnimations && document.getAnimations().some((a) => a.playState === 'running'));
+    return ['covered', describe(dlg || root), running];
+  };
+  if (!(el instanceof Element) || !el.isConnected) return null;
+  const first = one(el);
+  if (!first || first[0] === 'inert') return first;
+  for (const label of el.labels || []) if (label !== el && !one(label)) return null;
+  return first;
+}"""
+
+#: ``{blocked: __wgBlocked(el)}`` of a target (an XPath), or null: reachable (or Playwright's to decide).
+_REACHABLE_JS = """(xpath) => {  // (only used with reject_blocked: it scrolls)
+  """ + _BLOCKED_JS + """
+  const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const b = __wgBlocked(el, true);
+  return b && {blocked: b};
+}"""
+
+#: The same for an element handle (a selector target) or the focused field (what typing reaches).
+_REACHABLE_EL_JS = "(el) => { " + _BLOCKED_JS + " const b = __wgBlocked(el, true); return b && {blocked: b}; }"
+_REACHABLE_FOCUS_JS = ("() => { " + _BLOCKED_JS + " const el = document.activeElement;"
+                       " if (!el || !(el.isContentEditable || el.matches('input, textarea, select'))) return null;"
+                       " const b = __wgBlocked(el, true); return b && {blocked: b}; }")
+
+#: How long a covered verdict may wait for running animations (a closing dialog fading out)
+#: before the action is rejected; without animations it is rejected at once.
+BLOCKED_ANIMATION_WAIT = 0.25
+
+
 #: The center of a target (an XPath) when a plain mouse click there is what Playwright's click
 #: does (attached, one box wholly in the viewport, visible, enabled, no animation running,
 #: the element or a descendant hit at the center); else null. Read-only.
-_CLICK_POINT_JS = """(xpath) => {
+_CLICK_POINT_JS = """([xpath, scroll]) => {
+  """ + _BLOCKED_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   if (!(el instanceof Element) || !el.isConnected) return null;
+  const blocked = __wgBlocked(el, scroll);
+  if (blocked) return {blocked};
   if (document.getAnimations && document.getAnimations().some((a) => a.playState === 'running')) return null;
   const rects = el.getClientRects();
   if (rects.length !== 1) return null;
@@ -234,9 +320,11 @@ _ACTIONABLE_JS = """function __wgActionable(el) {
 # input or textarea, then its selection and focus (its injected script's ``selectText``); null:
 # anything else (other input types, contenteditable, a label, a check that fails), which takes
 # Playwright's fill, whose waiting and errors stay as they were.
-_FILL_TARGET_JS = """(xpath) => {
-  """ + _ACTIONABLE_JS + """
+_FILL_TARGET_JS = """([xpath, scroll]) => {
+  """ + _ACTIONABLE_JS + _BLOCKED_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const blocked = __wgBlocked(el, scroll);
+  if (blocked) return {blocked};
   const TEXT = ['', 'email', 'password', 'search', 'tel', 'text', 'url'];
   if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
   if (!__wgActionable(el) || el.readOnly || el.closest('[aria-readonly=true]')) return null;
@@ -248,9 +336,11 @@ _FILL_TARGET_JS = """(xpath) => {
 # Playwright's selectOptions (each value matches an option's value or label, whitespace
 # normalized) on a visible, enabled <select> whose wanted options all exist and are enabled;
 # null otherwise (Playwright's select_option then waits and fails as before).
-_SELECT_JS = """([xpath, wanted]) => {
-  """ + _ACTIONABLE_JS + """
+_SELECT_JS = """([xpath, wanted, scroll]) => {
+  """ + _ACTIONABLE_JS + _BLOCKED_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const blocked = __wgBlocked(el, scroll);
+  if (blocked) return {blocked};
   if (!(el instanceof HTMLSelectElement) || !__wgActionable(el)) return null;
   const ws = (s) => s.replace(/\\s+/g, ' ').trim();
   const options = [...el.options], chosen = [];
@@ -296,6 +386,10 @@ class LivePage:
         self.fast_screenshots = False
         # clicks, fills and selects on plainly actionable captured targets without Playwright's round trips
         self.fast_actions = False
+        # element actions on a covered, inert or unreachable target raise NotInteractable at once
+        # (see _BLOCKED_JS) instead of Playwright's waiting out the timeout (click) or acting behind
+        # a dialog (fill, select, upload, focus, typing)
+        self.reject_blocked = False
         # Full-page screenshots through CDP (see full_page_png); off: Playwright's page.screenshot.
         self.fast_full_page = False
         self._cdp: dict = {}  # Playwright page -> CDP session
@@ -311,10 +405,12 @@ class LivePage:
         self._pages: list = []
         self._active = 0
         self._paths: dict[str, str] = {}
+        self.id_salt = ""  # salts the element ids of captures (the arena sets one per episode)
         self.blocked_requests: list[dict] = []
         self.dialogs: list[dict] = []
         self.popups: list[dict] = []
         self.downloads: list[dict] = []
+        self.file_choosers: list = []  # file choosers a click opened (Playwright FileChooser), oldest first
         self.warnings: list[str] = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
@@ -342,6 +438,7 @@ class LivePage:
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
+        page.on("filechooser", lambda fc: self.file_choosers.append(fc))  # a listener: Playwright intercepts the native dialog
         page.on("framenavigated", lambda f: self._on_nav(page, f))
         page.on("request", lambda r: self._inflight.__setitem__(r, (page, r.url)))
         page.on("requestfinished", lambda r: self._inflight.pop(r, None))
@@ -587,7 +684,8 @@ class LivePage:
                                  stable_frames=stable_frames, quiet_ms=quiet_ms,
                                  before_screenshot=self.watch_changes if watch else None,
                                  settle_in=self.run_in_watch if watch else None,
-                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None),
+                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None,
+                                 id_salt=self.id_salt),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -678,12 +776,54 @@ class LivePage:
         center (the point Playwright clicks) gets the same mouse events Playwright's click
         sends, without its actionability round trips; any other target takes Playwright's click."""
         if self.fast_actions and not force and not modifiers and target in self._paths:
-            point = await self._fast_check(_CLICK_POINT_JS, self._paths[target])
+            point = await self._fast_unless_blocked(target, _CLICK_POINT_JS, [self._paths[target], self.reject_blocked])
             if point is not None:
                 await self._page.mouse.click(point[0], point[1], click_count=click_count)
                 return
+        elif not force:
+            await self._reachable(target)
         loc = await self.resolve(target)
         await loc.click(timeout=timeout * 1000, click_count=click_count, force=force, modifiers=list(modifiers) or None)
+
+    async def _fast_unless_blocked(self, target: str, js: str, arg: Any,
+                                   run: Callable[[str, Any], Awaitable[Any]] | None = None) -> Any:
+        """``js(arg)`` by :meth:`_fast_check` (or ``run``); a script that found the target blocked (``{blocked: ...}``,
+        see ``_BLOCKED_JS``) raises :class:`NotInteractable` with ``reject_blocked`` (after running
+        animations ended or ``BLOCKED_ANIMATION_WAIT``), else gives None (Playwright's action decides)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BLOCKED_ANIMATION_WAIT
+        while True:
+            out = await (run or self._fast_check)(js, arg)
+            if not (isinstance(out, dict) and "blocked" in out):
+                return out
+            if not self.reject_blocked:
+                return None
+            reason, blocker, *animating = out["blocked"]
+            if not any(animating) or loop.time() >= deadline:
+                raise NotInteractable(reason, blocker, target)
+            await asyncio.sleep(0.03)  # the cover may be animating away (a dialog closing)
+
+    async def _reachable(self, target: str) -> None:
+        """With ``reject_blocked``: raise :class:`NotInteractable` when ``target`` is covered, inert or
+        cannot be scrolled into the viewport (one script; a hidden or missing target is left to the action)."""
+        if not self.reject_blocked:
+            return
+        if target in self._paths:
+            await self._fast_unless_blocked(target, _REACHABLE_JS, self._paths[target])
+            return
+        loc = await self.resolve(target)
+
+        async def check(js: str, _arg: Any) -> Any:
+            with contextlib.suppress(Exception):
+                return await loc.evaluate(js)
+            return None
+        await self._fast_unless_blocked(target, _REACHABLE_EL_JS, None, run=check)
+
+    async def _focus_reachable(self) -> None:
+        """With ``reject_blocked``: raise :class:`NotInteractable` when the focused element (what typing
+        reaches) is covered or inert."""
+        if self.reject_blocked:
+            await self._fast_unless_blocked("the focused element", _REACHABLE_FOCUS_JS, None)
 
     async def _fast_check(self, js: str, arg: Any) -> Any:
         """``js(arg)`` in the change watch's isolated world when one is armed (the page cannot fake
@@ -703,7 +843,12 @@ class LivePage:
         finds visible, enabled, editable and not inert is selected and focused by that script (the
         checks and selection Playwright's fill makes, without its round trips); anything else
         takes Playwright's fill."""
-        if self.fast_actions and target in self._paths and await self._fast_check(_FILL_TARGET_JS, self._paths[target]):
+        if self.fast_actions and target in self._paths:
+            fast = await self._fast_unless_blocked(target, _FILL_TARGET_JS, [self._paths[target], self.reject_blocked])
+        else:
+            fast = None
+            await self._reachable(target)
+        if fast:
             if text:
                 await self._page.keyboard.insert_text(text)
             else:
@@ -718,9 +863,11 @@ class LivePage:
         visible and enabled). Returns the selected values."""
         values = [value] if isinstance(value, str) else value
         if self.fast_actions and target in self._paths:
-            chosen = await self._fast_check(_SELECT_JS, [self._paths[target], list(values)])
+            chosen = await self._fast_unless_blocked(target, _SELECT_JS, [self._paths[target], list(values), self.reject_blocked])
             if chosen is not None:
                 return chosen
+        else:
+            await self._reachable(target)
         loc = await self.resolve(target)
         try:
             return await loc.select_option(values, timeout=timeout * 1000)
@@ -728,23 +875,35 @@ class LivePage:
             return await loc.select_option(label=values, timeout=timeout * 1000)
 
     async def check(self, target: str, checked: bool = True, *, timeout: float = 5.0) -> None:
+        await self._reachable(target)
         loc = await self.resolve(target)
         await loc.set_checked(checked, timeout=timeout * 1000)
 
     async def hover(self, target: str, *, timeout: float = 5.0) -> None:
+        await self._reachable(target)
         loc = await self.resolve(target)
         await loc.hover(timeout=timeout * 1000)
 
     async def focus(self, target: str) -> None:
+        await self._reachable(target)
         loc = await self.resolve(target)
         await loc.focus()
 
     async def set_input_files(self, target: str, files: list[str | Path] | list[dict], *, timeout: float = 5.0) -> None:
-        """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer)."""
+        """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer). With
+        ``reject_blocked``, the input (or one of its labels: a styled upload hides the input) must be
+        reachable as for a click."""
+        await self._reachable(target)
         loc = await self.resolve(target)
         await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
 
+    async def choose_files(self, chooser, files: list[str | Path], *, timeout: float = 5.0) -> None:
+        """Answer a file chooser a click opened (one of :attr:`file_choosers`) with ``files``."""
+        await chooser.set_files([str(f) for f in files], timeout=timeout * 1000)
+
     async def drag(self, source: str, dest: str, *, timeout: float = 5.0) -> None:
+        await self._reachable(source)
+        await self._reachable(dest)
         src = await self.resolve(source)
         dst = await self.resolve(dest)
         await src.drag_to(dst, timeout=timeout * 1000)
@@ -754,6 +913,8 @@ class LivePage:
         await self._page.keyboard.press(key)
 
     async def type_text(self, text: str, delay_ms: float = 0) -> None:
+        """Type into the focused element (with ``reject_blocked``: not when it is covered or inert)."""
+        await self._focus_reachable()
         await self._page.keyboard.type(text, delay=delay_ms)
 
     async def scroll(self, dx: float, dy: float) -> None:
@@ -978,8 +1139,10 @@ class LivePage:
         self._watches = {page: w.restart() for p, w in self._watches.items() if p is page}
         self._tab_navs.clear()
         self._paths.clear()
+        self.id_salt = ""
         self._delays.clear()
-        for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings):
+        for events in (self.blocked_requests, self.dialogs, self.popups, self.downloads, self.warnings,
+                       self.file_choosers):
             events.clear()
         self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
         self._cleared = True  # until the next navigation: a second reuse need not clear again

@@ -8,13 +8,14 @@ from dataclasses import asdict, dataclass, field
 __all__ = ["Element", "Snapshot", "element_id"]
 
 
-def element_id(path: str) -> str:
-    """Stable id of an element: a short hash of its DOM path (XPath).
+def element_id(path: str, salt: str = "") -> str:
+    """Stable id of an element: a short hash of its DOM path (XPath) and the page's ``salt``.
 
-    The same DOM gives the same ids on every capture, so an id seen in one observation
-    can be acted on later as long as the element still sits at that path.
+    The same DOM gives the same ids on every capture with the same salt, so an id seen in one
+    observation can be acted on later as long as the element still sits at that path. A salt
+    (the arena gives each episode its own) makes ids of one episode meaningless in another.
     """
-    return "e" + hashlib.sha1(path.encode()).hexdigest()[:10]
+    return "e" + hashlib.sha1((salt + "|" + path if salt else path).encode()).hexdigest()[:10]
 
 
 @dataclass

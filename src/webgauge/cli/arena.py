@@ -44,7 +44,14 @@ _family = click.option("--family", "families", multiple=True,
                                               "and mean oracle steps (builds every task; takes a while).")
 @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
               help="Held-out-range seeds used to measure novelty (with --variety).")
-def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
+@click.option("--check-modes", is_flag=True,
+              help="Play each task's oracle with element ids and the pointer-only oracle with screenshot-mode "
+                   "actions only, in real Chromium; print steps against each mode's budget (exit 1 if any fails).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Browsers' envs (--check-modes).")
+def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, workers):
+    if check_modes:
+        _check_modes(_tasks(seeds, families), as_json, workers)
+        return
     if variety:
         from webgauge.arena.tasks.variety import measure_variety
 
@@ -66,6 +73,34 @@ def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
             click.echo(json.dumps(t.describe()))
         else:
             click.echo(f"{t.id:28s} {t.pattern:16s} {'visual ' if t.visual else '       '}{t.instruction}")
+
+
+def _check_modes(tasks, as_json: bool, workers: int) -> None:
+    import asyncio
+
+    from webgauge.arena import ArenaServer
+    from webgauge.arena.modes import check_modes
+    from webgauge.browser import Browser
+
+    async def go():
+        with ArenaServer() as srv:
+            async with Browser.launch() as browser:
+                return await check_modes(browser, srv.app_url, srv.control_url, tasks, workers=workers, on_result=show)
+
+    def show(r) -> None:  # as each check ends
+        click.echo(json.dumps(r.to_dict()) if as_json else
+                   f"{r.task_id:30s} {r.mode:16s} {'ok  ' if r.ok else 'FAIL'} steps {r.steps:3d} / budget {r.budget:3d}"
+                   + ("" if r.success else f"  not solved: {'; '.join(r.errors)[:160]}"))
+
+    rows = asyncio.run(go())
+    bad = [r for r in rows if not r.ok]
+    if not as_json:
+        for mode in dict.fromkeys(r.mode for r in rows):
+            mine = [r for r in rows if r.mode == mode]
+            click.echo(f"{mode}: {sum(r.ok for r in mine)} of {len(mine)} tasks solved within the budget; "
+                       f"families over budget or unsolved: {len({r.family for r in mine if not r.ok})}")
+    if bad:
+        raise SystemExit(1)
 
 
 @group.command("serve", help="Serve the apps on loopback with one episode at SEED until Ctrl-C (for looking around).")

@@ -33,20 +33,28 @@ def group() -> None:
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default="jsonl", show_default=True,
               help="File format of data/<task>.*")
 @click.option("--force", is_flag=True, help="Overwrite a non-empty --out folder.")
+@click.option("--resume", is_flag=True,
+              help="Finish a build of --out that was interrupted (killed): pages already built are kept.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Use at most this many real pages.")
 @click.option("--all-layout-levels", is_flag=True,
               help="Perturb every page at all three layout levels (default: one seeded level per page).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True,
               help="Pages built at once (the benchmark is the same for any value).")
-def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, all_layout_levels,
+def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume, limit, all_layout_levels,
           concurrency) -> None:
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
 
+    from collections import Counter
+
     refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
+    stats: Counter = Counter()
     manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
                                crops=int(crops), labels=labels, fmt=fmt, force=force,
-                               all_layout_levels=all_layout_levels, concurrency=concurrency)
+                               all_layout_levels=all_layout_levels, concurrency=concurrency, resume=resume,
+                               stats=stats)
+    if resume:
+        click.echo(f"resumed: {stats['pages resumed']} page(s) read back, {stats['pages built']} built")
     click.echo(f"{sum(manifest['questions'].values())} questions in {out} (manifest sha256 {manifest['sha256']})")
     for task, n in manifest["questions"].items():
         click.echo(f"  {task:10s} {n}")
@@ -56,10 +64,11 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, limit, 
         click.echo(f"{len(manifest['failures'])} page(s) failed; see manifest.json 'failures'", err=True)
 
 
-@group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, dom-oracle.")
+@group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, label-oracle, dom-heuristic.")
 @click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--model", "models", multiple=True, required=True,
-              help="Model to run (repeatable): random-guess, dom-oracle, openai:NAME, scripted:FILE.jsonl, ...")
+              help="Model to run (repeatable): random-guess, label-oracle, dom-heuristic, openai:NAME, "
+                   "scripted:FILE.jsonl, ...")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for openai:* models.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory (re-run to resume).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")
@@ -144,7 +153,8 @@ def review(bench, labels, port, annotator) -> None:
 def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_modules, lr, epochs, batch_size,
              grad_accum, warmup_ratio, max_steps, gradient_checkpointing, limit, device, dtype, seed, save_every,
              force) -> None:
-    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted, finetune as run_finetune
+    from webgauge.understand.finetune import PAPER_TASKS, FinetuneInterrupted
+    from webgauge.understand.finetune import finetune as run_finetune
 
     hyper = dict(rank=rank, alpha=alpha, dropout=dropout, target_modules=list(target_modules) or None, lr=lr,
                  epochs=epochs, batch_size=batch_size, grad_accum=grad_accum, warmup_ratio=warmup_ratio,
@@ -159,3 +169,35 @@ def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_mod
         s = r.spec
         click.echo(f"{r.name}: {s['steps_done']} steps on {s['examples']} samples, loss {s['first_loss']:.4f} -> "
                    f"{s['final_loss']:.4f}; adapter {r.out} (use --model 'hf-local:{base}?adapter={r.out}')")
+
+
+@group.command(name="export", help="Write a benchmark as another harness's task folder (lmms-eval: YAML, utils.py, "
+                                   "local data), scored by webgauge's scorers.")
+@click.argument("bench", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["lmms-eval"]), required=True, help="Harness to export for.")
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Task folder to write.")
+@click.option("--force", is_flag=True, help="Overwrite a non-empty --out folder.")
+def export(bench, fmt, out, force) -> None:
+    from webgauge.understand.adapters.lmms_eval import export_lmms_eval
+
+    info = export_lmms_eval(bench, out, force=force)
+    click.echo(f"lmms-eval task group {info['group']} in {info['out']}: "
+               + ", ".join(f"{t} ({n})" for t, n in info["tasks"].items()))
+    click.echo(f"run: lmms-eval --model MODEL --model_args ... --include_path {info['out']} --tasks {info['group']}")
+
+
+@group.command(name="import-inspect", help="Turn Inspect logs of webgauge/understand (one model each) into a run "
+                                           "directory that `understand report` scores. Needs inspect_ai.")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory to write.")
+@click.option("--name", "names", multiple=True,
+              help="Model name per log, in order [default: Inspect's model name].")
+@click.option("--bench", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Benchmark folder [default: the one the logs name].")
+@click.option("--force", is_flag=True, help="Discard the run directory's results and start over.")
+def import_inspect(logs, out, names, bench, force) -> None:
+    from webgauge.understand.adapters.inspect_import import import_inspect_logs
+
+    summary = import_inspect_logs(list(logs), out, names=list(names) or None, bench=bench, force=force, workers=1)
+    click.echo(f"{summary.ok} answers imported, {summary.failed} failed samples, into {out}; "
+               f"next: webgauge understand report {out}")

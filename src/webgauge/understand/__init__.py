@@ -1,7 +1,7 @@
 """The understand suite: build, run and score a web-understanding benchmark (WebRSSBench-style).
 
 >>> manifest = build_benchmark("bench", seed=0, synthetic=8, pages=["../shared/data/design2code/pages"])
->>> run_benchmark("bench", "runs/u", ["random-guess", "dom-oracle"])
+>>> run_benchmark("bench", "runs/u", ["random-guess", "label-oracle", "dom-heuristic"])
 >>> write_report("runs/u")          # runs/u/report/understand.html
 >>> finetune("bench", "models/Qwen2.5-VL-7B-Instruct", "adapters")   # LoRA per task, WebRSSBench §5.2
 
@@ -9,7 +9,7 @@ Eight tasks: position, UI group, form filling, hint text, color / text / layout 
 and safety-critical detection. See the modules for the exact definitions.
 """
 
-from .baselines import BASELINES, Answerer, DomOracle, ModelAnswerer, RandomBaseline
+from .baselines import BASELINES, Answerer, DomHeuristic, LabelOracle, ModelAnswerer, RandomBaseline
 from .build import BUILD_PROFILE, build_benchmark, build_benchmark_async
 from .consensus import MIN_VOTERS, NO_SIGNAL, centroid_answer, consensus_target, majority_answer, voters
 from .export import SPLITS, answer_text, page_splits, read_questions
@@ -32,7 +32,7 @@ from .semantic import SAME_MEANING, same_meaning
 __all__ = [
     "build_benchmark", "build_benchmark_async", "run_benchmark", "write_report", "score_run", "summarize",
     "answer_item", "read_questions", "answer_text", "Question", "PageContext", "TaskBuilder", "TASKS",
-    "BUILD_PROFILE", "Answerer", "ModelAnswerer", "RandomBaseline", "DomOracle", "BASELINES",
+    "BUILD_PROFILE", "Answerer", "ModelAnswerer", "RandomBaseline", "DomHeuristic", "LabelOracle", "BASELINES",
     "relation", "difficulty", "RELATIONS", "ui_group", "primary_button", "irreversible_buttons", "UI_GROUPS",
     "parse_answer", "label_match", "robustness_score", "tfidf_cosine", "majority_answer", "centroid_answer",
     "read_human_labels", "apply_human_labels", "load_prompt", "prompt_id", "all_prompts",

@@ -9,8 +9,8 @@ For questions without a known target the paper takes the models' own answers as 
   six votes for A, one for B and one for C return A).
 
 Who votes (:func:`voters`): the models under evaluation, leaving out the no-signal
-baselines (:data:`NO_SIGNAL`: ``random-guess`` answers at random, ``dom-oracle`` reads the
-DOM), and leave-one-out: a model's own answer never votes on the target it is scored
+baselines (:data:`NO_SIGNAL`: ``random-guess`` answers at random, ``dom-heuristic`` reads the
+DOM, ``label-oracle`` answers the label), and leave-one-out: a model's own answer never votes on the target it is scored
 against (:func:`consensus_target`). An item with fewer than :data:`MIN_VOTERS` parsed votes,
 or whose majority (or nearest-to-centroid answer) is tied, has no consensus target: it is
 excluded from scoring and counted (``target_source`` says why), never scored against a
@@ -29,7 +29,7 @@ __all__ = ["majority_answer", "centroid_answer", "consensus_target", "voters", "
            "NoConsensus"]
 
 MIN_VOTERS = 3
-NO_SIGNAL = ("random-guess", "dom-oracle")
+NO_SIGNAL = ("random-guess", "label-oracle", "dom-heuristic")
 """Baselines that carry no signal about what a page means; they never vote."""
 
 

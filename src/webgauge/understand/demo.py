@@ -1,5 +1,5 @@
 """The understand part of ``make demo``: build a small benchmark from synthetic and real pages,
-run the offline baselines (``random-guess`` and ``dom-oracle``) and write the report (HTML, Markdown,
+run the offline baselines (``random-guess``, ``label-oracle`` and ``dom-heuristic``) and write the report (HTML, Markdown,
 PNG). Fully offline; about a minute with ``quick=True``.
 """
 
@@ -41,8 +41,8 @@ def run_demo(out: Path, quick: bool = False) -> Path:
     print(f"   understand: building the benchmark from {synthetic} synthetic and {len(pages)} real pages "
           "(six renders a page; the bar shows the ETA)", flush=True)
     build_benchmark(bench, seed=0, synthetic=synthetic, pages=pages, force=True)
-    print("   understand: answering it with random-guess and dom-oracle", flush=True)
-    run_benchmark(bench, run, ["random-guess", "dom-oracle"], seed=0, force=True, workers=1)
+    print("   understand: answering it with random-guess, label-oracle and dom-heuristic", flush=True)
+    run_benchmark(bench, run, ["random-guess", "label-oracle", "dom-heuristic"], seed=0, force=True, workers=1)
     print("   understand: scoring and writing the report", flush=True)
     embedder.join()
     html = write_report(run)

@@ -5,7 +5,7 @@ Layout::
     BENCH/README.md              dataset card; YAML ``configs`` name one config per task
     BENCH/data/<task>.jsonl      one question per line (or .parquet with --format parquet)
     BENCH/images/<sha256>.png    every image once
-    BENCH/snapshots/<id>.json    element tables of the pages shown (for the dom-oracle)
+    BENCH/snapshots/<id>.json    element tables of the pages shown (for the dom-heuristic)
     BENCH/splits/<task>/{train,validation,test}.jsonl   chat ``messages`` + ``images``
     BENCH/answer_pools.json      per free-text task, the sorted targets (the random baseline's draws)
     BENCH/manifest.json          counts, drops, checks, file hashes and the manifest sha256

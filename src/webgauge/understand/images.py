@@ -9,6 +9,7 @@ those of webgauge before this writer (Pillow's encoder); their pixels do not.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import threading
 import zlib
@@ -164,6 +165,8 @@ class ImageStore:
         rel = f"images/{sha}.png"
         path = self.root / rel
         with self._lock:
-            if not path.exists():
-                path.write_bytes(png)
+            if not path.exists():  # written whole or not at all: a killed build leaves no torn file
+                tmp = path.with_name(path.name + ".tmp")
+                tmp.write_bytes(png)
+                os.replace(tmp, path)
         return rel

@@ -1,4 +1,4 @@
-"""Heuristic labels read from the DOM, used for real pages and by the ``dom-oracle`` baseline.
+"""Heuristic labels read from the DOM, used for real pages and by the ``dom-heuristic`` baseline.
 
 - :func:`ui_group` — the UI group of an element from landmarks and position, in this order:
   (1) an advertisement marker (id or class token ``ad``, ``ads``, ``advert``,

@@ -3,7 +3,7 @@
 A question is plain JSON: the prompt text, image paths relative to the benchmark folder, the
 target answer and where it came from (``target_source``: ``generator``, ``dom`` (computed from
 element boxes), ``heuristic``, ``human`` or ``consensus``, the last filled at scoring time),
-the allowed answers (``choices``), and for the ``dom-oracle`` baseline the snapshot shown and
+the allowed answers (``choices``), and for the ``dom-heuristic`` baseline the snapshot shown and
 the XPaths of the elements asked about. Robustness questions come in pairs that share ``pair``:
 ``variant`` is ``clean`` or the perturbation applied.
 """
@@ -143,6 +143,10 @@ class PageContext:
     noop: Counter = field(default_factory=Counter)
     sizes: list = field(default_factory=list)
     rejected: list = field(default_factory=list)
+    #: text kinds rejected on a page before the next kind was tried ("text-shuffle->text-reverse": n)
+    fallbacks: Counter = field(default_factory=Counter)
+    #: our extra perturbations (the homoglyph) rejected by a check: reported, never a page drop
+    extra_rejected: Counter = field(default_factory=Counter)
     reload_every_edit: bool = False
     #: the page's caret was hidden (:func:`hide_caret`): its edits are never undone in place
     caret_hidden: bool = False

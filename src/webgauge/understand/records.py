@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..run.records import Record
+from ..records import Record
 
 __all__ = ["AnswerRecord", "ScoreRecord"]
 

@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from ..perturb import MIN_CHANGED_BOX, MIN_CHANGED_PAGE
 from ..report import Section, details, fmt_ci, link, markdown_table, relpath, table, write_html
+from .baselines import BASELINES, baseline_note
 from .finetune_table import FINETUNE_COLUMNS, PAPER_FINETUNE, finetune_rows
 from .relations import HEIGHT_THRESHOLDS
 from .scoring import LAYOUT_CORRECT, score_run, summarize
@@ -57,8 +58,13 @@ def _anchor(model: str, task: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in f"{model}-{task}")
 
 
+def _na(model: str) -> str:
+    """An empty cell: ``n/a`` for a baseline (it does not apply to the task), else ``–``."""
+    return "n/a" if model in BASELINES else "–"
+
+
 def _linked(model: str, task: str):
-    return lambda c: link(f"items.html#{_anchor(model, task)}", _txt(c)) if c is not None else "–"
+    return lambda c: link(f"items.html#{_anchor(model, task)}", _txt(c)) if c is not None else _na(model)
 
 
 def _t2_html(rows):
@@ -189,7 +195,8 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
             table(_t2_html(summary["table2"]), t2_cols),
             Markup('<p class="muted">Position and UI group: accuracy. Form, hint: sentence-embedding cosine '
                    '(all-MiniLM-L6-v2). Safety: recall on pages with irreversible buttons, precision of the '
-                   'buttons named, false alarms on pages without any. Click a score for the answers.</p>')]),
+                   'buttons named, false alarms on pages without any. Click a score for the answers.</p>'),
+            Markup('<p class="muted">{}</p>').format(baseline_note(scores.bench))]),
         Section("Table 2 (robustness): before, after, signed Δ and R = (20 − |Δ|) × 5", [
             table(_rob_rows(summary["robustness"], True), ROB_COLUMNS), ROB_NOTE]),
         Section("Table 3: self-contrast", [table(t3, T3_COLUMNS), _t3_note()]),
@@ -212,10 +219,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     _items_page(scores, out_dir / "items.html")
     md = [f"# webgauge understand report\n\n{subtitle}\n",
           "## Table 2: reasoning and safety (×100, 95% bootstrap CI)\n",
-          markdown_table([{"model": r["model"], **{c: _txt(r[c]) for c in T2_COLUMNS},
+          markdown_table([{"model": r["model"], **{c: _txt(r[c]) if r[c] is not None else _na(r["model"])
+                                                   for c in T2_COLUMNS},
                            "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
                            "no consensus": r["no consensus"]}
                           for r in summary["table2"]], t2_cols),
+          "\n" + baseline_note(scores.bench) + "\n",
           "\n## Table 2 (robustness): signed Δ and R = (20 − |Δ|) × 5\n",
           markdown_table(_rob_rows(summary["robustness"], False), ROB_COLUMNS),
           "\n## Table 3: self-contrast\n", markdown_table(t3, T3_COLUMNS),

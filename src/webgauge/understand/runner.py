@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..run import ItemResult, RunSpec, RunSummary, WorkItem, run_items
-from .baselines import BASELINES, ModelAnswerer
+from .baselines import BASELINES, RENAMED, ModelAnswerer
 from .export import SPLITS, page_splits, read_questions
 from .parsers import parse_answer
 from .prompts import all_prompts
@@ -36,6 +36,8 @@ def _read_cached(bench: str, sha: str) -> dict:
 
 
 def _answerer(name: str, options: dict, ctx):
+    if name in RENAMED:
+        raise ValueError(f"the baseline {name!r} is now named {RENAMED[name]}")
     if name in BASELINES:
         return BASELINES[name]()
     if name == "random":
@@ -87,7 +89,12 @@ def model_items(bench: Path, models: list, tasks=None, limit: int | None = None,
     items = []
     for m in models:
         name, opts = _model_entry(m)
+        if name in RENAMED:
+            raise ValueError(f"the baseline {name!r} is now named {RENAMED[name]}")
+        applies = getattr(BASELINES.get(name), "applies", None)
         for q in qs:
+            if applies is not None and not applies(q):  # n/a for this baseline: not asked
+                continue
             sha = hashlib.sha256(json.dumps(q.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
             items.append(WorkItem(id=f"{name}|{q.id}", kind=q.task, payload={
                 "bench": str(bench), "question": q.id, "model": name, "model_options": opts, "qsha": sha}))
@@ -110,7 +117,7 @@ def run_benchmark(bench: str | Path, run_dir: str | Path, models: list, *, seed:
         raise FileNotFoundError(f"{bench} is not a benchmark folder (no manifest.json); "
                                 "build one with `webgauge understand build`")
     if not models:
-        raise ValueError("give at least one --model (e.g. random-guess, dom-oracle or openai:MODEL)")
+        raise ValueError("give at least one --model (e.g. random-guess, label-oracle, dom-heuristic or openai:MODEL)")
     sha = json.loads(manifest.read_text())["sha256"]
     spec = RunSpec(suite="understand", models=list(models), seeds=[seed], prompts=all_prompts(),
                    options={"bench": str(bench), "bench_sha256": sha, "tasks": sorted(tasks) if tasks else None,

@@ -41,7 +41,7 @@ from .records import AnswerRecord, ScoreRecord
 from .scorers import robustness_score, score_cta, score_position, score_safety, score_ui_group, tfidf_cosine
 from .semantic import SAME_MEANING
 
-__all__ = ["RunScores", "score_run", "summarize", "ROBUSTNESS_ROWS", "LAYOUT_CORRECT", "correct"]
+__all__ = ["RunScores", "bench_of", "score_run", "summarize", "ROBUSTNESS_ROWS", "LAYOUT_CORRECT", "correct"]
 
 EMBED_TASKS = ("form_fill", "hint_text", "text")
 LAYOUT_CORRECT = 0.5
@@ -100,6 +100,11 @@ def _models_and_failures(store: RunStore, opts: dict) -> tuple[list[str], dict[s
         failures[model_of.get(row.item_id, "(unknown item)")] += 1
     names = sorted({it.payload["model"] for it in items})
     return names, dict(failures)
+
+
+def bench_of(run_dir: str | Path) -> Path:
+    """The benchmark folder an understand run answered."""
+    return Path(RunStore(run_dir).spec["spec"]["options"]["bench"])
 
 
 def score_run(run_dir: str | Path, *, baselines_vote: bool = False) -> RunScores:

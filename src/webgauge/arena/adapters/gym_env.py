@@ -137,7 +137,8 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
-            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), **self._env_kwargs)
+            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(),
+                                 obs_mode=self.obs_mode, **self._env_kwargs)
         return self._env
 
     @property
@@ -188,7 +189,7 @@ class ArenaGymEnv(gym.Env):
             return await env.reset(self.task)
 
         self._last = self._run(go())
-        return self._obs(self._last), self._info(self._last, task=self.task.public())
+        return self._obs(self._last), self._info(self._last, task=self.task.public(self.obs_mode))
 
     def decode(self, action: Action | dict | str) -> Action:
         """An :class:`Action` from a sample of ``action_space``, an Action, its dict or its JSON text."""

@@ -24,7 +24,9 @@ this schema, and nothing else:
 """ + json.dumps(ACTION_SCHEMA, indent=None) + """
 Semantic actions (click, fill, select, hover, focus, press, scroll, drag) name an element id
 from the element table; {"kind": "type_text", "value": "..."} types into the focused element;
-{"kind": "upload", "element": "<file input id>", "value": "<file name>"} attaches one of the task's files.
+{"kind": "upload", "element": "<file input id>", "value": "<file name>"} attaches one of the task's files;
+without "element" it answers the file chooser a click on a file input opened. Without an element
+table (screenshot only) element ids do not exist: point, type and press instead.
 Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
 "x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
 fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
@@ -69,6 +71,9 @@ def render_observation(task: dict, obs: Observation, history: list[str]) -> str:
                                         else f"{r.get('kind')} ok"))
     if obs.approval:
         parts.append(f"Approval: {obs.approval}")
+    if obs.file_chooser is not None:
+        parts.append("A file chooser is open offering: " + (", ".join(obs.file_chooser) or "no files")
+                     + ' (pick one with {"kind": "upload", "value": NAME}; Escape cancels)')
     if history:
         parts.append("Your previous actions:\n" + "\n".join(history[-8:]))
     if obs.elements is not None:

@@ -7,12 +7,17 @@ Kinds:
   ``press`` (key; element optional), ``scroll`` (dx, dy), ``drag`` (``element`` onto ``target``);
 - keyboard: ``type_text`` (value) types into the focused element, one key event per character;
 - files: ``upload`` (``element``: a file input; ``value``: the bare name of one of the task's
-  files, listed in the task's public view under ``files``); never a host path;
+  files, listed in the task's public view under ``files``); never a host path. Without
+  ``element`` it answers the file chooser a click opened (the observation's ``file_chooser``
+  lists the names it offers), which is how screenshot mode uploads;
 - pointer, in normalized screenshot coordinates: ``pointer`` with ``pointer`` in
   ``click | double_click | drag_start | drag_end`` and the observation it was aimed at: its
   short ``token`` (issued with each observation) or its full ``screenshot_hash``;
 - navigation and tabs: ``goto`` (url), ``back``, ``forward``, ``switch_tab`` (tab);
 - ``wait`` (ms), ``request_approval`` (reason) and ``done`` (answer).
+
+Screenshot mode has no element ids: an action that names one (``element`` or ``target``) is
+rejected there (:func:`mode_error`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 __all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA",
-           "validate_action_dict", "check_file_name"]
+           "validate_action_dict", "check_file_name", "mode_error"]
 
 SEMANTIC = ("click", "fill", "select", "hover", "focus", "press", "scroll", "drag", "type_text", "upload")
 NAVIGATION = ("goto", "back", "forward", "switch_tab")
@@ -70,7 +75,7 @@ class Action:
         k = self.kind
         if k not in ACTION_KINDS:
             raise ActionError(f"unknown action kind {k!r}; use one of {', '.join(ACTION_KINDS)}")
-        if k in ("click", "fill", "select", "hover", "focus", "drag", "upload") and not self.element:
+        if k in ("click", "fill", "select", "hover", "focus", "drag") and not self.element:
             raise ActionError(f"{k} needs 'element': an element id from the current observation")
         if k in ("fill", "select", "type_text") and self.value is None:
             raise ActionError(f"{k} needs 'value'")
@@ -211,3 +216,13 @@ def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
         raise
     except (TypeError, ValueError) as exc:  # a field the schema lets through but Action cannot take
         raise ActionError(f"not a valid action: {exc}") from None
+
+
+def mode_error(action: Action, mode: str | None) -> str | None:
+    """Why ``action`` is not allowed in observation ``mode`` (None: it is). Screenshot mode shows no
+    element ids, so an action naming one cannot come from what that mode shows."""
+    if mode != "screenshot" or not (action.element or action.target):
+        return None
+    return (f"screenshot mode has no element ids: {action.kind} with an element id is not allowed; use a pointer "
+            "action at screenshot coordinates (with the observation's token), press, type_text, scroll, goto, "
+            "back, forward, switch_tab, wait or done (upload without an element answers an open file chooser)")

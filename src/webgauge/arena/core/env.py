@@ -18,7 +18,12 @@ and to the apps only through the control API. It enforces:
 - navigation stays on the app origin; the control API is unreachable from the page;
 - ``upload`` sets a file input to one of the task's own files (``Task.files``), written under
   the run's upload folder (``upload_dir``; a private temporary folder when not given), never
-  to a host path the agent names.
+  to a host path the agent names;
+- the agent's observation mode (``obs_mode``, set by the episode loop): screenshot mode rejects
+  an action that names an element id (``rejected: "mode"``); element ids are salted per episode
+  (:func:`episode_salt`), so an id from another episode or seed names nothing;
+- native pickers headless Chromium does not paint (an open ``<select>``'s options, a file
+  chooser) are opened by the env and drawn onto the screenshot (:mod:`~webgauge.arena.core.pickers`).
 
 Variants and traps change the world only through the public hooks
 (:class:`~webgauge.arena.core.hooks.EnvHooks`). After an action the env settles on events,
@@ -52,18 +57,19 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ...browser import Browser, Element, ElementNotFound, LivePage, PageError, RenderProfile
-from .actions import ACTION_KINDS, Action
+from ...browser import Browser, Element, ElementNotFound, LivePage, NotInteractable, PageError, RenderProfile
+from .actions import ACTION_KINDS, Action, mode_error
 from ..apps.control import ControlClient
 from .diff import StateDiff, diff_states
 from .hooks import EnvHooks, WorldEvents
+from . import pickers
 from .observation import Observation
 from .page_pool import PagePool
 from ..apps import SEED_CLOCK, declared_controls
 from .irreversible import IrreversibleControls
 from .task import Task
 
-__all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all"]
+__all__ = ["ArenaEnv", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all", "episode_salt"]
 
 ApprovalPolicy = Callable[[Task, str], bool]
 
@@ -75,6 +81,12 @@ def grant_all(task: Task, reason: str) -> bool:
 
 def deny_all(task: Task, reason: str) -> bool:
     return False
+
+
+def episode_salt(task: Task, seed: int) -> str:
+    """The element-id salt of an episode: fixed by the task and seed (a replay of a recorded run sees
+    the same ids), different for every other task or seed (an id remembered from one is no id in another)."""
+    return hashlib.sha256(f"{task.id}|{task.fingerprint}|{seed}".encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -101,7 +113,7 @@ class ArenaEnv:
                  hooks: Sequence[EnvHooks] = (), reuse_context: bool = True, fast_screenshots: bool = True,
                  watch_changes: bool = True, double_buffer: bool = False, pool: PagePool | None = None,
                  irreversible: IrreversibleControls | None = None,
-                 upload_dir: str | Path | None = None) -> None:
+                 upload_dir: str | Path | None = None, obs_mode: str | None = None) -> None:
         self.browser = browser
         self.app_url = app_url.rstrip("/")
         self.control = control
@@ -127,6 +139,9 @@ class ArenaEnv:
         self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
         self._clearing: tuple[asyncio.Task, str | None] | None = None
         self._episode_ids: list[str] = []
+        # the last episode's id, which the next one does not use (its page may still have a request on
+        # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode
+        self._retired_id: str | None = None
         self._upload_dir = Path(upload_dir) if upload_dir is not None else None  # the run's folder for task files
         self._own_upload_dir = upload_dir is None
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
@@ -150,6 +165,9 @@ class ArenaEnv:
         self._state: dict = {}
         self._dragging = False
         self._dialogs_seen = 0  # dialogs the page had opened when the observation's watch was armed
+        # the agent's observation mode (the episode loop sets it): screenshot mode rejects element ids
+        self.obs_mode = obs_mode
+        self.picker: pickers.SelectPopup | pickers.FileDialog | None = None  # an open native picker
 
     @property
     def base(self) -> str:
@@ -187,20 +205,34 @@ class ArenaEnv:
                                 frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
                                 is_mobile=vp.width < 600, has_touch=False)
         seed = task.seed if seed is None else seed
+        if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
+            self._retired_id = self.episode_id
         if self._double_buffered and self.page is not None:
             reuse = await self._swap_page(profile)
         else:
             reuse = self.reuse_context and await self._take_page(profile)
+        database = None
         if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
-            await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+            if self._own_ids:  # the database reset is another episode id's: it overlaps the clear
+                database = asyncio.ensure_future(self._reset_database(task, seed))
+            try:
+                await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+            finally:
+                if database is not None:
+                    await database
         clock.lap("close")
         try:
-            return await self._reset_on_page(task, seed, profile, reuse, clock, t_start)
+            return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
         finally:  # the last episode's page (double-buffered): cleared from here on, in the background
             self._start_clearing()
 
-    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
-                             t_start: float) -> Observation:
+    @property
+    def _own_ids(self) -> bool:
+        """Does the env pick its episode ids on the arena server (no requested id, no external app)?"""
+        return self._requested_id is None and getattr(self.control, "episode_base", None) is None
+
+    async def _reset_database(self, task: Task, seed: int) -> None:
+        """Pick the episode id (:meth:`_pick_episode`), restore its seed world and read it."""
         await self._pick_episode(seed)
         t0 = time.perf_counter()
         r = await self._control("reset", self.episode_id, seed)
@@ -213,17 +245,23 @@ class ArenaEnv:
             h.on_reset(self)
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
+
+    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
+                             t_start: float, database_done: bool = False) -> Observation:
+        if not database_done:
+            await self._reset_database(task, seed)
         clock.lap("database")
         if not reuse:
             await self._close_page()
             self.page = await self.browser.new_page(profile, dialog_policy="accept")
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         self.contexts_reused += reuse
         for h in self.hooks:
             await h.on_new_page(self, self.page)
         if self.watch_changes:  # once per page: the change tracker is made with each new document
             await self.page.track_new_documents()
         clock.lap("context")
+        self.page.id_salt, self.picker = episode_salt(task, seed), None
         await self.page.goto(self.base + task.start_url, timeout=20,
                              on_commit=None if self.page.tracks_new_documents or not self.watch_changes
                              else self.page.track_changes)
@@ -254,8 +292,14 @@ class ArenaEnv:
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
-        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self._set_page_options()
         return True
+
+    def _set_page_options(self) -> None:
+        """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
+        and an element action on a covered, inert or unreachable target rejected at once (always)."""
+        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+        self.page.reject_blocked = True
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:
@@ -271,13 +315,20 @@ class ArenaEnv:
 
     async def _pick_episode(self, seed: int) -> None:
         """The episode id of the next episode: the requested one, or one of this env's own ids
-        that no page still being cleared may write to (created on first use)."""
-        busy = (self._retiring or self._clearing or (None, None))[1]
-        if self.episode_id is not None and self.episode_id != busy:
+        that neither the last episode (:attr:`_retired_id`) nor a page still being cleared may
+        write to (created on first use; two in turn). An id used again waits until the server
+        handles no request of it (at most 2 s), and its reset then undoes whatever a late request
+        of its earlier episode wrote."""
+        busy = {(self._retiring or self._clearing or (None, None))[1], self._retired_id} - {None}
+        if self.episode_id is not None and self.episode_id not in busy:
             return
-        free = [i for i in self._episode_ids if i != busy]
+        free = [i for i in self._episode_ids if i not in busy]
         if free:
             self.episode_id = free[0]
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 2.0
+            while await self._control("inflight", self.episode_id) and loop.time() < deadline:
+                await asyncio.sleep(0.005)
             return
         self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
         self._episode_ids.append(self.episode_id)
@@ -293,7 +344,7 @@ class ArenaEnv:
             await self.pool.put(page)  # another render profile: kept, cleared, for a later task
         self.page = self.pool.take(profile)
         if self.page is not None:
-            self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
+            self._set_page_options()
         return self.page is not None
 
     async def close(self) -> None:
@@ -336,16 +387,27 @@ class ArenaEnv:
             self.obs.element(action.element) if action.element else None)
         result: dict[str, Any] = {"ok": True, "kind": action.kind,
                                   "target": _target_info(target, self.is_irreversible(target))}
+        choosers = len(self.page.file_choosers)
         try:
-            for h in self.hooks:
-                await h.before_action(self, action)
-            await self._guard(action, target)
-            clock.lap("guard")
-            await self._execute(action)
+            if (why := mode_error(action, self.obs_mode)) is not None:
+                raise _Rejected("mode", why)
+            if (picker := self.picker) is not None and await pickers.consume(self, action):
+                result["target"] = {"picker": pickers.kind_of(self.picker or picker)}  # not a page element
+            else:
+                for h in self.hooks:
+                    await h.before_action(self, action)
+                await self._guard(action, target)
+                clock.lap("guard")
+                if not (action.is_pointer and action.pointer == "click" and await pickers.open_select(self, target)):
+                    await self._execute(action)
+                if len(self.page.file_choosers) > choosers or _activates(action):
+                    await pickers.after_click(self, choosers, target)
         except _Rejected as rej:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
         except ElementNotFound as exc:
             result.update(ok=False, rejected="missing_element", error=str(exc))
+        except NotInteractable as exc:  # covered, inert or out of reach: said at once, nothing done
+            result.update(ok=False, rejected="not_interactable", error=str(exc))
         except PageError as exc:
             result.update(ok=False, rejected="page_error", error=str(exc))
         except Exception as exc:  # Playwright timeouts: hidden, covered or disabled targets
@@ -365,7 +427,7 @@ class ArenaEnv:
         self._state = state
         clock.lap("state")
         terminated = action.kind == "done"
-        truncated = not terminated and self.steps >= self.task.max_steps
+        truncated = not terminated and self.steps >= self.task.budget(self.obs_mode)
         info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result,
                 "timings_ms": clock.laps}
         return StepOutcome(self.obs, 0.0, terminated, truncated, info)
@@ -437,11 +499,13 @@ class ArenaEnv:
         self.stale_checks["screenshot"] += 1
         png = await (page.viewport_png() if page.fast_screenshots else page.screenshot())
         scroll = await page.scroll_offsets()
-        same = hashlib.sha256(png).hexdigest() == obs.screenshot_hash
-        if not same and obs.png is not None:  # a blinking caret in a focused field is not a page change
+        page_png = obs.snapshot.png if obs.snapshot is not None else obs.png  # the page's own pixels (no picker drawn)
+        same = hashlib.sha256(png).hexdigest() == (obs.snapshot.png_sha256 if obs.snapshot is not None
+                                                   else obs.screenshot_hash)
+        if not same and page_png is not None:  # a blinking caret in a focused field is not a page change
             from .caret import FOCUSED_TEXT_BOX_JS, caret_only_change
 
-            same = caret_only_change(obs.png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
+            same = caret_only_change(page_png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
         if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
             raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
                             "dialog); look again before pointing")
@@ -493,19 +557,35 @@ class ArenaEnv:
 
     async def _do_upload(self, a: Action) -> None:
         """Set the file input to one of the task's files, written under the run's upload folder."""
+        if not a.element:
+            raise _Rejected("no_file_chooser", "no file chooser is open: click the file input (or its button) "
+                            "first, then upload one of the names it offers")
+        path = self.task_file(a.value)
+        await self.page.set_input_files(a.element, [path], timeout=self.action_timeout)
+
+    def check_token(self, a: Action) -> None:
+        """A pointer action must be aimed at the current observation (its token or screenshot hash)."""
+        aimed, current = ((a.token, self.obs.token) if a.token else (a.screenshot_hash, self.obs.screenshot_hash))
+        if aimed != current:
+            raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
+                            "observation; act on the latest screenshot")
+
+    def task_file(self, name: str | None) -> Path:
+        """One of the task's files by name, written under the run's upload folder (else ``unknown_file``)."""
+        a_value = name
         files = dict(self.task.files)
-        if a.value not in files:
-            raise _Rejected("unknown_file", f"{a.value!r} is not one of this task's files "
+        if a_value not in files:
+            raise _Rejected("unknown_file", f"{a_value!r} is not one of this task's files "
                             f"({', '.join(files) or 'this task offers none'}); upload only those")
         if self._upload_dir is None:
             self._upload_dir = Path(tempfile.mkdtemp(prefix="webgauge-uploads-"))
         folder = (self._upload_dir / f"{self.episode_id}-{self.task.id}").resolve()
-        path = (folder / a.value).resolve()
+        path = (folder / a_value).resolve()
         if path.parent != folder:  # Action already refuses paths; this guards the folder too
-            raise _Rejected("unknown_file", f"{a.value!r} is not a bare file name")
+            raise _Rejected("unknown_file", f"{a_value!r} is not a bare file name")
         folder.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(files[a.value])
-        await self.page.set_input_files(a.element, [path], timeout=self.action_timeout)
+        path.write_bytes(files[a_value])
+        return path
 
     async def _do_drag(self, a: Action) -> None:
         if self.obs.element(a.target) is None:
@@ -633,6 +713,7 @@ class ArenaEnv:
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"
         obs = Observation.from_snapshot(snap, self.steps, self.page.tabs, self.page.active_tab, result, approval)
+        obs = pickers.overlay(self, obs)  # an open native picker, drawn where the browser would show it
         for h in self.hooks:
             await h.after_observe(self, obs)
         return obs

@@ -51,9 +51,10 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
     error: str | None = None
     timed_out = truncated = False
     usage = Counter()
+    env.obs_mode = agent.obs_mode  # the env enforces the mode (screenshot: no element ids) and its budget
     obs = await env.reset(task)
     reset_ms = env.reset_ms
-    agent.start(task.public(), env.base)
+    agent.start(task.public(agent.obs_mode), env.base)
 
     def keep(o: Observation) -> dict:
         ref: dict[str, Any] = {}

@@ -54,6 +54,11 @@ class Observation:
     last_result: dict = field(default_factory=dict)  # result of the previous action
     approval: str | None = None  # "granted" / "denied" after request_approval
     snapshot: Snapshot | None = field(default=None, repr=False)  # full capture (harness only)
+    # native pickers the environment drew onto the screenshot (an open <select>'s options, a file
+    # chooser; see core/pickers.py): one record per transform. ``png`` and ``screenshot_hash`` are the
+    # drawn image; ``snapshot.png`` stays the page's own pixels
+    overlays: list[dict] = field(default_factory=list)
+    file_chooser: list[str] | None = None  # the file names an open file chooser offers (None: none is open)
 
     @classmethod
     def from_snapshot(cls, snap: Snapshot, step: int, tabs: list[str], active_tab: int,
@@ -98,7 +103,7 @@ class Observation:
 
     def meta(self) -> dict[str, Any]:
         """JSON-ready metadata (no pixels, no elements) for traces."""
-        return {"step": self.step, "url": self.url, "navigation_id": self.navigation_id, "viewport": list(self.viewport),
+        meta = {"step": self.step, "url": self.url, "navigation_id": self.navigation_id, "viewport": list(self.viewport),
                 "device_scale_factor": self.device_scale_factor, "scroll": list(self.scroll), "frame": self.frame,
                 "tabs": self.tabs, "active_tab": self.active_tab, "screenshot_hash": self.screenshot_hash,
                 "token": self.token,
@@ -106,3 +111,8 @@ class Observation:
                 # why the capture may not show one settled state (unsettled, PNG and element table
                 # disagreeing, no load event): empty for a clean capture
                 "capture_warnings": list(self.snapshot.warnings) if self.snapshot is not None else []}
+        if self.overlays:  # what was drawn onto the page's screenshot (the transform, see core/pickers.py)
+            meta["overlays"] = list(self.overlays)
+        if self.file_chooser is not None:
+            meta["file_chooser"] = list(self.file_chooser)
+        return meta

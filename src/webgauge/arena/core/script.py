@@ -75,6 +75,13 @@ class Match:
 
 
 class Step:
+    #: actions the step takes in screenshot mode (the pointer-only oracle's translation): a fill is a
+    #: click, a select-all and typing; a select a click on the control and one on its option; an upload
+    #: a click on the file input and the name picked in its chooser; everything else one action
+    pointer_actions: int = 1
+    #: the step acts on an element (in screenshot mode it may first need a scroll to bring it into view)
+    on_element: bool = False
+
     def act(self, obs: Observation, base: str) -> Action:
         raise NotImplementedError
 
@@ -89,6 +96,8 @@ class Go(Step):
 
 @dataclass(frozen=True)
 class Click(Step):
+    pointer_actions = 1
+    on_element = True
     target: Match
 
     def act(self, obs: Observation, base: str) -> Action:
@@ -99,6 +108,8 @@ class Click(Step):
 class ClickInRow(Step):
     """Click the button named ``button`` in the first visible row with a cell whose text is exactly ``cell``."""
 
+    pointer_actions = 1
+    on_element = True
     cell: str
     button: str
 
@@ -121,6 +132,8 @@ class ClickInRow(Step):
 
 @dataclass(frozen=True)
 class Fill(Step):
+    pointer_actions = 3
+    on_element = True
     target: Match
     value: str
 
@@ -132,6 +145,8 @@ class Fill(Step):
 class Upload(Step):
     """Attach one of the task's files (by name) to the file input ``target``."""
 
+    pointer_actions = 2
+    on_element = True
     target: Match
     name: str
 
@@ -141,6 +156,8 @@ class Upload(Step):
 
 @dataclass(frozen=True)
 class Select(Step):
+    pointer_actions = 2
+    on_element = True
     target: Match
     value: str
 

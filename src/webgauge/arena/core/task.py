@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from .answers import AnswerType
@@ -68,6 +69,10 @@ class Task:
     answer_type: AnswerType | None = field(default=None, repr=False)  # what the answer must commit to (answers.py)
     transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
     files: tuple[tuple[str, bytes], ...] = ()  # (name, content) the agent may upload; the env writes them under the run
+    # step budgets of observation modes that need more steps than ``max_steps`` (screenshot mode acts by
+    # pointer and keyboard only: a fill is a click and typing, a select a click on the control and one on
+    # its option); set from the pointer-only oracle with a margin (see core/budgets.py)
+    max_steps_by_mode: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.pattern not in PATTERNS:
@@ -77,10 +82,34 @@ class Task:
         if not self.start_url.startswith("/"):
             raise ValueError(f"task {self.id}: start_url {self.start_url!r} must be a path starting with '/'")
 
-    def public(self) -> dict:
-        """What the agent may see: no validator, no effects, no oracle, no expected answer."""
+    def budget(self, mode: str | None = None) -> int:
+        """The step budget of an agent in observation ``mode``: ``max_steps``, except where
+        ``max_steps_by_mode`` names the mode, and in ``screenshot`` mode (pointer and keyboard only) the
+        extra actions the scripted solution takes there (:attr:`pointer_extra_steps`) on top."""
+        own = dict(self.max_steps_by_mode)
+        if mode in own:
+            return own[mode]
+        return self.max_steps + (self.pointer_extra_steps if mode == "screenshot" else 0)
+
+    @cached_property
+    def pointer_extra_steps(self) -> int:
+        """How many more actions the scripted solution needs in screenshot mode than with element ids
+        (the pointer-only oracle's translation of each step, ``Step.pointer_actions``), plus one scroll
+        per five steps on an element to bring targets into view: the same slack over the solution as
+        ``max_steps`` gives element-id modes. 0 for a task without a scripted solution."""
+        if self.oracle is None:
+            return 0
+        steps = list(self.oracle())
+        extra = sum(getattr(s, "pointer_actions", 1) - 1 for s in steps)
+        return extra + sum(bool(getattr(s, "on_element", False)) for s in steps) // 5
+
+    def public(self, mode: str | None = None) -> dict:
+        """What the agent may see: no validator, no effects, no oracle, no expected answer. With the
+        agent's observation ``mode``, ``max_steps`` is that mode's budget (and the mode is named)."""
         pub = {"id": self.id, "instruction": self.instruction, "start_url": self.start_url,
-               "viewport": self.viewport.to_dict(), "max_steps": self.max_steps}
+               "viewport": self.viewport.to_dict(), "max_steps": self.budget(mode)}
+        if mode:
+            pub["obs_mode"] = mode
         if self.files:  # only tasks that offer files say so (the upload action names one of them)
             pub["files"] = [name for name, _ in self.files]
         return pub
@@ -90,6 +119,7 @@ class Task:
         src = inspect.getsource(self.validate) if hasattr(self.validate, "__code__") else repr(self.validate)
         return {**self.public(), "seed": self.seed, "family": self.family, "variant": self.variant,
                 "pattern": self.pattern, "visual": self.visual, "params": self.params,
+                "max_steps_by_mode": {m: self.budget(m) for m in ("dom", "screenshot", "screenshot+tree")},
                 "forbidden_effects": [e.describe() for e in self.forbidden_effects],
                 "forbidden_effects_public": [describe_sealed(e) for e in self.forbidden_effects],
                 "validator_sha256": hashlib.sha256(src.encode()).hexdigest(),

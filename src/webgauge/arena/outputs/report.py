@@ -59,9 +59,11 @@ def write_variety(run_dir: str | Path, families: list[str] | None = None, n_held
 ACTION_SPACE_NOTE = (
     "Action spaces differ by observation mode and are part of the system measured: the DOM-only agent "
     "sees element ids (semantic actions) but no pixels, so canvas tasks are out of its reach; the "
-    "screenshot-only agent sees no element ids, so it can only point (normalized coordinates bound to a "
-    "screenshot hash), press keys, scroll and navigate; screenshot plus tree gets both. The model, tasks, "
-    "step budget and validators are the same for every mode. The oracle replays each task's scripted "
+    "screenshot-only agent sees no element ids (an action naming one is rejected), so it can only point "
+    "(normalized coordinates bound to a screenshot hash), press keys, type, scroll and navigate; an open "
+    "select's options and a file chooser are drawn into its screenshot; screenshot plus tree gets both. "
+    "The model, tasks and validators are the same for every mode; the step budget is each mode's own "
+    "(screenshot mode gets the extra steps pointer-only play needs, measured with the pointer-only oracle). The oracle replays each task's scripted "
     "solution; the heuristic matches instruction words to control names, without network."
 )
 
@@ -94,7 +96,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     pct = lambda v: _pct(v)  # noqa: E731
     num = lambda v: fmt_num(v, 1)  # noqa: E731
     cols = [Column("agent"), Column("obs_mode", "observation"), Column("episodes"), Column("success", "success % [95% CI]", pct),
-            Column("forbidden_rate", "forbidden effect %", pct), Column("steps", "steps", num), Column("retries", "retries", num),
+            Column("forbidden_rate", "forbidden effect %", pct), Column("steps", "steps", num),
+            Column("budget", "step budget of the mode", num), Column("retries", "retries", num),
             Column("time_to_success_s", "median s to success", num), Column("timeouts", "timeouts"),
             Column("unnecessary_writes", "unneeded writes", num), Column("duplicate_submissions", "duplicate submits"),
             Column("grounding_errors", "grounding errors"), Column("approvals", "approval requests"),

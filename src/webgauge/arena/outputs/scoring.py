@@ -75,6 +75,11 @@ def _mean(xs: list[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
+def _budget(r) -> int:
+    """The step budget the episode's agent had: its observation mode's (older records: the one budget)."""
+    return int((r.task.get("max_steps_by_mode") or {}).get(r.obs_mode) or r.task.get("max_steps") or 0)
+
+
 def agent_summary(eps: Episodes) -> list[dict]:
     """One row per agent with every headline metric."""
     rows = []
@@ -89,6 +94,7 @@ def agent_summary(eps: Episodes) -> list[dict]:
             "success": rate(rs, "success"),
             "forbidden_rate": rate(rs, "forbidden"),
             "steps": _mean([r.n_steps for r in rs]),
+            "budget": _mean([_budget(r) for r in rs]),
             "retries": _mean([r.retries for r in rs]),
             "time_to_success_s": statistics.median([r.duration_s for r in ok]) if ok else None,
             "timeouts": sum(1 for r in rs if r.timed_out or r.truncated),

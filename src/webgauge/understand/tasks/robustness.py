@@ -22,6 +22,7 @@ perturbed page.
 from __future__ import annotations
 
 import asyncio
+import random
 
 from ...perturb import (EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
                         apply_text, check_visible_change, verify)
@@ -40,7 +41,7 @@ def cta_element(ctx):
     return primary_button(ctx.clean)
 
 
-async def _perturbed(ctx, family: str, apply, kind: str | None = None):
+async def _perturbed(ctx, family: str, apply, kind: str | None = None, *, counted: bool = True):
     """Apply a perturbation on the clean page, capture it and give the clean page back (undone
     in place where exact, else reloaded before the next edit); the checks start in a worker
     thread. Returns a pending pair for :func:`_checked`, or ``(None, why)`` when there was
@@ -54,7 +55,8 @@ async def _perturbed(ctx, family: str, apply, kind: str | None = None):
     try:
         record = await apply()
     except ValueError as exc:  # nothing on the page to perturb
-        ctx.drops[f"{family}:not_applicable"] += 1
+        if counted:
+            ctx.drops[f"{family}:not_applicable"] += 1
         await ctx.end_edit()
         return None, str(exc)
     after = await ctx.live.capture(full_page=True, with_aria=False)
@@ -68,7 +70,7 @@ async def _perturbed(ctx, family: str, apply, kind: str | None = None):
     return (family, kind, record, after, asyncio.ensure_future(asyncio.to_thread(checks))), None
 
 
-async def _checked(ctx, pending):
+async def _checked(ctx, pending, *, counted: bool = True):
     """The outcome of a pair from :func:`_perturbed`: ``((record, after), None)`` when kept, else
     ``(None, why)``. A pair that fails a check is dropped and counted; one whose screenshot did
     not visibly change is counted as a no-op and sampled into ``rejected``."""
@@ -78,7 +80,8 @@ async def _checked(ctx, pending):
     family, kind, record, after, fut = got
     results, visible = await fut
     if visible is None:
-        ctx.drops[f"{family}:check_failed"] += 1
+        if counted:  # the text builder counts its own: a failed kind is a fallback, not a drop
+            ctx.drops[f"{family}:check_failed"] += 1
         return None, "; ".join(p for r in results for p in r.problems[:3])
     ctx.sizes.append((kind, record.params["changed_pixels"], visible.ok))
     if not visible.ok:
@@ -129,40 +132,95 @@ async def build_color(ctx) -> list[Question]:
     return out if len(out) > 1 else []
 
 
+MAX_TEXT_BUTTONS = 3
+"""Text robustness tries at most this many buttons of a page (each with every paper kind)."""
+
+
+def _has_text(el) -> bool:
+    """The button's label is text drawn on the page (not only an ``aria-label`` or a title)."""
+    return bool(el.text.strip() or (el.tag == "input" and str(el.attrs.get("value", "")).strip()))
+
+
 async def build_text(ctx) -> list[Question]:
-    """Clean and perturbed versions of "what does the boxed button do"."""
+    """Clean and perturbed versions of "what does the boxed button do".
+
+    One button is drawn; the paper's kinds are tried on it in seeded order (the first kind that
+    gives a kept pair is the page's; each rejected one is a recorded fallback). A button whose
+    label no kind visibly changes (its text is not drawn: hidden, clipped, transparent) or that
+    has no text node to edit gives way to the next button, up to :data:`MAX_TEXT_BUTTONS`."""
     if ctx.truth:
         cands = [el for rec, el in truth_elements(ctx, ("cta", "secondary", "safety", "bait", "submit"))]
     else:
-        cands = [e for e in buttons(ctx.clean) if 3 <= len(label_of(e)) <= 40]
+        every = [e for e in buttons(ctx.clean) if 3 <= len(label_of(e)) <= 40]
+        cands = [e for e in every if _has_text(e)]
+        if every and not cands:  # icon buttons only (an aria-label, an empty input value): no text to perturb
+            ctx.drops["text:no_button_text"] += 1
+            return []
     if not cands:
         ctx.drops["text:no_button"] += 1
         return []
-    el = ctx.rng.choice(cands)
-    kind = PAPER_TEXT_KINDS[ctx.rng.randrange(len(PAPER_TEXT_KINDS))]
-    label = label_of(el)
+    first = ctx.rng.choice(cands)
+    order = text_kind_order(ctx.rng, ctx.seed)
+    rest = [e for e in cands if e is not first]
+    random.Random(f"text-button:{ctx.seed}").shuffle(rest)
     pair = f"text-{ctx.page_id}"
     source = "generator" if ctx.truth else "dom"
-    out = []
-    pending = [(k, await _perturbed(ctx, "text", lambda: apply_text(ctx.live, el, k, ctx.seed), kind=f"text-{k}"))
-               for k in (kind, *EXTRA_TEXT_KINDS)]
-    for k, p in pending:
-        got, why = await _checked(ctx, p)
-        if got is None:
-            continue
-        record, after = got
-        snap_id = ctx.snapshots.put(f"{ctx.page_id}__text_{k}", after)
-        new_el = after.by_path()[el.path]
-        out.append(_q(ctx, "text", k, [await boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
-                      pair=pair, snap_id=snap_id, elements=[el.path], difficulty=k,
-                      meta={"label": label, "perturbed_label": record.changes[0].after,
-                            "perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"],
-                            "extra": k in EXTRA_TEXT_KINDS}))
-    if not out:
+    out, fallbacks, kind = [], [], None
+    for el in (first, *rest)[:MAX_TEXT_BUTTONS]:
+        label = label_of(el)
+        for i, k in enumerate(order):
+            pending = await _perturbed(ctx, "text", lambda el=el, k=k: apply_text(ctx.live, el, k, ctx.seed),
+                                       kind=f"text-{k}", counted=False)
+            if pending[0] is None:  # no text node to edit in this button
+                fallbacks.append({"button": el.path, "kind": k, "why": pending[1][:200]})
+                break
+            got, why = await _checked(ctx, pending, counted=False)
+            if got is not None:
+                kind = k
+                out.append(_text_q(ctx, k, got, el, label, source, pair, fallbacks))
+                break
+            fallbacks.append({"button": el.path, "kind": k, "why": (why or "")[:200]})
+            if i + 1 < len(order):
+                ctx.fallbacks[f"text-{k}->text-{order[i + 1]}"] += 1
+        if kind is not None:
+            break
+        ctx.fallbacks["text:next_button"] += 1
+    if kind is None:
+        ctx.drops["text:no_kind_kept"] += 1
         return []
+    for k in EXTRA_TEXT_KINDS:  # ours, reported apart: never the page's kind, never a reason to drop it
+        got, why = await _checked(ctx, await _perturbed(
+            ctx, "text", lambda k=k: apply_text(ctx.live, el, k, ctx.seed), kind=f"text-{k}", counted=False),
+            counted=False)
+        if got is not None:
+            out.append(_text_q(ctx, k, got, el, label, source, pair, []))
+        elif why and not why.startswith("no visible change"):  # no-ops are counted under noop_rejected
+            ctx.extra_rejected[f"text-{k}:check_failed"] += 1
+    out = [await q for q in out]
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
     return [_q(ctx, "text", "clean", [await boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
-               snap_id=clean_id, elements=[el.path], difficulty=kind, meta={"label": label}), *out]
+               snap_id=clean_id, elements=[el.path], difficulty=kind,
+               meta={"label": label, "fallbacks": fallbacks}), *out]
+
+
+def text_kind_order(rng, seed: int) -> list[str]:
+    """The paper's text kinds in the order a page tries them: the first drawn with the page's RNG
+    (as one draw always was), the others in an order seeded by the page seed."""
+    first = PAPER_TEXT_KINDS[rng.randrange(len(PAPER_TEXT_KINDS))]
+    rest = [k for k in PAPER_TEXT_KINDS if k != first]
+    random.Random(f"text-order:{seed}").shuffle(rest)
+    return [first, *rest]
+
+
+async def _text_q(ctx, k, got, el, label, source, pair, fallbacks) -> Question:
+    record, after = got
+    snap_id = ctx.snapshots.put(f"{ctx.page_id}__text_{k}", after)
+    new_el = after.by_path()[el.path]
+    return _q(ctx, "text", k, [await boxed_image(ctx, after, new_el)], label, source, variant=f"text-{k}",
+              pair=pair, snap_id=snap_id, elements=[el.path], difficulty=k,
+              meta={"label": label, "perturbed_label": record.changes[0].after,
+                    "perturbation": record.to_dict(), "changed_pixels": record.params["changed_pixels"],
+                    "extra": k in EXTRA_TEXT_KINDS, "fallbacks": fallbacks})
 
 
 async def build_layout(ctx) -> list[Question]:

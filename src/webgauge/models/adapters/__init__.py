@@ -1,0 +1,1 @@
+"""Translations of webgauge's model layer to other harnesses (see :mod:`.inspect_provider`)."""

@@ -1,0 +1,43 @@
+"""A reused tab is blanked before its stored data is cleared: what the old document's unload
+handlers write (pagehide, unload, beforeunload, visibilitychange) is gone in the next document,
+as in a fresh context, whether the tab was frozen first (the double-buffered reset) or not."""
+
+from __future__ import annotations
+
+import pytest
+
+from webgauge.browser import RenderProfile
+from webgauge.pages import StaticServer
+
+WRITER = """<!doctype html><body><h1>Writer</h1><script>
+const put = (why) => { localStorage.setItem(why, '1'); sessionStorage.setItem(why, '1');
+  document.cookie = why + '=1; path=/'; };
+for (const ev of ['pagehide', 'unload', 'beforeunload']) addEventListener(ev, () => put(ev));
+document.addEventListener('visibilitychange', () => put('visibilitychange'));
+</script></body>"""
+
+READ_JS = "() => [Object.keys(localStorage).sort(), Object.keys(sessionStorage).sort(), document.cookie, history.length]"
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+async def test_what_unload_handlers_write_does_not_outlive_reuse(browser, frozen):
+    profile = RenderProfile(width=640, height=400)
+    with StaticServer(files={"/writer.html": WRITER, "/next.html": "<h1>Next</h1>"}) as srv:
+        page = await browser.new_page(profile)
+        try:
+            await page.goto(srv.url("writer.html"))
+            if frozen:
+                await page.freeze()
+            await page.reuse(profile)
+            assert page.tabs == ["about:blank"] and page.navigation_id == 0
+            await page.goto(srv.url("next.html"))
+            now = await page.evaluate(READ_JS)
+            async with browser.open(srv.url("next.html"), profile) as fresh_page:
+                fresh = await fresh_page.evaluate(READ_JS)
+            assert now == fresh == [[], [], "", fresh[3]]
+            # the handlers do write when the document unloads without a reuse (the test can fail)
+            await page.goto(srv.url("writer.html"))
+            await page.goto(srv.url("next.html"))
+            assert "pagehide" in (await page.evaluate(READ_JS))[0]
+        finally:
+            await page.close()

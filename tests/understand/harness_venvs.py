@@ -1,0 +1,33 @@
+"""Where the harness venvs are (``python scripts/harness_venv.py NAME`` creates them)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def harness_python(name: str) -> Path:
+    """The python of harness venv ``name``; fails the test (naming the command) when missing."""
+    base = Path(os.environ.get("WEBGAUGE_HARNESS_VENVS", ROOT / ".harness-venvs"))
+    python = base / name / "bin" / "python"
+    if not python.exists():
+        pytest.fail(f"no {name} venv at {python.parent.parent}: create it with "
+                    f"`python scripts/harness_venv.py {name}` (installs it from PyPI)")
+    return python
+
+
+def run_in(python: Path, *args: str, cwd: Path | None = None, timeout: float = 1800) -> subprocess.CompletedProcess:
+    """Run ``args`` in the harness venv (webgauge is installed there editable from this checkout); fail on error."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {**env, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+           "INSPECT_DISPLAY": "none", "NO_COLOR": "1", "PATH": f"{python.parent}:{os.environ.get('PATH', '')}"}
+    proc = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
+                          check=False)
+    if proc.returncode != 0:
+        pytest.fail(f"{' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+    return proc
