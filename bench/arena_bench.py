@@ -32,8 +32,8 @@ import time
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Browser, RenderProfile
 
@@ -56,8 +56,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     async def worker():
         nonlocal solved
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
-        env = ArenaEnv(browser, srv.app_url, client, with_aria=with_aria, reuse_context=speedups,
-                       fast_screenshots=speedups, watch_changes=speedups, double_buffer=double_buffer)
+        env = ArenaEnv(browser, srv.app_url, client, EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups, watch_changes=speedups, double_buffer=double_buffer))
         try:
             while queue:
                 t = queue.pop(0)

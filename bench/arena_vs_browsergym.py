@@ -40,7 +40,7 @@ import sys
 import time
 from pathlib import Path
 
-from webgauge.arena import Action, ArenaEnv, ArenaServer, build_tasks
+from webgauge.arena import Action, ArenaEnv, ArenaServer, EnvOptions, build_tasks
 from webgauge.browser import Browser, RenderProfile, chromium_version, find_chromium
 from webgauge.pages import load_pages, require_real_pages, serve_pages
 
@@ -117,7 +117,7 @@ async def webgauge_arena(browser: Browser, srv: ArenaServer, reps: int, with_ari
     task = next(t for t in build_tasks((0,)) if t.id == ARENA_TASK)
     # in-process control, as in local runs; the step follows its reset at once (no agent think time),
     # so with the double-buffered reset it shares the machine with the last page's background clear
-    env = ArenaEnv(browser, srv.app_url, srv.client(), with_aria=with_aria, double_buffer=double_buffer)
+    env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(with_aria=with_aria, double_buffer=double_buffer))
     resets, steps, target = [], [], None
     try:
         for _ in range(reps):

@@ -10,8 +10,8 @@ import pytest
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env.episode import play
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ import re
 from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.models import get_model
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text

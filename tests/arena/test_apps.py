@@ -14,7 +14,7 @@ from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.core.answers import answer_matches, check_answer, with_answer
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.effects import check_effects
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks, seed_state
 from webgauge.arena.apps.server import encode_state
 

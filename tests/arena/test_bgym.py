@@ -9,7 +9,7 @@ from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import ActionError
 from webgauge.arena.adapters.bgym import BGYM_ACTIONS, parse_bgym_action
 from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv
 from webgauge.arena.core.observation import Observation
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element

@@ -12,9 +12,9 @@ from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.effects import check_effects
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.page_pool import PagePool
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.page_pool import PagePool
+from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
 
@@ -213,7 +213,7 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
 
     task = build_tasks((0,), families=["account.rename"])[0]
     # the page cleared before reset returns (the double-buffered reset has its own test below)
-    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=False))
     try:
         await env.reset(task)
         first_page = env.page
@@ -270,7 +270,7 @@ async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(bro
 
     tasks = {t.id: t for t in build_tasks((0,), families=["mail.forward", "mail.archive_sender", "board.drag",
                                                           "board.multi_archive", "shop.buy_variant"])}
-    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=False))
     try:
         for tid in ["mail.forward.s0", "mail.archive_sender.s0", "board.drag.s0", "board.multi_archive.s0",
                     "shop.buy_variant.s0", "mail.archive_sender.s0"]:
@@ -298,7 +298,7 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     import asyncio
 
     task = build_tasks((0,), families=["account.rename"])[0]
-    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=True)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=True))
     try:
         await env.reset(task)
         first_page, first_id, seed_state = env.page, env.episode_id, env.state
@@ -333,7 +333,7 @@ async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_
     import asyncio
 
     task = build_tasks((0,), families=["account.rename"])[0]
-    env = ArenaEnv(browser, arena.app_url, arena.client(), double_buffer=False)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=False))
     try:
         await env.reset(task)
         first_page, first_id, seed_state = env.page, env.episode_id, env.state

@@ -13,7 +13,8 @@ import pytest
 from webgauge.arena.adapters import ExternalApp, ResetError
 from webgauge.arena.env.approval import get_policy
 from webgauge.arena.core.effects import NoDeletes, OnlyRowsChange
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import EnvOptions
+from webgauge.arena.env.episode import play
 from webgauge.arena.core.script import Click, Fill, Match
 from webgauge.arena.core.task import Task, TaskResult, Viewport
 
@@ -104,7 +105,7 @@ async def test_external_app_runs_tasks_with_validators_traces_gate_and_variants(
 
     # the declared control is gated; a plain control is not; the scope policy grants the task's own delete
     deny = get_policy("deny")
-    env = app.env(browser, gate_destructive=True, approval_policy=deny)
+    env = app.env(browser, options=EnvOptions(gate_destructive=True), approval_policy=deny)
     try:
         rec, _ = await play(env, app.oracle(tasks["delete"], env), tasks["delete"], keep_dom=False)
         assert not rec.success and deny.decisions and len(env.state["notes"]) == 12

@@ -18,7 +18,7 @@ from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.actions import Action, ActionError
 from webgauge.arena.core.answers import with_answer
 from webgauge.arena.core.effects import check_effects
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
 FORUM = [k for k in FAMILIES if k.startswith("forum.")]
@@ -116,7 +116,7 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
     queue, results, uploads = list(tasks), {}, {}
 
     async def worker(k):
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), upload_dir=tmp_path / str(k))
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), EnvOptions(upload_dir=tmp_path / str(k)))
         try:
             while queue:
                 t = queue.pop(0)

@@ -10,7 +10,7 @@ from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
 from webgauge.arena.env.approval import get_policy
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import build_tasks, seed_state
 
 LONG = ["wiki.team_retention", "admin.deactivate_across_pages", "cal.cancel_team_day"]
@@ -30,7 +30,7 @@ async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena):
 
     async def worker():
         policy = get_policy("scope")
-        env = ArenaEnv(browser, arena.app_url, arena.client(), gate_destructive=True, approval_policy=policy)
+        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True), approval_policy=policy)
         try:
             while queue:
                 t = queue.pop(0)

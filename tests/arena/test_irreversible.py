@@ -9,7 +9,7 @@ from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps import ASGI_APPS, SITES, declared_controls
 from webgauge.arena.core.actions import Action
 from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.core.irreversible import requires_irreversible
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
@@ -54,7 +54,7 @@ async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(brow
     """On each app's own page: a plain-styled button with each declared name is gated (and its
     click never runs); a ``btn-danger`` button whose name is not declared is not gated."""
     task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
-    env = ArenaEnv(browser, arena.app_url, arena.client(), gate_destructive=True)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True))
     gated, passed = {}, {}
     try:
         await env.reset(task)
@@ -90,7 +90,7 @@ async def test_oracle_of_every_irreversible_family_is_stopped_by_a_denying_gate(
 
     async def worker(mine):
         deny = get_policy("deny")
-        env = ArenaEnv(browser, arena.app_url, arena.client(), gate_destructive=True, approval_policy=deny)
+        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True), approval_policy=deny)
         try:
             for t in mine:
                 r = await solve_with_oracle(env, t)

@@ -14,17 +14,17 @@ from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.agents.pointer_oracle import PointerOracle, hit_point
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
-from webgauge.arena.core.env import ArenaEnv
-from webgauge.arena.core.episode import play
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.episode import play
 from webgauge.arena.modes import check_modes
-from webgauge.arena.core.pickers import SelectPopup
+from webgauge.arena.env.pickers import SelectPopup
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
 QUICK = ("forum.attach_file", "desks.team_visit", "admin.count_status", "dash.peak_month", "board.drag")
 
 
 def _env(browser, arena, mode: str | None) -> ArenaEnv:
-    return ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), obs_mode=mode)
+    return ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), EnvOptions(obs_mode=mode))
 
 
 async def _pointer_at(env, obs, el) -> Action:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from webgauge.arena.core.actions import Action
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import build_tasks
 
 CSV = b"name,email,team,role\nQuill Resetson,q.resetson@up.example,Ops,Viewer\n"
@@ -39,7 +39,7 @@ async def test_login_flag_and_upload_are_undone_by_reset_in_the_browser(browser,
     task = dataclasses.replace(task, start_url="/admin/")  # not its sign-in link: this starts logged out
     # a generous settle cap: this test is about what a reset undoes, not about how long a loaded
     # machine takes to serve the log-in POST (the 400 ms default cut it short under full-suite load)
-    env = ArenaEnv(browser, arena.app_url, arena.client(), settle_ms=5000)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(settle_ms=5000))
     try:
         obs = await env.reset(task)
         seed_state = env.state

@@ -13,7 +13,7 @@ from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.shop import PAGE_SIZE
 from webgauge.arena.apps.inbox import PAGE_SIZE as MAIL_PAGE
 from webgauge.arena.core.actions import Action
-from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks
 
 LONG = ["shop.cheapest", "shop.reorder_from_mail", "mail.cleanup"]

@@ -97,7 +97,7 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
 
 
 def test_episode_metrics_count_duplicates_churn_and_transient_tables():
-    from webgauge.arena.core.episode import _metrics
+    from webgauge.arena.env.episode import _metrics
     from webgauge.arena.core.observation import Observation
     from webgauge.arena.core.records import StepRecord
 

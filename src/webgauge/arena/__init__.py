@@ -29,9 +29,9 @@ from .agents.oracle import OracleAgent
 from .apps.control import ControlClient, ControlError
 from .core.diff import StateDiff, diff_states
 from .core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from .core.env import ArenaEnv, StepOutcome, deny_all, grant_all
-from .core.page_pool import PagePool, pool_for
-from .core.episode import play
+from .env import ArenaEnv, EnvOptions, StepOutcome, deny_all, grant_all
+from .env.page_pool import PagePool, pool_for
+from .env.episode import play
 from .core.hooks import EnvHooks, WorldEvents
 from .core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
 from .tasks import FAMILIES, build_tasks, seed_state
@@ -60,7 +60,7 @@ __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",
     "Agent", "AgentStep", "OracleAgent", "ControlClient", "ControlError", "StateDiff", "diff_states",
     "MaxInserts", "NoChanges", "NoDeletes", "OnlyRecipients", "OnlyRowsChange", "check_effects",
-    "ArenaEnv", "StepOutcome", "PagePool", "pool_for", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
+    "ArenaEnv", "EnvOptions", "StepOutcome", "PagePool", "pool_for", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
     "OBS_MODES", "Observation", "image_tokens", "ArenaServer", "PATTERNS", "Task", "TaskResult", "Viewport",
     "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "play", "EnvHooks", "WorldEvents", "EpisodeRecord", "SealedEpisodeRecord", "StepRecord", "run_arena", "write_arena_report",
     "load_episodes", "visual_split", "ArenaGymEnv", "register_envs",

@@ -53,8 +53,8 @@ async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task]
     from .agents.oracle import OracleAgent
     from .agents.pointer_oracle import PointerOracle
     from .apps.control import ControlClient
-    from .core.env import ArenaEnv
-    from .core.episode import play
+    from .env import ArenaEnv
+    from .env.episode import play
 
     jobs = [(i, t, m) for i, t in enumerate(tasks) for m in modes]
     out: dict[tuple[int, str], ModeCheck] = {}

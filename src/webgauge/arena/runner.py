@@ -3,7 +3,7 @@
 Items are ``(agent, base task, variant, repeat)``; ``"base"`` is just another variant. The
 handler rebuilds the base task from its family and seed in the worker (tasks are
 deterministic), applies the variant (checking the planned fingerprint), runs the one
-episode loop (:func:`~webgauge.arena.core.episode.play`) in an env with the variant's hooks
+episode loop (:func:`~webgauge.arena.env.episode.play`) in an env with the variant's hooks
 and the run's approval policy, and stores the typed
 :class:`~webgauge.arena.core.records.EpisodeRecord` with its screenshots and DOM snapshots
 as blobs (each once, by sha256). On trap variants the record holds the attack outcome.
@@ -26,9 +26,9 @@ from .agents.oracle import OracleAgent
 from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
 from .env.approval import get_policy
-from .core.env import ArenaEnv
-from .core.page_pool import pool_for
-from .core.episode import play
+from .env import ArenaEnv, EnvOptions
+from .env.page_pool import pool_for
+from .env.episode import play
 from .core.records import EpisodeRecord
 from .core.task import Task
 from .replay import find_base
@@ -146,8 +146,7 @@ async def episode_item(item, ctx):
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
     gated = bool(ctx.options.get("gate_destructive", False))
     browser = await ctx.browser()
-    env = ArenaEnv(browser, srv.app_url, srv.client(), hooks=[variant], pool=pool_for(browser),
-                   gate_destructive=gated, approval_policy=policy)  # cleared contexts pass between episodes
+    env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant], pool=pool_for(browser), approval_policy=policy)  # cleared contexts pass between episodes
     spec = p["agent"]
     agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
     try:

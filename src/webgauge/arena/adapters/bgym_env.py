@@ -28,7 +28,7 @@ from typing import Any
 from ..core.actions import Action, ActionError
 from .bgym import parse_bgym_action
 from ..core.effects import check_effects
-from ..core.env import ArenaEnv
+from ..env import ArenaEnv
 from ..core.observation import Observation
 from ..core.task import Task
 

@@ -11,11 +11,11 @@ Give an :class:`ExternalApp` three things about your app:
 
 plus, optionally, the accessible names of its irreversible controls (``irreversible``).
 Then the arena's ordinary machinery runs on it: :meth:`ExternalApp.env` is an
-:class:`~webgauge.arena.core.env.ArenaEnv` (or a
+:class:`~webgauge.arena.env.ArenaEnv` (or a
 :class:`~webgauge.arena.variants.VariantEnv` with a variant), so tasks are
 :class:`~webgauge.arena.core.task.Task` values judged by the same validators and
 forbidden-effect rules on the queried state, episodes are played by
-:func:`~webgauge.arena.core.episode.play` with the same traces and records, stale checks,
+:func:`~webgauge.arena.env.episode.play` with the same traces and records, stale checks,
 approval gate and "moved" re-check apply, and the page-level variants (pop-ups,
 perturbations, cohorts, slow loads, traps) apply; variants that change app data through the
 arena's control API (flags, clock) do not exist for an external app.
@@ -86,19 +86,20 @@ class ExternalApp:
     def control(self) -> "ExternalControl":
         return ExternalControl(self)
 
-    def env(self, browser, variant=None, **kwargs):
-        """An environment on this app (a :class:`VariantEnv` when ``variant`` is given); keyword
-        arguments go to :class:`~webgauge.arena.core.env.ArenaEnv` (``gate_destructive``,
-        ``approval_policy``, ``hooks``...)."""
-        from ..core.env import ArenaEnv
+    def env(self, browser, variant=None, options=None, **kwargs):
+        """An environment on this app (a :class:`VariantEnv` when ``variant`` is given); ``options``
+        is an :class:`~webgauge.arena.env.EnvOptions` (``gate_destructive``...), keyword arguments
+        go to :class:`~webgauge.arena.env.ArenaEnv` (``approval_policy``, ``hooks``...)."""
+        from ..env import ArenaEnv, EnvOptions
 
         kwargs.setdefault("irreversible", self.controls)
+        options = EnvOptions() if options is None else options
         if variant is None:
-            return ArenaEnv(browser, self.origin, self.control(), **kwargs)
+            return ArenaEnv(browser, self.origin, self.control(), options, **kwargs)
         from ..variants import VariantEnv, get_variant
 
         v = get_variant(variant) if isinstance(variant, str) else variant
-        return VariantEnv(browser, self.origin, self.control(), v, **kwargs)
+        return VariantEnv(browser, self.origin, self.control(), v, options, **kwargs)
 
     def oracle(self, task, env=None, **kwargs):
         """The scripted oracle for ``task`` on this app (it asks approval before the app's declared controls)."""

@@ -1,6 +1,6 @@
 """The Gymnasium face of the arena: ``reset(seed=..., options=...)`` and ``step(action)``.
 
-:class:`ArenaGymEnv` runs the async :class:`~webgauge.arena.core.env.ArenaEnv` on a private
+:class:`ArenaGymEnv` runs the async :class:`~webgauge.arena.env.ArenaEnv` on a private
 event loop thread with its own Chromium and (unless given one) its own arena server, so
 synchronous RL code can use it. It passes ``gymnasium.utils.env_checker.check_env``:
 
@@ -26,6 +26,7 @@ stored state and no forbidden effect occurred, else 0.0. Step latency is not in 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import copy
 import io
 import json
@@ -40,7 +41,7 @@ from gymnasium import spaces
 from ..apps.server import ArenaServer
 from ..core.actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
 from ..core.effects import check_effects
-from ..core.env import ArenaEnv
+from ..env import ArenaEnv, EnvOptions
 from ..core.observation import Observation
 from ..core.task import Task
 
@@ -80,7 +81,7 @@ class ArenaGymEnv(gym.Env):
     metadata = {"render_modes": ["rgb_array"]}
 
     def __init__(self, tasks: list[Task], obs_mode: str = "screenshot+tree", server: ArenaServer | None = None,
-                 render_mode: str | None = None, **env_kwargs: Any) -> None:
+                 render_mode: str | None = None, options: EnvOptions | None = None, **env_kwargs: Any) -> None:
         if not tasks:
             raise ValueError("ArenaGymEnv needs at least one task (webgauge.arena.build_tasks(seeds))")
         if render_mode not in (None, "rgb_array"):
@@ -122,7 +123,8 @@ class ArenaGymEnv(gym.Env):
         self._browser = None
         # never double-buffered: one episode id across resets, since the observed URLs carry it and
         # gymnasium asks that the same seed give the same observations
-        self._env_kwargs = {"double_buffer": False, **env_kwargs}
+        self._options = EnvOptions(double_buffer=False) if options is None else options
+        self._env_kwargs = env_kwargs  # the env's collaborators (hooks, pool, approval_policy)
         self._env: ArenaEnv | None = None
         self.task: Task | None = None
         self._last: Observation | None = None
@@ -138,7 +140,7 @@ class ArenaGymEnv(gym.Env):
 
             self._browser = await Browser.launch().start()
             self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(),
-                                 obs_mode=self.obs_mode, **self._env_kwargs)
+                                 dataclasses.replace(self._options, obs_mode=self.obs_mode), **self._env_kwargs)
         return self._env
 
     @property

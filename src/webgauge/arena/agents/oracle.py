@@ -137,7 +137,7 @@ async def solve_with_oracle(env, task: Task, **oracle_kwargs) -> dict:
     Returns ``{"success", "errors", "violations", "rejections", "steps", "events"}``; a
     variant keeps its task when ``success`` is true and ``violations`` is empty.
     """
-    from ..core.episode import play
+    from ..env.episode import play
 
     agent = OracleAgent(task, getattr(env, "variant", None), env.events, **oracle_kwargs)
     rec, _ = await play(env, agent, task, keep_dom=False)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ...browser import Element
 from ..core.actions import Action
 from ..core.observation import Observation
-from ..core.pickers import FileDialog, SelectPopup
+from ..env.pickers import FileDialog, SelectPopup
 from ..core.task import Task
 from ..core.agent import AgentStep
 from .oracle import RETRYABLE, OracleAgent
@@ -91,7 +91,7 @@ class _Lost(Exception):
 
 class PointerOracle:
     """The oracle in screenshot mode (see the module docstring). ``env`` is the harness's
-    :class:`~webgauge.arena.core.env.ArenaEnv`: its full observation gives the element boxes."""
+    :class:`~webgauge.arena.env.ArenaEnv`: its full observation gives the element boxes."""
 
     name = "oracle-pointer"
     kind = "oracle"

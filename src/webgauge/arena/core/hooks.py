@@ -1,4 +1,4 @@
-"""The public extension points of :class:`~webgauge.arena.core.env.ArenaEnv`.
+"""The public extension points of :class:`~webgauge.arena.env.ArenaEnv`.
 
 Variants, pop-ups, perturbations and safety traps change the world around an agent
 without touching the env's internals: each is an :class:`EnvHooks` (subclass it and
@@ -31,7 +31,7 @@ __all__ = ["EnvHooks", "HookedEnv", "WorldEvents"]
 class HookedEnv(Protocol):
     """What a hook may read (and, for ``events``, write) of the env it is attached to.
 
-    :class:`~webgauge.arena.core.env.ArenaEnv` is one; the protocol keeps the hooks below the
+    :class:`~webgauge.arena.env.ArenaEnv` is one; the protocol keeps the hooks below the
     env, so a world change never reaches into the env's internals."""
 
     app_url: str

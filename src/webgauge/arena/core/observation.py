@@ -55,7 +55,7 @@ class Observation:
     approval: str | None = None  # "granted" / "denied" after request_approval
     snapshot: Snapshot | None = field(default=None, repr=False)  # full capture (harness only)
     # native pickers the environment drew onto the screenshot (an open <select>'s options, a file
-    # chooser; see core/pickers.py): one record per transform. ``png`` and ``screenshot_hash`` are the
+    # chooser; see env/pickers.py): one record per transform. ``png`` and ``screenshot_hash`` are the
     # drawn image; ``snapshot.png`` stays the page's own pixels
     overlays: list[dict] = field(default_factory=list)
     file_chooser: list[str] | None = None  # the file names an open file chooser offers (None: none is open)
@@ -111,7 +111,7 @@ class Observation:
                 # why the capture may not show one settled state (unsettled, PNG and element table
                 # disagreeing, no load event): empty for a clean capture
                 "capture_warnings": list(self.snapshot.warnings) if self.snapshot is not None else []}
-        if self.overlays:  # what was drawn onto the page's screenshot (the transform, see core/pickers.py)
+        if self.overlays:  # what was drawn onto the page's screenshot (the transform, see env/pickers.py)
             meta["overlays"] = list(self.overlays)
         if self.file_chooser is not None:
             meta["file_chooser"] = list(self.file_chooser)

@@ -1,6 +1,6 @@
 """Approval policies: who says yes when an agent asks to do something irreversible.
 
-With ``gate_destructive`` on, :class:`~webgauge.arena.core.env.ArenaEnv` blocks every control
+With ``gate_destructive`` on, :class:`~webgauge.arena.env.ArenaEnv` blocks every control
 its app declares irreversible (:mod:`~webgauge.arena.core.irreversible`: send, place order,
 pay, delete, revoke) until the agent's ``request_approval(reason)`` is granted by the
 run's policy, a callable ``policy(task, reason) -> bool``. The policies here are the ones a
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..apps import declared_controls
-from ..core.env import deny_all, grant_all
+from ..env import deny_all, grant_all
 from ..core.irreversible import requires_irreversible
 from ..core.task import Task
 

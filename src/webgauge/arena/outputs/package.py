@@ -63,9 +63,9 @@ RESET_PROCEDURE = ("POST /episodes/<id>/reset on the control API copies the seed
 _ENV_MODULES = ("apps",)
 _RESET_MODULES = ("apps/db", "apps/server", "apps/control")
 _TASK_MODULES = ("tasks", "core/task", "core/effects", "core/diff", "core/script")
-_SCORING_MODULES = ("outputs/scoring", "core/episode", "core/records", "outputs/safety_report", "runner",
+_SCORING_MODULES = ("outputs/scoring", "env/episode", "core/records", "outputs/safety_report", "runner",
                     "replay", "outputs/package")
-_AGENT_MODULES = ("agents", "core/agent", "core/actions", "core/observation", "core/env", "variants", "env/approval")
+_AGENT_MODULES = ("agents", "core/agent", "core/actions", "core/observation", "env", "variants")
 
 
 class EnvironmentMismatch(RuntimeError):

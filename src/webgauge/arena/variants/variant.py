@@ -34,7 +34,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.env import ArenaEnv
+from ..env import ArenaEnv, EnvOptions
 from ..core.hooks import EnvHooks
 from ..core.observation import Observation
 from ..core.task import Task, Viewport
@@ -186,10 +186,10 @@ async def _perturb(family: str, params: dict, page, env: ArenaEnv) -> None:
 class VariantEnv(ArenaEnv):
     """:class:`ArenaEnv` with a variant as its first hook (and any further hooks, e.g. traps)."""
 
-    def __init__(self, browser, app_url: str, control, variant: Variant | None = None, *, hooks: tuple = (),
-                 **kwargs) -> None:
+    def __init__(self, browser, app_url: str, control, variant: Variant | None = None,
+                 options: EnvOptions = EnvOptions(), *, hooks: tuple = (), **kwargs) -> None:
         self.variant = variant or BASE
-        super().__init__(browser, app_url, control, hooks=[self.variant, *hooks], **kwargs)
+        super().__init__(browser, app_url, control, options, hooks=[self.variant, *hooks], **kwargs)
 
 
 BASE = Variant("base", "base", "the task as built")

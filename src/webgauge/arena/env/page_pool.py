@@ -3,7 +3,7 @@
 A fresh browser context costs about a second on a loaded machine; a used one, blanked and
 cleared by :meth:`webgauge.browser.LivePage.reuse`, is as good as new for any task whose
 render profile it can take. :class:`PagePool` keeps a few of them for the next episodes:
-an :class:`~webgauge.arena.core.env.ArenaEnv` takes one on reset and gives its page back on
+an :class:`~webgauge.arena.env.ArenaEnv` takes one on reset and gives its page back on
 close; :func:`pool_for` shares one pool per browser (the runner makes an env per episode).
 """
 

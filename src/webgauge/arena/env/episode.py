@@ -15,12 +15,12 @@ import time
 from collections import Counter
 from typing import Any
 
-from .agent import Agent, AgentStep
-from .effects import check_effects
-from .env import ArenaEnv
-from .observation import Observation, image_tokens
-from .records import EpisodeRecord, StepRecord
-from .task import Task
+from ..core.agent import Agent, AgentStep
+from ..core.effects import check_effects
+from ..core.observation import Observation, image_tokens
+from ..core.records import EpisodeRecord, StepRecord
+from ..core.task import Task
+from .arena_env import ArenaEnv
 
 __all__ = ["play", "GROUNDING_REJECTIONS"]
 

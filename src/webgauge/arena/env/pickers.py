@@ -337,7 +337,7 @@ def overlay(env, obs):
     import hashlib
     from dataclasses import replace
 
-    from .observation import short_token
+    from ..core.observation import short_token
 
     p = env.picker
     if p is None or obs.png is None:

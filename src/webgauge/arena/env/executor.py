@@ -1,0 +1,125 @@
+"""The action executor: one coroutine per action kind, looked up by the action's kind."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..core.actions import ACTION_KINDS, Action
+from .guards import _Rejected
+
+
+class ActionExecutor:
+    """The action executor: one coroutine per action kind, looked up by the action's kind."""
+
+    # ---- actions: one small coroutine per kind ------------------------------
+    async def _execute(self, a: Action) -> None:
+        await _ACTIONS[a.kind](self, a)
+
+    async def _do_click(self, a: Action) -> None:
+        await self.page.click(a.element, timeout=self.action_timeout, modifiers=a.modifiers or ())
+
+    async def _do_fill(self, a: Action) -> None:
+        await self.page.fill(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_focus(self, a: Action) -> None:
+        await self.page.focus(a.element)
+
+    async def _do_type_text(self, a: Action) -> None:
+        await self.page.type_text(a.value or "")
+
+    async def _do_upload(self, a: Action) -> None:
+        """Set the file input to one of the task's files, written under the run's upload folder."""
+        if not a.element:
+            raise _Rejected("no_file_chooser", "no file chooser is open: click the file input (or its button) "
+                            "first, then upload one of the names it offers")
+        path = self.task_file(a.value)
+        await self.page.set_input_files(a.element, [path], timeout=self.action_timeout)
+
+    def check_token(self, a: Action) -> None:
+        """A pointer action must be aimed at the current observation (its token or screenshot hash)."""
+        aimed, current = ((a.token, self.obs.token) if a.token else (a.screenshot_hash, self.obs.screenshot_hash))
+        if aimed != current:
+            raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
+                            "observation; act on the latest screenshot")
+
+    def task_file(self, name: str | None) -> Path:
+        """One of the task's files by name, written under the run's upload folder (else ``unknown_file``)."""
+        a_value = name
+        files = dict(self.task.files)
+        if a_value not in files:
+            raise _Rejected("unknown_file", f"{a_value!r} is not one of this task's files "
+                            f"({', '.join(files) or 'this task offers none'}); upload only those")
+        if self._upload_dir is None:
+            self._upload_dir = Path(tempfile.mkdtemp(prefix="webgauge-uploads-"))
+        folder = (self._upload_dir / f"{self.episode_id}-{self.task.id}").resolve()
+        path = (folder / a_value).resolve()
+        if path.parent != folder:  # Action already refuses paths; this guards the folder too
+            raise _Rejected("unknown_file", f"{a_value!r} is not a bare file name")
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(files[a_value])
+        return path
+
+    async def _do_drag(self, a: Action) -> None:
+        if self.obs.element(a.target) is None:
+            raise _Rejected("missing_element", f"no element {a.target!r} to drop onto in the current observation")
+        await self.page.drag(a.element, a.target, timeout=self.action_timeout)
+
+    async def _do_select(self, a: Action) -> None:
+        await self.page.select(a.element, a.value or "", timeout=self.action_timeout)
+
+    async def _do_hover(self, a: Action) -> None:
+        await self.page.hover(a.element, timeout=self.action_timeout)
+
+    async def _do_press(self, a: Action) -> None:
+        if a.element:
+            await self.page.focus(a.element)
+        await self.page.press(a.key)
+
+    async def _do_scroll(self, a: Action) -> None:
+        if a.element:
+            await self.page.hover(a.element, timeout=self.action_timeout)
+        await self.page.scroll(a.dx, a.dy)
+
+    async def _do_pointer(self, a: Action) -> None:
+        page = self.page
+        x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
+        if a.pointer == "click":
+            await page.mouse_click(x, y)
+        elif a.pointer == "double_click":
+            await page.mouse_click(x, y, click_count=2)
+        elif a.pointer == "drag_start":
+            await page.mouse_down(x, y)
+            self._dragging = True
+        else:
+            if not self._dragging:
+                raise _Rejected("no_drag", "drag_end without a drag_start")
+            await page.mouse_up(x, y, steps=12)
+            self._dragging = False
+
+    async def _do_goto(self, a: Action) -> None:
+        url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
+        if not url.startswith(self.base + "/"):
+            raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
+        await self.page.goto(url, timeout=15)
+
+    async def _do_back(self, a: Action) -> None:
+        await self.page.back()
+
+    async def _do_forward(self, a: Action) -> None:
+        await self.page.forward()
+
+    async def _do_switch_tab(self, a: Action) -> None:
+        await self.page.switch_tab(a.tab)
+
+    async def _do_wait(self, a: Action) -> None:
+        await self.page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
+
+    async def _do_request_approval(self, a: Action) -> None:
+        self.approved = bool(self.approval_policy(self.task, a.reason or ""))
+
+    async def _do_done(self, a: Action) -> None:
+        self.done_answer = a.answer
+
+
+_ACTIONS = {k: getattr(ActionExecutor, f"_do_{k}") for k in ACTION_KINDS}

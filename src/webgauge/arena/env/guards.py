@@ -1,0 +1,115 @@
+"""The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from ...browser import Element
+from ..core.actions import Action
+
+
+def _activates(action: Action) -> bool:
+    """Would this action activate its target (click, pointer click, Enter/Space on it)?"""
+    return (
+        action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
+        or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
+
+
+class _Rejected(Exception):
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
+    if el is None:
+        return None
+    return {"id": el.id, "tag": el.tag, "role": el.role, "name": el.name[:80], "box": list(el.box),
+            "destructive": irreversible}
+
+
+class EnvGuards:
+    """The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
+
+    def _element_at(self, x: float | None, y: float | None) -> Element | None:
+        """The deepest visible element of the current observation under a normalized point."""
+        if self.obs is None or x is None or y is None or not self.obs.elements:
+            return None
+        px, py = x * self.obs.viewport[0], y * self.obs.viewport[1]
+        best = None
+        for el in self.obs.elements:
+            if not el.visible:
+                continue
+            bx, by, bw, bh = self.obs.viewport_box(el)
+            if bx <= px <= bx + bw and by <= py <= by + bh and (best is None or el.depth >= best.depth):
+                best = el
+        return best
+
+    # ---- guards: each raises _Rejected with the reason the step records ----
+    async def _guard(self, action: Action, target: Element | None) -> None:
+        self._check_disabled(action, target)
+        if action.is_pointer:
+            await self._check_stale(action)
+        if self.is_irreversible(target) and _activates(action):
+            self._check_approval()
+            if not action.is_pointer:
+                await self._check_moved(target)
+
+    def _check_disabled(self, action: Action, target: Element | None) -> None:
+        if action.kind in ("click", "fill", "select", "upload") and target is not None and (
+                "disabled" in target.attrs or target.attrs.get("aria-disabled") == "true"):
+            raise _Rejected("disabled", "the observation shows this control disabled; acting on it has no effect")
+
+    async def _check_stale(self, action: Action) -> None:
+        """A pointer action must aim at the current screenshot, and the page must still show it."""
+        obs, page = self.obs, self.page
+        aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
+        if aimed != current:  # the short token binds like the hash: another observation's token is stale
+            raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
+                            "observation; act on the latest screenshot")
+        if await self._unchanged_since_observation():  # nothing that can change a pixel happened: no screenshot
+            self.stale_checks["watch"] += 1
+            return
+        self.stale_checks["screenshot"] += 1
+        png = await (page.viewport_png() if page.fast_screenshots else page.screenshot())
+        scroll = await page.scroll_offsets()
+        page_png = obs.snapshot.png if obs.snapshot is not None else obs.png  # the page's own pixels (no picker drawn)
+        same = hashlib.sha256(png).hexdigest() == (obs.snapshot.png_sha256 if obs.snapshot is not None
+                                                   else obs.screenshot_hash)
+        if not same and page_png is not None:  # a blinking caret in a focused field is not a page change
+            from ..core.caret import FOCUSED_TEXT_BOX_JS, caret_only_change
+
+            same = caret_only_change(page_png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
+        if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
+            raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
+                            "dialog); look again before pointing")
+
+    async def _unchanged_since_observation(self) -> bool:
+        """Did the change watch see nothing since the observation that can change a pixel or a box
+        (no mutation, scroll, resize, load, animation, navigation or new dialog)? False without a watch."""
+        page = self.page
+        return (self.watch_changes and page.navigation_id == self.obs.navigation_id
+                and len(page.dialogs) == self._dialogs_seen and not await page.changes_since_watch())
+
+    def is_irreversible(self, el: Element | None) -> bool:
+        """Is ``el`` (an element of the current observation) a control its app declares irreversible?"""
+        return el is not None and self.obs is not None and self.irreversible.covers(el, self.obs.url)
+
+    def _check_approval(self) -> None:
+        if self.gate_destructive and not self.approved:
+            raise _Rejected("approval_required", "this control cannot be undone; request_approval first")
+
+    async def _check_moved(self, target: Element) -> None:
+        """Before an irreversible control is activated, it must be where the observation showed it:
+        the change watch saw nothing since the observation that can move a box (no mutation, scroll,
+        resize, load, animation, navigation or dialog, as for a pointer's stale check), or a fresh
+        element table (no screenshot: only the boxes are compared) shows it there."""
+        if await self._unchanged_since_observation():
+            self.moved_checks["watch"] += 1
+            return
+        self.moved_checks["capture"] += 1
+        fresh = await self.page.capture(with_aria=False, with_screenshot=False)
+        now = next((e for e in fresh.elements if e.id == target.id), None)
+        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
+            raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")
