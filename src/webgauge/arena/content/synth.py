@@ -9,11 +9,14 @@ share almost none of them.
 
 Each style imitates one kind of name:
 
-- ``given``: a first name (``Maren``, ``Tobiel``);
-- ``family``: a surname, a root plus a surname ending (``Dalvik``, ``Orsenberg``, ``Kastelli``);
-- ``brand``: a product line or company word (``Corvana``, ``Tessix``);
-- ``place``: a town, a root plus a place ending (``Kestford``, ``Malvenza``);
-- ``codename``: a lower-case project topic (``velora``, ``tarnis``).
+- ``given``: a first name, a root plus a given-name ending (``Kervenine``, ``Fornina``);
+- ``family``: a surname, a root plus a surname ending (``Jivertsen``, ``Palmini``);
+- ``brand``: a product line or company word (``Cralmasto``, ``Dresemex``);
+- ``place``: a town, a root plus a place ending (``Gastilbury``, ``Modakholm``);
+- ``codename``: a lower-case project topic (``dalarven``, ``bertondo``).
+
+A word is an onset, two vowel-consonant syllables and an ending, so every style spans
+millions of spellings (:func:`space_size`).
 """
 
 from __future__ import annotations
@@ -25,32 +28,30 @@ import random
 
 __all__ = ["STYLES", "coin", "vocabulary", "space_size"]
 
-_ONSET = "b c d f g h j k l m n p r s t v w z br cr dr fr gr pr tr st cl fl bl sl".split()
+_ONSET = "b c d f g h j k l m n p r s t v w z br cr dr fr gr pr tr st cl fl bl sl sk sp gl pl kr ch sh th".split()
 _VOWEL = "a e i o u a e i o".split()
-_MID = "l n r s t v m d k nd rt st ll rn lm ss lv rv".split()
-_GIVEN_END = "a ia ina elle o an en el is ie ara ena ius ine".split()
-_FAMILY_END = "son sen berg ford ton ley man ski holm wald ez ini ova elli ari os akis enko ard".split()
-_BRAND_END = "a o ix on ar en is ex io ra va ta ent um".split()
-_PLACE_END = "ford haven vik stad burg ton bury dal holm wick by mar mouth ora enza".split()
-_CODE_END = "a o is on ex ar us en".split()
+_SIMPLE = "b d g k l m n p r s t v z".split()
+_CLUSTER = "nd rt st ll rn lm ss lv rv nt rk ld rm mb ng lt rs nn rd".split()
+_GIVEN_END = "a ia ina elle o an en el is ie ara ena ius ine ette ora ian on ea ika".split()
+_FAMILY_END = ("son sen berg ford ton ley man ski holm wald ez ini ova elli ari os akis enko ard ers ing "
+               "ström dottir escu").split()
+_BRAND_END = "a o ix on ar en is ex io ra va ta ent um ax ia ine".split()
+_PLACE_END = ("ford haven vik stad burg ton bury dal holm wick by mar mouth ora enza field wood port ham brook ley "
+              "more thorpe minster").split()
+_CODE_END = "a o is on ex ar us en al ix um".split()
 _ENDS = {"given": _GIVEN_END, "family": _FAMILY_END, "brand": _BRAND_END, "place": _PLACE_END, "codename": _CODE_END}
 
 STYLES = tuple(_ENDS)
 
 
-def _root(rng: random.Random, syllables: int) -> str:
-    """Onset, vowel, then ``syllables - 1`` more (consonants, vowel), ending on a consonant."""
-    word = rng.choice(_ONSET) + rng.choice(_VOWEL)
-    for _ in range(syllables - 1):
-        word += rng.choice(_MID) + rng.choice(_VOWEL)
-    return word + rng.choice(_MID)
-
-
 def coin(rng: random.Random, style: str) -> str:
-    """One coined word of ``style`` (see the module doc)."""
+    """One coined word of ``style``: onset, vowel, consonant(s), vowel, consonant, ending (see the module doc)."""
     if style not in _ENDS:
         raise ValueError(f"unknown style {style!r}; use one of {', '.join(STYLES)}")
-    word = _tidy(_root(rng, 1 + (rng.random() < 0.45)) + rng.choice(_ENDS[style]))
+    end = rng.choice(_ENDS[style])
+    last = rng.choice(_SIMPLE if end[0] not in "aeiou" else _SIMPLE + _CLUSTER)
+    word = rng.choice(_ONSET) + rng.choice(_VOWEL) + rng.choice(_SIMPLE + _CLUSTER) + rng.choice(_VOWEL) + last + end
+    word = _tidy(word)
     return word if style == "codename" else word.capitalize()
 
 
@@ -67,9 +68,10 @@ def _tidy(word: str) -> str:
 
 
 def space_size(style: str) -> int:
-    """An upper bound on how many distinct words ``style`` can coin (the size of its syllable product)."""
-    one = len(_ONSET) * len(_VOWEL) * len(_MID) * len(_ENDS[style])
-    return one * (1 + len(_MID) * len(_VOWEL))
+    """How many onset-vowel-consonant-vowel-consonant-ending spellings ``style`` has (an upper bound on its words)."""
+    ends = _ENDS[style]
+    mid = len(_ONSET) * len(set(_VOWEL)) ** 2 * (len(_SIMPLE) + len(_CLUSTER))
+    return mid * sum(len(_SIMPLE) + (len(_CLUSTER) if e[0] in "aeiou" else 0) for e in ends)
 
 
 @functools.lru_cache(maxsize=256)
@@ -80,7 +82,7 @@ def vocabulary(key: bytes, name: str, style: str, n: int, avoid: frozenset[str] 
     out: dict[str, None] = {}
     for _ in range(50 * n + 100):
         w = coin(rng, style)
-        if 4 <= len(w) <= 11 and w not in avoid and w.lower() not in avoid:
+        if 5 <= len(w) <= 13 and w not in avoid and w.lower() not in avoid:
             out.setdefault(w, None)
         if len(out) == n:
             return tuple(out)
