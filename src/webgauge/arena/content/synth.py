@@ -34,7 +34,7 @@ _SIMPLE = "b d g k l m n p r s t v z".split()
 _CLUSTER = "nd rt st ll rn lm ss lv rv nt rk ld rm mb ng lt rs nn rd".split()
 _GIVEN_END = "a ia ina elle o an en el is ie ara ena ius ine ette ora ian on ea ika".split()
 _FAMILY_END = ("son sen berg ford ton ley man ski holm wald ez ini ova elli ari os akis enko ard ers ing "
-               "ström dottir escu").split()
+               "dottir escu").split()
 _BRAND_END = "a o ix on ar en is ex io ra va ta ent um ax ia ine".split()
 _PLACE_END = ("ford haven vik stad burg ton bury dal holm wick by mar mouth ora enza field wood port ham brook ley "
               "more thorpe minster").split()
