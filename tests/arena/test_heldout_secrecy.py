@@ -84,4 +84,5 @@ def test_the_measurement_sees_reproduced_targets():
     """A 'secret' the secret-less worlds also use reproduces every target: the measure can fail."""
     rows = measure_leakage(["shop.buy_variant", "wiki.lookup"], n_worlds=3, n_heldout=3, secret=MEASUREMENT_KEY,
                            public_seeds=range(5))
-    assert [(r.family, r.reproduced, r.with_target) for r in rows] == [("shop.buy_variant", 3, 3), ("wiki.lookup", 3, 3)]
+    got = [(r.family, r.reproduced, r.with_target) for r in rows]
+    assert got == [("shop.buy_variant", 3, 3), ("wiki.lookup", 3, 3)]

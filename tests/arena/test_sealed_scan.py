@@ -44,8 +44,8 @@ def _leaks(root: Path, needles: set[str]) -> dict[str, list[str]]:
 
 def test_a_sealed_record_keeps_no_string_of_any_field():
     """Allow-list sealing: a record whose every text field holds the marker comes out without it."""
-    obs = {"mode": "screenshot", "step": 1, "url": f"/shop/?q={quote_plus(MARK)}", "title": MARK, "tabs": [f"/wiki/p/{MARK}"],
-           "active_tab": 0, "last_result": {"target": MARK}, "token": MARK, "screenshot_hash": "ab" * 32,
+    obs = {"mode": "screenshot", "step": 1, "url": f"/shop/?q={quote_plus(MARK)}", "title": MARK,
+           "tabs": [f"/wiki/p/{MARK}"], "active_tab": 0, "last_result": {"target": MARK}, "token": MARK, "screenshot_hash": "ab" * 32,
            "png": "cd" * 32, "dom": "ef" * 32, "capture_warnings": [MARK], "approval": MARK, "new_field": MARK,
            "viewport": [1280, 800], "scroll": [0, 120]}
     step = StepRecord(step=1, observed=obs, action={"kind": "fill", "element": "e5", "value": MARK, "url": MARK},
@@ -63,7 +63,8 @@ def test_a_sealed_record_keeps_no_string_of_any_field():
                         model="scripted", obs_mode="screenshot", success=False, forbidden=False,
                         validator_errors=[MARK], forbidden_violations=[MARK], error=f"environment error: {MARK}",
                         done_answer=MARK, final_diff={"x": MARK}, steps=[step], usage={"input_tokens": 5, "m": MARK},
-                        variant_events={"events": {"popup": 1}, "text_map": MARK}, attack={"attacked": True, "url": MARK},
+                        variant_events={"events": {"popup": 1}, "text_map": MARK},
+                        attack={"attacked": True, "url": MARK},
                         approval_decisions=[{"granted": True, "action": MARK}])
     sealed = seal_heldout_content(rec.to_json())
     text = json.dumps(sealed)

@@ -168,7 +168,8 @@ class Pool:
 
     def __post_init__(self) -> None:
         if self.slice == "heldout" and self.key is None:
-            raise ValueError("a held-out pool draws from its world's coined words: build it with Pool.of_seed(rng, seed)")
+            raise ValueError("a held-out pool draws from its world's coined words: "
+                             "build it with Pool.of_seed(rng, seed)")
 
     @classmethod
     def of_seed(cls, rng: random.Random, seed: int) -> "Pool":

@@ -42,10 +42,11 @@ def _numbers(d: dict) -> dict:
 
 
 def _step(s: dict) -> dict:
+    result = {k: v for k, v in (s.get("result") or {}).items() if k in _RESULT_KEEP and not isinstance(v, dict)}
+    diff = {t: {"n_changes": sum(len(d.get(k, [])) for k in ("inserted", "deleted", "updated"))}
+            for t, d in (s.get("diff") or {}).items()}
     return {"schema": s.get("schema"), "step": s.get("step"), "action": {"kind": (s.get("action") or {}).get("kind")},
-            "result": {k: v for k, v in (s.get("result") or {}).items() if k in _RESULT_KEEP and not isinstance(v, dict)},
-            "diff": {t: {"n_changes": len(d.get("inserted", [])) + len(d.get("deleted", [])) + len(d.get("updated", []))}
-                     for t, d in (s.get("diff") or {}).items()},
+            "result": result, "diff": diff,
             "latency_ms": s.get("latency_ms", 0.0), "agent_ms": s.get("agent_ms", 0.0), "thought": "", "raw": "",
             "usage": _numbers(s.get("usage")), "timings_ms": _numbers(s.get("timings_ms")),
             "observed": _observation(s.get("observed") or {}), "after": _observation(s.get("after") or {})}
