@@ -45,7 +45,8 @@ def _leaks(root: Path, needles: set[str]) -> dict[str, list[str]]:
 def test_a_sealed_record_keeps_no_string_of_any_field():
     """Allow-list sealing: a record whose every text field holds the marker comes out without it."""
     obs = {"mode": "screenshot", "step": 1, "url": f"/shop/?q={quote_plus(MARK)}", "title": MARK,
-           "tabs": [f"/wiki/p/{MARK}"], "active_tab": 0, "last_result": {"target": MARK}, "token": MARK, "screenshot_hash": "ab" * 32,
+           "tabs": [f"/wiki/p/{MARK}"], "active_tab": 0, "last_result": {"target": MARK}, "token": MARK,
+           "screenshot_hash": "ab" * 32,
            "png": "cd" * 32, "dom": "ef" * 32, "capture_warnings": [MARK], "approval": MARK, "new_field": MARK,
            "viewport": [1280, 800], "scroll": [0, 120]}
     step = StepRecord(step=1, observed=obs, action={"kind": "fill", "element": "e5", "value": MARK, "url": MARK},
