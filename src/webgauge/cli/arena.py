@@ -181,17 +181,31 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 @click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over seeds 0-199, held-out "
                                               "novelty) of the run's families and add it to the report.")
 @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Held-out-range seeds used to measure novelty (with --variety).")
-def report_cmd(run_dir, out, png, variety, heldout_sample):
+              help="Held-out-range seeds used to measure novelty and leakage (with --variety).")
+@click.option("--worlds", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Worlds built without the secret that are searched for held-out targets (with --variety).")
+@click.option("--secret", "secret_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Measure leakage of the held-out slice of this secret file (default: a stand-in secret).")
+def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
     import asyncio
 
-    from webgauge.arena.outputs.report import family_success_text, write_arena_report, write_variety
+    from webgauge.arena.outputs.report import (family_success_text, leakage_text, write_arena_report, write_leakage,
+                                               write_variety)
     from webgauge.arena.outputs.scoring import load_episodes
 
     eps = load_episodes(run_dir)
     if variety:
+        from webgauge.arena.tasks.heldout import load_secret
+
+        try:
+            secret = load_secret(secret_file) if secret_file is not None else None
+        except (FileNotFoundError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--secret") from None
         fams = sorted({r.family for r in eps.records}) or None
         click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample)}")
+        path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret)
+        click.echo(leakage_text(rows))
+        click.echo(f"leakage: {path}")
     path = write_arena_report(run_dir, out)
     text = family_success_text(eps)
     if text:
