@@ -63,6 +63,7 @@ class BgymEpisode:
     obs_keys: dict = field(default_factory=dict)
     axtree_nodes: int = 0
     goal: str = ""
+    viewports: set = field(default_factory=set)  # the page's CSS viewport at each observation
     seconds: float = 0.0
 
 
@@ -82,6 +83,7 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
     for step in range(step_cap or task.max_steps * 3 + 12):
         if r["url"] != url:
             nav, url = nav + 1, r["url"]
+        ep.viewports.add(tuple(r["table"]["viewport"]))
         obs, bids = observation_from_table(r["table"], url=r["url"], step=step, navigation_id=nav, tabs=r["tabs"],
                                            active_tab=r["active_tab"], last_result=last)
         action = (await agent.act(obs)).action

@@ -104,6 +104,9 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
     assert sum(e.reward for e in eps.values()) >= len(tasks) - 2, summary
+    viewports = {r["family"]: (r["viewport"]["width"], r["viewport"]["height"]) for r in family_table()}
     for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
         assert e.obs_keys["axtree_object"] and e.obs_keys["dom_object"] and e.axtree_nodes > 10, f
         assert e.goal, f
+        # the page keeps the task's viewport through every step (see browsergym/webgauge/viewport_fix.py)
+        assert e.viewports == {viewports[f]}, (f, e.viewports)

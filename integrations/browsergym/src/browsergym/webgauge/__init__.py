@@ -17,3 +17,7 @@ ENV_IDS = []
 for _family in FAMILIES:
     register_task(f"webgauge.{_family}", WebgaugeTask, task_kwargs={"family": _family})
     ENV_IDS.append(f"browsergym/webgauge.{_family}")
+
+from .viewport_fix import install as _install_viewport_fix  # noqa: E402
+
+_install_viewport_fix()
