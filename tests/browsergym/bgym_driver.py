@@ -37,7 +37,7 @@ class Driver:
     def init(self, cmd: dict) -> dict:
         from importlib.metadata import version
 
-        import browsergym.webgauge  # noqa: F401  (registers the environments)
+        import browsergym.webgauge
 
         self.capture_js, self.chromium = cmd["capture_js"], cmd["chromium"]
         return {"browsergym_core": version("browsergym-core"), "playwright": version("playwright"),

@@ -9,12 +9,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bgym_venv import DRIVER, driver_env, system_chromium
+
+from webgauge.arena.adapters.bgym_oracle import (
+    BgymActionWriter,
+    capture_js,
+    observation_from_table,
+)
 from webgauge.arena.adapters.serve_client import ServiceProcess as Service  # noqa: F401  (re-exported)
-from webgauge.arena.adapters.bgym_oracle import BgymActionWriter, capture_js, observation_from_table
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.core.task import Task
-
-from bgym_venv import DRIVER, driver_env, system_chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,7 +79,7 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
     info = r["task_info"]
     ep.obs_keys, ep.axtree_nodes = r["keys"], r["axtree_nodes"]
     ep.goal = " ".join(g.get("text", "") for g in r.get("goal") or [])
-    base = info["start_url"][: -len(task.start_url)] if info["start_url"].endswith(task.start_url) else info["start_url"]
+    base = info["start_url"].removesuffix(task.start_url)
     agent = OracleAgent(task, ask_approval=False)
     agent.start(task.public(), base)
     writer = BgymActionWriter(files=dict(info.get("files") or {}))

@@ -19,15 +19,15 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bgym_venv import PACKAGE, VenvError, ensure_venv  # noqa: E402
-from harness import Driver, Service, play_oracle_bgym  # noqa: E402
+from bgym_venv import PACKAGE, VenvError, ensure_venv
+from harness import Driver, Service, play_oracle_bgym
 
-from webgauge.arena.adapters.serve import family_table  # noqa: E402
-from webgauge.arena.agents.oracle import OracleAgent  # noqa: E402
-from webgauge.arena.apps.server import ArenaServer  # noqa: E402
-from webgauge.arena.core.env import ArenaEnv  # noqa: E402
-from webgauge.arena.core.episode import play  # noqa: E402
-from webgauge.arena.tasks import build_tasks  # noqa: E402
+from webgauge.arena.adapters.serve import family_table
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.core.env import ArenaEnv
+from webgauge.arena.core.episode import play
+from webgauge.arena.tasks import build_tasks
 
 pytestmark = [pytest.mark.browsergym, pytest.mark.timeout(3600)]
 

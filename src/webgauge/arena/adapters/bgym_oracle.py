@@ -21,7 +21,7 @@ from ...browser.snapshot import element_id
 from ..core.actions import Action
 from ..core.observation import Observation
 
-__all__ = ["observation_from_table", "BgymActionWriter", "capture_js", "DONE_MESSAGE"]
+__all__ = ["DONE_MESSAGE", "BgymActionWriter", "capture_js", "observation_from_table"]
 
 DONE_MESSAGE = "done"
 """What the agent says when it finishes a task that asks no question (BrowserGym needs some text)."""

@@ -32,7 +32,7 @@ from ..core.diff import diff_states
 from ..core.effects import check_effects
 from ..core.task import Task
 
-__all__ = ["API_VERSION", "ArenaService", "Verdict", "judge", "family_table", "task_for"]
+__all__ = ["API_VERSION", "ArenaService", "Verdict", "family_table", "judge", "task_for"]
 
 API_VERSION = 1
 LEASE_HEADER = "x-webgauge-lease"

@@ -146,7 +146,7 @@ class ServiceProcess:
             if stream is not None:
                 stream.close()
 
-    def __enter__(self) -> "ServiceProcess":
+    def __enter__(self) -> ServiceProcess:
         return self
 
     def __exit__(self, *exc) -> None:

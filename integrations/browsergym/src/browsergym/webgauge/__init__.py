@@ -11,13 +11,13 @@ from browsergym.core.registration import register_task
 from .client import API_VERSION, URL_ENV, ArenaClient, ArenaServiceError
 from .task import FAMILIES, WebgaugeTask
 
-__all__ = ["ArenaClient", "ArenaServiceError", "WebgaugeTask", "FAMILIES", "ENV_IDS", "URL_ENV", "API_VERSION"]
+__all__ = ["API_VERSION", "ENV_IDS", "FAMILIES", "URL_ENV", "ArenaClient", "ArenaServiceError", "WebgaugeTask"]
 
 ENV_IDS = []
 for _family in FAMILIES:
     register_task(f"webgauge.{_family}", WebgaugeTask, task_kwargs={"family": _family})
     ENV_IDS.append(f"browsergym/webgauge.{_family}")
 
-from .viewport_fix import install as _install_viewport_fix  # noqa: E402
+from .viewport_fix import install as _install_viewport_fix
 
 _install_viewport_fix()

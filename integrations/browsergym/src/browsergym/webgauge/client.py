@@ -8,7 +8,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-__all__ = ["ArenaClient", "ArenaServiceError", "URL_ENV", "API_VERSION"]
+__all__ = ["API_VERSION", "URL_ENV", "ArenaClient", "ArenaServiceError"]
 
 URL_ENV = "WEBGAUGE_ARENA_URL"
 API_VERSION = 1  # the control API version this package speaks

@@ -21,7 +21,7 @@ from browsergym.core.task import AbstractBrowserTask
 
 from .client import ArenaClient
 
-__all__ = ["WebgaugeTask", "FAMILIES", "family_table"]
+__all__ = ["FAMILIES", "WebgaugeTask", "family_table"]
 
 
 def family_table() -> dict[str, dict]:
