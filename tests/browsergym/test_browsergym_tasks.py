@@ -49,44 +49,39 @@ def test_shipped_family_list_is_current():
     assert len(shipped) == len(build_tasks((SEED,)))
 
 
-async def _webgauge_verdicts(browser, tasks) -> dict[str, float]:
-    """webgauge's own verdict per family: the oracle played in-process (as `arena run` does)."""
-    out = {}
-    with ArenaServer() as srv:
-        env = ArenaEnv(browser, srv.app_url, srv.client())
-        try:
-            for t in tasks:
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                out[t.family] = 1.0 if rec.success and not rec.forbidden else 0.0
-        finally:
-            await env.close()
-    return out
-
-
 async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
+    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run` plays it),
+    then the same task through BrowserGym; progress goes to .cache/browsergym-agreement.jsonl."""
     py = _python()
     tasks = build_tasks((SEED,))
-    t0 = time.perf_counter()
-    ours = await _webgauge_verdicts(browser, tasks)
-    t_ours = time.perf_counter() - t0
-    svc = Service(slots=2)
-    episodes = {}
-    try:
+    progress = Path(__file__).resolve().parents[2] / ".cache" / "browsergym-agreement.jsonl"
+    progress.write_text("")
+    ours, episodes, t_ours, t_bgym = {}, {}, 0.0, 0.0
+    with ArenaServer() as srv, Service(slots=2) as svc:
+        env = ArenaEnv(browser, srv.app_url, srv.client())
         driver = Driver(py, svc.url)
         try:
             assert driver.info["browsergym_core"] == "0.14.3"
             assert driver.info["registered"] == len(tasks)
-            t0 = time.perf_counter()
             for t in tasks:
+                t0 = time.perf_counter()
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                ours[t.family] = 1.0 if rec.success and not rec.forbidden else 0.0
+                t1 = time.perf_counter()
                 try:
-                    episodes[t.family] = await play_oracle_bgym(driver, t)
+                    episodes[t.family] = ep = await play_oracle_bgym(driver, t)
+                    row = {"family": t.family, "webgauge": ours[t.family], "browsergym": ep.reward, "steps": ep.steps,
+                           "errors": ep.errors[:3], "verdict": ep.verdict}
                 except RuntimeError as exc:  # recorded per family; the run goes on
                     episodes[t.family] = exc
-            t_bgym = time.perf_counter() - t0
+                    row = {"family": t.family, "webgauge": ours[t.family], "raised": str(exc)[:500]}
+                t_ours, t_bgym = t_ours + (t1 - t0), t_bgym + (time.perf_counter() - t1)
+                row.update(webgauge_s=round(t1 - t0, 1), browsergym_s=round(time.perf_counter() - t1, 1))
+                with progress.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
         finally:
             driver.close()
-    finally:
-        svc.close()
+            await env.close()
     failed = {f: str(e)[:500] for f, e in episodes.items() if isinstance(e, Exception)}
     eps = {f: e for f, e in episodes.items() if not isinstance(e, Exception)}
     disagree = {f: {"webgauge": ours[f], "browsergym": e.reward, "verdict": e.verdict, "errors": e.errors[:4],
@@ -96,10 +91,6 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
                f"in {t_ours:.0f} s; BrowserGym episodes {len(eps)} in {t_bgym:.0f} s "
                f"(median {sorted(e.seconds for e in eps.values())[len(eps) // 2]:.1f} s)")
     print(summary)
-    Path(__file__).resolve().parents[2].joinpath(".cache", "browsergym-agreement.json").write_text(json.dumps(
-        {"summary": summary, "failed": failed, "disagree": disagree,
-         "episodes": {f: {"reward": e.reward, "steps": e.steps, "seconds": round(e.seconds, 1)} for f, e in eps.items()}},
-        indent=1))
     assert not failed, f"{summary}; episodes that raised: {json.dumps(failed, indent=1)[:4000]}"
     assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
