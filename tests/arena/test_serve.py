@@ -148,3 +148,19 @@ def test_heldout_by_secret_never_leaves_the_service():
         # the public task of the same family is another task
         st, pub = call(svc.url, "POST", f"/v1/slots/{i}/reset", {"family": family, "seed": 0}, lease)
         assert pub["goal"] == task_for(family, 0).instruction != want.instruction
+
+
+def test_a_dead_clients_lease_is_reclaimed_after_the_timeout():
+    import time
+
+    from webgauge.arena.adapters.serve import ArenaService
+
+    with ArenaService(1, lease_timeout=1.0) as svc:
+        st, a = call(svc.control_url, "POST", "/v1/slots")
+        assert st == 200
+        assert call(svc.control_url, "POST", "/v1/slots")[0] == 409  # held, and used just now
+        time.sleep(1.3)
+        st, b = call(svc.control_url, "POST", "/v1/slots")
+        assert st == 200 and b["slot"] == a["slot"] and b["lease"] != a["lease"]
+        st, err = call(svc.control_url, "POST", f"/v1/slots/{a['slot']}/reset", {"family": "account.rename"}, a["lease"])
+        assert st == 403  # the old lease is gone

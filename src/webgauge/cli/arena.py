@@ -76,9 +76,11 @@ def tasks_cmd(seeds, families, as_json, variety, heldout_sample):
 @click.option("--control-port", type=int, default=0, help="Control API port (default: a free one).")
 @click.option("--secret", type=click.Path(path_type=Path), default=None,
               help="Secret file for held-out tasks (or set WEBGAUGE_ARENA_SECRET); without it only public seeds.")
+@click.option("--lease-timeout", type=click.FloatRange(min=1), default=900.0, show_default=True,
+              help="Seconds after which an unused slot lease may be reclaimed (its client died without releasing).")
 @click.option("--write-families", type=click.Path(path_type=Path), default=None,
               help="Write the family table (JSON) to this file and exit (the BrowserGym package ships it).")
-def serve_cmd(slots, port, control_port, secret, write_families):
+def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
     import os
 
     from webgauge.arena.adapters.serve import ArenaService, family_table
@@ -94,7 +96,8 @@ def serve_cmd(slots, port, control_port, secret, write_families):
             key = load_secret(secret)
         except (OSError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--secret") from None
-    with ArenaService(slots, secret=key, app_port=port, control_port=control_port) as srv:
+    with ArenaService(slots, secret=key, app_port=port, control_port=control_port,
+                      lease_timeout=lease_timeout) as srv:
         click.echo(f"apps:        {srv.app_url}/e/<slot episode>/", )
         click.echo(f"control API: {srv.control_url}  (API v1: GET /v1/version; {slots} slots; "
                    f"held-out: {'yes' if key else 'no'})")

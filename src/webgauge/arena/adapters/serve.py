@@ -110,6 +110,7 @@ class Slot:
     seed_state: dict = field(default_factory=dict)
     last_state: dict = field(default_factory=dict)
     trace: list[dict] = field(default_factory=list)
+    last_used: float = 0.0  # time.monotonic() of the lease's last call
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
@@ -120,11 +121,12 @@ class ArenaService(ArenaServer):
     """
 
     def __init__(self, slots: int = 4, *, secret: bytes | None = None, host: str = "127.0.0.1",
-                 app_port: int = 0, control_port: int = 0) -> None:
+                 app_port: int = 0, control_port: int = 0, lease_timeout: float = 900.0) -> None:
         if slots < 1:
             raise ValueError(f"slots must be at least 1, got {slots}")
         super().__init__(host, app_port, control_port)
         self._secret = secret
+        self.lease_timeout = lease_timeout  # a lease unused this long is reclaimed (its client died)
         self._keys = _family_keys()
         self._families = family_table()
         self._slots_lock = threading.Lock()
@@ -160,10 +162,18 @@ class ArenaService(ArenaServer):
     def _reserve(self) -> dict:
         with self._slots_lock:
             slot = next((s for s in self.slots if s.lease is None), None)
+            if slot is None:  # reclaim the longest-idle lease of a client that stopped calling
+                now = time.monotonic()
+                idle = [s for s in self.slots if now - s.last_used > self.lease_timeout]
+                slot = min(idle, key=lambda s: s.last_used) if idle else None
+                if slot is not None:
+                    with slot.lock:
+                        self._release(slot, {})
             if slot is None:
                 raise ControlRefusal(409, f"all {len(self.slots)} slots are reserved; release one "
-                                          "(DELETE /v1/slots/<i>) or start the service with more --slots")
-            slot.lease = secrets.token_urlsafe(18)
+                                          "(DELETE /v1/slots/<i>), start the service with more --slots, or "
+                                          f"wait: a lease unused for {self.lease_timeout:g} s is reclaimed")
+            slot.lease, slot.last_used = secrets.token_urlsafe(18), time.monotonic()
         return {"slot": slot.index, "lease": slot.lease}
 
     def _leased(self, index: str, lease: str | None) -> Slot:
@@ -174,6 +184,7 @@ class ArenaService(ArenaServer):
         if slot.lease is None or lease is None or not secrets.compare_digest(slot.lease, lease):
             raise ControlRefusal(403, f"slot {slot.index}: send the lease POST /v1/slots returned in the "
                                       "X-Webgauge-Lease header")
+        slot.last_used = time.monotonic()
         return slot
 
     # ---- slot routes ---------------------------------------------------------
