@@ -77,7 +77,7 @@ class WebgaugeTask(AbstractBrowserTask):
                     path.write_bytes(self.client.file(name))
                     files[name] = str(path)
                 goal += "\nFiles you may upload: " + ", ".join(files.values())
-            page.goto(r["start_url"])
+            page.goto(r["start_url"], timeout=max(self.timeout, 30_000))  # a loaded machine loads slowly
         except BaseException:
             self.teardown()
             raise
