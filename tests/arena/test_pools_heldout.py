@@ -6,10 +6,12 @@ import hashlib
 import json
 import random
 
+import pytest
+
 from webgauge.arena.tasks.heldout import heldout_seeds, instruction_digest, make_slices
 from webgauge.arena.core.records import EpisodeRecord
 from webgauge.arena.outputs.package import _seal
-from webgauge.arena.core.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
+from webgauge.arena.content.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
 
 SECRET = b"a-test-secret-of-enough-bytes-0123456789"
 
@@ -24,19 +26,33 @@ def test_every_pool_is_split_into_disjoint_public_and_heldout_parts():
 
 
 def test_heldout_draws_never_meet_public_draws():
-    pub, held = Pool(random.Random(1), "public"), Pool(random.Random(1), "heldout")
+    seed = heldout_seeds(SECRET, 1)[0]
+    pub, held = Pool(random.Random(1), "public"), Pool.of_seed(random.Random(1), seed)
     pub_people = {pub.person() for _ in range(3000)}
     held_people = {held.person() for _ in range(3000)}
     assert not pub_people & held_people
-    # neither part of a held-out name ever appears in a public name
+    # neither part of a held-out name ever appears in a public name, nor in any of the public lists
     assert not {n.split()[0] for n in held_people} & {n.split()[0] for n in pub_people}
+    listed = {w for parts in POOLS.values() for half in parts.values() for w in half}
+    assert not {w for n in held_people for w in n.split()} & listed
     pub_dates = {pub.date() for _ in range(2000)}
     held_dates = {held.date() for _ in range(2000)}
     assert not pub_dates & held_dates and len(pub_dates) > 200
     assert not {pub.amount(10, 500) for _ in range(2000)} & {held.amount(10, 500) for _ in range(2000)}
-    for product in (held.product() for _ in range(200)):  # composite values: each part is held out
-        adjective, noun = product.split(" ")
-        assert slice_of_value(adjective) == slice_of_value(noun) == "heldout"
+    for product in (held.product() for _ in range(200)):  # the product line is coined, the noun a held-out one
+        line, noun = product.split(" ")
+        assert line not in listed and slice_of_value(noun) == "heldout"
+
+
+def test_a_heldout_pool_needs_its_world_key_and_each_world_coins_its_own_names():
+    with pytest.raises(ValueError, match="Pool.of_seed"):
+        Pool(random.Random(1), "heldout")
+    a, b = heldout_seeds(SECRET, 2)
+    pa, pb = Pool.of_seed(random.Random(0), a), Pool.of_seed(random.Random(0), b)
+    for name in ("first", "last", "adjective", "company_a", "city", "topic"):
+        assert len(pa.words(name)) >= len(POOLS[name]["public"]), name
+        assert not set(pa.words(name)) & set(pb.words(name)), name  # two worlds share no coined word
+    assert pa.words("topic") == Pool.of_seed(random.Random(9), a).words("topic")  # a world's words are fixed
 
 
 def test_heldout_seeds_are_128_bit_hmacs_above_every_public_seed():

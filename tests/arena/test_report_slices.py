@@ -32,7 +32,8 @@ def test_report_shows_family_success_per_slice_and_variety(tmp_path):
     assert [r["family"] for r in rows] == ["wiki.lookup"] and rows[0]["oracle"][0] == 1.0
     assert rows[0]["heuristic"] is not None and rows[0]["episodes"] == 4
 
-    res = CliRunner().invoke(cli, ["arena", "report", str(run_dir), "--variety", "--heldout-sample", "3"])
+    res = CliRunner().invoke(cli, ["arena", "report", str(run_dir), "--variety", "--heldout-sample", "3",
+                                   "--worlds", "20"])
     assert res.exit_code == 0, res.output
     out = res.output
     assert "public slice: success per family" in out and "held-out slice: success per family" in out
@@ -42,7 +43,13 @@ def test_report_shows_family_success_per_slice_and_variety(tmp_path):
     variety = [json.loads(line) for line in (run_dir / "variety.jsonl").read_text().splitlines()]
     assert [v["family"] for v in variety] == ["wiki.lookup"] and variety[0]["distinct"] >= 20
     assert variety[0]["heldout_tasks"] == 3
+    assert "held-out leakage: targets reproduced by 20 secret-less worlds" in out
+    leak = [json.loads(line) for line in (run_dir / "heldout_leakage.jsonl").read_text().splitlines()]
+    got = [(r["family"], r["heldout_tasks"], r["with_target"], r["worlds"]) for r in leak]
+    assert got == [("wiki.lookup", 3, 3, 20)]
+    assert leak[0]["reproduced"] == 0 and leak[0]["template_public"] == 0
     html = (run_dir / "report" / "report.html").read_text()
     assert "Held-out slice (apart from the public slice, never pooled)" in html
     assert "Held-out success per family" in html and "Task variety" in html and "held-out novelty" in html
     assert "Success by family (public slice" in html
+    assert "Held-out secrecy" in html and "held-out targets" in html

@@ -21,6 +21,8 @@ from harness_venvs import harness_python, run_in
 DUMP = """
 import json, sys
 from inspect_ai.log import read_eval_log
+
+pytestmark = pytest.mark.harness
 log = read_eval_log(sys.argv[1])
 out = {"status": log.status, "task": log.eval.task, "metrics": {n: m.value for s in log.results.scores
        for n, m in s.metrics.items()}, "samples": {}}

@@ -1,6 +1,6 @@
 """Two fixed answer sets for a benchmark, for harness parity tests (not collected by pytest).
 
-Set ``a`` is mostly the dom-oracle's answers, set ``b`` mostly random guesses; both have
+Set ``a`` is mostly the dom-heuristic's answers, set ``b`` mostly random guesses; both have
 unparseable answers mixed in, so scores spread over 0..1, some answers fail to parse, and the
 two models differ (the consensus targets of one come from the other).
 """
@@ -11,13 +11,13 @@ import asyncio
 import json
 from pathlib import Path
 
-from webgauge.understand import DomOracle, RandomBaseline, read_questions
+from webgauge.understand import DomHeuristic, RandomBaseline, read_questions
 
 JUNK = "I cannot tell from the screenshot."
 
 
 async def _answers(bench: Path) -> dict[str, dict[str, str]]:
-    oracle, rnd = DomOracle(), RandomBaseline()
+    oracle, rnd = DomHeuristic(), RandomBaseline()
     out: dict[str, dict[str, str]] = {"a": {}, "b": {}}
     for i, q in enumerate(sorted(read_questions(bench), key=lambda q: q.id)):
         good, guess = await oracle.answer(q, bench, 0), await rnd.answer(q, bench, 0)

@@ -21,6 +21,8 @@ sys.path.insert(0, str(HERE))  # the helpers beside this file (tests are importe
 from harness_venvs import harness_python, run_in
 from replay_answers import write_answer_sets
 
+pytestmark = pytest.mark.harness
+
 
 def _mean(vals):
     vals = [100 * v for v in vals if v is not None]

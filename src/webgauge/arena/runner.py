@@ -13,7 +13,6 @@ Re-running resumes; new repeats add items and keep the old ones.
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import threading
 from pathlib import Path
@@ -31,6 +30,7 @@ from .env.page_pool import pool_for
 from .env.episode import play
 from .core.records import EpisodeRecord
 from .core.task import Task
+from .outputs.sealing import SEALED, SEALED_SEED, seal_error, seal_heldout_content
 from .replay import find_base
 from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
@@ -132,7 +132,19 @@ def _refused(record: EpisodeRecord) -> bool:
 
 
 async def episode_item(item, ctx):
-    """``webgauge.run`` handler: one episode of one agent on one (task, variant)."""
+    """``webgauge.run`` handler: one episode of one agent on one (task, variant).
+
+    A held-out episode that fails is recorded by the kind of its error only: the message of an
+    exception raised inside a held-out world may quote its content."""
+    if item.payload.get("slice") != "heldout" or ctx.options.get("keep_heldout_content", False):
+        return await _episode_item(item, ctx)
+    try:
+        return await _episode_item(item, ctx)
+    except Exception as exc:
+        raise RuntimeError(seal_error(f"held-out episode failed with {type(exc).__name__}")) from None
+
+
+async def _episode_item(item, ctx):
     from webgauge.run import ItemResult
 
     p = item.payload
@@ -170,49 +182,6 @@ async def episode_item(item, ctx):
     if p["slice"] == "heldout" and not ctx.options.get("keep_heldout_content", False):
         out, blobs = seal_heldout_content(out), {}
     return ItemResult(record=out, blobs=blobs)
-
-
-SEALED = "(held-out: sealed)"
-SEALED_SEED = -1
-"""The seed a sealed held-out record shows (the real one would regenerate the task)."""
-
-
-def seal_heldout_content(record: dict) -> dict:
-    """A held-out record as the run directory keeps it by default: the metrics, the slice, the
-    action kinds and result codes, and the instruction's salted HMAC; no seed, no instruction, no
-    screenshots or DOM snapshots, no model text, no typed values or answers, no row values.
-    (Pass ``keep_heldout_content=True`` to a sweep, ``--keep-heldout-content`` on the CLI, to
-    keep everything; packages seal held-out records either way.)"""
-    rec = json.loads(json.dumps(record))
-    task = rec["task"]
-    task.update(instruction=SEALED, forbidden_effects=task.get("forbidden_effects_public", []))
-    # the seed regenerates the task through the public procedure: it is as secret as the instruction
-    rec["seed"] = task["seed"] = SEALED_SEED
-    if "files" in task:  # the names of the task's upload files are content too
-        task["files"] = [SEALED] * len(task["files"])
-    task["params"] = {k: v for k, v in task.get("params", {}).items() if k in ("slice", "instruction_hmac")}
-    for s in rec["steps"]:
-        s["action"] = {"kind": s["action"].get("kind")}
-        s["thought"] = s["raw"] = ""
-        s["diff"] = {t: {"n_changes": len(d.get("inserted", [])) + len(d.get("deleted", [])) + len(d.get("updated", []))}
-                     for t, d in (s.get("diff") or {}).items()}
-        s["result"] = {k: v for k, v in s["result"].items() if k in ("ok", "kind", "rejected")}
-        for side in ("observed", "after"):
-            ref = s.get(side) or {}
-            for k in ("png", "dom", "last_result"):
-                ref.pop(k, None)
-            for k in ("url", "title"):
-                if k in ref:
-                    ref[k] = SEALED
-            if "file_chooser" in ref:  # the names an open file chooser offered: the task's files
-                ref["file_chooser"] = [SEALED] * len(ref["file_chooser"])
-    rec["final_diff"] = {}
-    rec["approval_decisions"] = [{"granted": d.get("granted")} for d in rec.get("approval_decisions") or []]
-    rec["validator_errors"] = [SEALED] * len(rec["validator_errors"])
-    rec["forbidden_violations"] = [SEALED] * len(rec["forbidden_violations"])
-    rec["done_answer"] = None if rec.get("done_answer") is None else SEALED
-    return rec
-
 
 
 def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),

@@ -103,17 +103,40 @@ def _check_modes(tasks, as_json: bool, workers: int) -> None:
         raise SystemExit(1)
 
 
-@group.command("serve", help="Serve the apps on loopback with one episode at SEED until Ctrl-C (for looking around).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the episode's world.")
+@group.command("serve", help="Serve the apps, the episode databases and the versioned control API (/v1) on loopback "
+                              "with N episode slots until Ctrl-C (for BrowserGym and other harnesses; docs/arena-serve.md).")
+@click.option("--slots", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Episode slots (parallel episodes) the service holds.")
 @click.option("--port", type=int, default=0, help="App port (default: a free one).")
 @click.option("--control-port", type=int, default=0, help="Control API port (default: a free one).")
-def serve_cmd(seed, port, control_port):
-    from webgauge.arena import ArenaServer
+@click.option("--secret", type=click.Path(path_type=Path), default=None,
+              help="Secret file for held-out tasks (or set WEBGAUGE_ARENA_SECRET); without it only public seeds.")
+@click.option("--lease-timeout", type=click.FloatRange(min=1), default=900.0, show_default=True,
+              help="Seconds after which an unused slot lease may be reclaimed (its client died without releasing).")
+@click.option("--write-families", type=click.Path(path_type=Path), default=None,
+              help="Write the family table (JSON) to this file and exit (the BrowserGym package ships it).")
+def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
+    import os
 
-    with ArenaServer(app_port=port, control_port=control_port) as srv:
-        ep = srv.create_episode(seed)
-        click.echo(f"apps:        {srv.episode_url(ep.id, '/')}")
-        click.echo(f"control API: {srv.control_url}  (POST /episodes/{ep.id}/reset, GET /episodes/{ep.id}/state)")
+    from webgauge.arena.adapters.serve import ArenaService, family_table
+    from webgauge.arena.tasks.heldout import SECRET_ENV, load_secret
+
+    if write_families is not None:
+        write_families.write_text(json.dumps(family_table(), indent=1) + "\n")
+        click.echo(f"wrote {write_families}")
+        return
+    key = None
+    if secret is not None or os.environ.get(SECRET_ENV):
+        try:
+            key = load_secret(secret)
+        except (OSError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--secret") from None
+    with ArenaService(slots, secret=key, app_port=port, control_port=control_port,
+                      lease_timeout=lease_timeout) as srv:
+        click.echo(f"apps:        {srv.app_url}/e/<slot episode>/", )
+        click.echo(f"control API: {srv.control_url}  (API v1: GET /v1/version; {slots} slots; "
+                   f"held-out: {'yes' if key else 'no'})")
+        click.echo(f"BrowserGym:  export WEBGAUGE_ARENA_URL={srv.control_url}", )
         try:
             while True:
                 time.sleep(1)
@@ -181,17 +204,31 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 @click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over seeds 0-199, held-out "
                                               "novelty) of the run's families and add it to the report.")
 @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
-              help="Held-out-range seeds used to measure novelty (with --variety).")
-def report_cmd(run_dir, out, png, variety, heldout_sample):
+              help="Held-out-range seeds used to measure novelty and leakage (with --variety).")
+@click.option("--worlds", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Worlds built without the secret that are searched for held-out targets (with --variety).")
+@click.option("--secret", "secret_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Measure leakage of the held-out slice of this secret file (default: a stand-in secret).")
+def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
     import asyncio
 
-    from webgauge.arena.outputs.report import family_success_text, write_arena_report, write_variety
+    from webgauge.arena.outputs.report import (family_success_text, leakage_text, write_arena_report, write_leakage,
+                                               write_variety)
     from webgauge.arena.outputs.scoring import load_episodes
 
     eps = load_episodes(run_dir)
     if variety:
+        from webgauge.arena.tasks.heldout import load_secret
+
+        try:
+            secret = load_secret(secret_file) if secret_file is not None else None
+        except (FileNotFoundError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--secret") from None
         fams = sorted({r.family for r in eps.records}) or None
         click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample)}")
+        path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret)
+        click.echo(leakage_text(rows))
+        click.echo(f"leakage: {path}")
     path = write_arena_report(run_dir, out)
     text = family_success_text(eps)
     if text:

@@ -16,7 +16,7 @@ import hashlib
 import random
 import sqlite3
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
 from .common import now
 from .web import payload, redirect, render
@@ -46,7 +46,7 @@ def key_prefix(key_id: int, name: str) -> str:
 
 def key_names(rng: random.Random, seed: int, n: int = N_KEYS) -> list[str]:
     """``n`` API key names from the seed's topic pool, in near-identical pairs (``x-deploy`` / ``x-deploy-old``)."""
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     combos: dict[tuple[str, tuple[str, str]], None] = {}
     while len(combos) < n // 2:
         combos.setdefault((pool.topic(), rng.choice(SUFFIX_PAIRS)), None)
@@ -54,7 +54,7 @@ def key_names(rng: random.Random, seed: int, n: int = N_KEYS) -> list[str]:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     conn.executemany("INSERT INTO acct_profile VALUES(?,?)",
                      [("display_name", pool.person()), ("email", "me@example.test"), ("timezone", "UTC")])
     names = key_names(rng, seed)

@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ..core.pools import Pool, slice_of_seed, staff
+from ..content.pools import Pool, staff
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, flag, now, safe_next, signin_token
 
@@ -43,7 +43,7 @@ _ENV = None
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     teams = sorted({pool.topic().capitalize() for _ in range(60)})[:12]
     for i, (name, email) in enumerate(staff(seed), start=1):
         status = rng.choices(STATUSES, weights=(75, 10, 15))[0]

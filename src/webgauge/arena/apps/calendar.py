@@ -15,7 +15,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from ..core.pools import Pool, slice_of_seed, staff
+from ..content.pools import Pool, staff
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
@@ -40,7 +40,7 @@ def reference(booking_id: int, date: str, room: str, start: int) -> str:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     rooms = sorted({pool.city() for _ in range(40)})[:6]
     for i, name in enumerate(rooms, start=1):
         conn.execute("INSERT INTO cal_rooms VALUES(?,?)", (i, f"{name} room"))

@@ -16,7 +16,7 @@ import random
 import sqlite3
 from urllib.parse import urlencode
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
 from .common import now
 from .web import payload, redirect, render
@@ -47,7 +47,7 @@ _KINDS = ("Disk usage {p}% on {svc}-db-{n}", "Latency p95 above {ms} ms on {svc}
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     regions = list(dict.fromkeys(pool.city() for _ in range(80)))[:6]
     rows, r = [], rng.random
     for region in regions:

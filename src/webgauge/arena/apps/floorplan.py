@@ -15,7 +15,7 @@ import io
 import random
 import sqlite3
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
 from .web import payload, redirect, render
 
@@ -62,7 +62,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
                 desks.append((k, floor, f"{floor}-{'ABCD'[row]}{col + 1:02d}", row, col, x0 + col * (DESK_W + 4), y,
                               DESK_W, DESK_H))
     conn.executemany("INSERT INTO fp_desks VALUES(?,?,?,?,?,?,?,?,?)", desks)
-    people = Pool(rng, slice_of_seed(seed)).people(60)
+    people = Pool.of_seed(rng, seed).people(60)
     r = rng.random
     conn.executemany("INSERT INTO fp_bookings(desk_id, day, user, mine) VALUES(?,?,?,0)",
                      [(d[0], day, people[int(r() * 60)]) for day in DAYS for d in desks if r() < 0.3])

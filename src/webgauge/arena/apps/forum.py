@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ..core.pools import Pool, slice_of_seed, staff
+from ..content.pools import Pool, staff
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now, safe_next, signin_token
 
@@ -67,7 +67,7 @@ def _password(pool: Pool, rng: random.Random) -> str:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     people = staff(seed)
     picks = sorted(rng.sample(range(len(people)), 70))
     users = []

@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ..core.pools import POOLS, Pool, slice_of_seed, staff
+from ..content.pools import Pool, staff
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
@@ -46,10 +46,10 @@ def _staff(seed: int) -> tuple:
     return tuple(staff(seed))
 
 
-@functools.lru_cache(maxsize=2)
-def _subjects(part: str) -> list[str]:
-    """Every subject of one slice: a topic of the slice and a kind of mail."""
-    return [f"{t.capitalize()} {k}" for t in POOLS["topic"][part] for k in KINDS]
+@functools.lru_cache(maxsize=8)
+def _subjects(seed: int) -> list[str]:
+    """Every subject of the seed's world: one of its topics and a kind of mail."""
+    return [f"{t.capitalize()} {k}" for t in Pool.of_seed(random.Random(0), seed).words("topic") for k in KINDS]
 
 
 def people_and_subjects(rng: random.Random, seed: int) -> tuple[list[tuple[str, str]], list[str]]:
@@ -58,7 +58,7 @@ def people_and_subjects(rng: random.Random, seed: int) -> tuple[list[tuple[str, 
     people = [n for n, _ in _staff(seed)[100:129]]
     first, last = people[0].split(" ", 1)
     people.insert(1, f"{first} {last}son")  # like "Dana Park" / "Dana Parkson"
-    subjects = rng.sample(_subjects(slice_of_seed(seed)), N_PERSONAL + 40)
+    subjects = rng.sample(_subjects(seed), N_PERSONAL + 40)
     users = [(n, n.lower().replace(" ", ".").replace("ü", "u")) for n in people]
     return users, subjects
 
@@ -71,7 +71,7 @@ def _when(rng: random.Random) -> str:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     people, subjects = people_and_subjects(rng, seed)
     conn.executemany("INSERT INTO mail_contacts VALUES(?,?)", [(f"{u}@example.test", n) for n, u in people])
     rows = []  # (folder, sender, sender_name, recipients, subject, body, starred, received_at)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
 from .web import payload, redirect, render, static
 
@@ -32,7 +32,7 @@ N_CARDS = 36
 
 def titles(rng: random.Random, seed: int, n: int = N_CARDS) -> list[str]:
     """``n`` distinct card titles from the seed's topic pool."""
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     out: dict[str, None] = {}
     while len(out) < n:
         out.setdefault(f"{rng.choice(VERBS)} {pool.topic()}", None)

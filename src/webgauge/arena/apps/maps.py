@@ -20,7 +20,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
@@ -63,7 +63,7 @@ def _label_w(name: str) -> int:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     kinds = [k for k in KINDS if k != "depot"] * 4 + ["depot", "depot"]
     places: list[tuple] = []
     names: set[str] = set()

@@ -23,7 +23,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 from .media_images import COLORS, PATTERNS, SHAPES, asset_png, distinct, reference_png
@@ -64,7 +64,7 @@ def _looks(rng: random.Random) -> list[tuple[str, str]]:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     shapes = list(SHAPES)
     names: dict[str, str] = {}
     while len(names) < N_GROUPS:

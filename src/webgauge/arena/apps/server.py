@@ -22,7 +22,15 @@ from .db import EpisodeDB, TemplateCache, encode_rows
 from . import SITES, build_seed
 from .common import Request, Response
 
-__all__ = ["ArenaServer", "Episode", "encode_state"]
+__all__ = ["ArenaServer", "Episode", "encode_state", "ControlRefusal"]
+
+
+class ControlRefusal(Exception):
+    """A control request refused with an HTTP status other than 400/404 (403 no lease, 409 no free slot)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def encode_state(state: dict) -> dict:
@@ -137,8 +145,9 @@ class ArenaServer:
     def episode_url(self, eid: str, path: str = "/") -> str:
         return f"{self.app_url}/e/{eid}{path}"
 
-    def control(self, m: str, segs: list[str], p: dict) -> Any:
-        """The control API's one dispatcher (HTTP handler and in-process client share it)."""
+    def control(self, m: str, segs: list[str], p: dict, headers: dict[str, str] | None = None) -> Any:
+        """The control API's one dispatcher (HTTP handler and in-process client share it);
+        ``headers`` (lower-cased names) are the HTTP request's, for subclasses that check them."""
         server = self
         if segs == ["health"]:
             return {"ok": True, "episodes": len(server.episodes)}
@@ -286,13 +295,15 @@ def _control_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
             try:
                 payload = json.loads(body) if body else {}
                 self._json(self._dispatch(urlsplit(self.path).path.strip("/").split("/"), payload))
+            except ControlRefusal as exc:
+                self._json({"error": str(exc)}, exc.status)
             except KeyError as exc:
                 self._json({"error": str(exc).strip("'\"")}, 404)
             except (ValueError, TypeError) as exc:
                 self._json({"error": str(exc)}, 400)
 
         def _dispatch(self, segs: list[str], p: dict) -> Any:
-            return server.control(self.command, segs, p)
+            return server.control(self.command, segs, p, {k.lower(): v for k, v in self.headers.items()})
 
         do_GET = do_POST = do_DELETE = _handle
 

@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ..core.pools import Pool, slice_of_seed
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, flag, now
 
@@ -84,7 +84,7 @@ def money(cents: int) -> str:
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     products = []
     for model in pool.products(N_MODELS):
         cat = category_of(model)

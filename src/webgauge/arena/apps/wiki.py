@@ -14,7 +14,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from ..core.pools import Pool
+from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp, templates
 from .common import BASE_CSS, now
 
@@ -35,9 +35,9 @@ _ENV = None
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
-    from ..core.pools import slice_of_seed, staff
+    from ..content.pools import staff
 
-    pool = Pool(rng, slice_of_seed(seed))
+    pool = Pool.of_seed(rng, seed)
     teams = pool.companies(40)
     topics = [t for t in dict.fromkeys(pool.topic() for _ in range(400))][:60]
     people = staff(seed)

@@ -111,7 +111,7 @@ def environment_pins(seeds: list[int]) -> dict:
 
     from ..tasks import seed_state
     from ..apps.db import state_hash
-    from ..core.pools import slice_of_seed
+    from ..content.pools import slice_of_seed
 
     try:
         chromium = chromium_version()

@@ -12,10 +12,12 @@ from .viewer import trace_page_name, write_trace_page
 from .visual_split import visual_split_section
 
 __all__ = ["write_arena_report", "ACTION_SPACE_NOTE", "family_success", "family_success_text", "split_slices",
-           "write_variety", "VARIETY_FILE"]
+           "write_variety", "VARIETY_FILE", "LEAKAGE_FILE", "write_leakage", "leakage_text"]
 
 VARIETY_FILE = "variety.jsonl"
 """Per-family variety rows in a run directory (``webgauge arena report --variety`` writes it)."""
+LEAKAGE_FILE = "heldout_leakage.jsonl"
+"""Per-family held-out leakage rows (``webgauge arena report --variety`` writes it)."""
 
 
 def split_slices(eps: Episodes) -> tuple[Episodes, Episodes]:
@@ -55,6 +57,36 @@ def write_variety(run_dir: str | Path, families: list[str] | None = None, n_held
     path = Path(run_dir) / VARIETY_FILE
     path.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in rows))
     return path
+
+def write_leakage(run_dir: str | Path, families: list[str] | None = None, n_worlds: int = 1000, n_heldout: int = 50,
+                  secret: bytes | None = None) -> tuple[Path, list]:
+    """Measure held-out leakage (:func:`~webgauge.arena.tasks.leakage.measure_leakage`) into the run directory."""
+    from ..tasks.leakage import measure_leakage
+
+    rows = measure_leakage(families, n_worlds=n_worlds, n_heldout=n_heldout, secret=secret)
+    path = Path(run_dir) / LEAKAGE_FILE
+    path.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in rows))
+    return path, rows
+
+
+def leakage_text(rows: list) -> str:
+    """The leakage rows as text: per family and overall (reproduced targets, public wording)."""
+    lines = [f"held-out leakage: targets reproduced by {rows[0].worlds if rows else 0} secret-less worlds, "
+             "wording shared with the public slice",
+             f"  {'family':28s} {'targets':>8s} {'reproduced':>11s} {'same wording':>13s} {'same templates':>15s}"]
+    for r in rows:
+        lines.append(f"  {r.family:28s} {r.with_target:8d} {100 * r.reproduced_share:10.1f}% "
+                     f"{100 * r.template_share:12.1f}% {100 * r.core_share:14.1f}%")
+    targets, held = sum(r.with_target for r in rows), sum(r.heldout_tasks for r in rows)
+    if held:
+        worst = max(rows, key=lambda r: r.reproduced_share)
+        lines.append(f"  all: {sum(r.reproduced for r in rows)} of {targets} held-out targets reproduced "
+                     f"({100 * sum(r.reproduced for r in rows) / max(targets, 1):.1f}%; worst {worst.family} "
+                     f"{100 * worst.reproduced_share:.1f}%); held-out instructions worded like a public one "
+                     f"{100 * sum(r.template_public for r in rows) / held:.1f}%, using only public templates "
+                     f"{100 * sum(r.core_public for r in rows) / held:.1f}%")
+    return "\n".join(lines)
+
 
 ACTION_SPACE_NOTE = (
     "Action spaces differ by observation mode and are part of the system measured: the DOM-only agent "
@@ -127,6 +159,18 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
                 f"instructions; held-out novelty {100 * overall:.1f}% of {held_n} held-out-range tasks "
                 f"(new instruction, not seen among seeds 0-199); {sum(r['oracle_steps'] >= 10 for r in rows)} "
                 "long families (oracle of 10 or more actions)."))))
+    leak = run_dir / LEAKAGE_FILE
+    if leak.is_file():  # written by `webgauge arena report --variety`
+        rows = [json.loads(line) for line in leak.read_text().splitlines() if line.strip()]
+        targets = sum(r["with_target"] for r in rows)
+        sections.append(Section("Held-out secrecy", table(rows, [
+            Column("family"), Column("with_target", "held-out tasks naming content"),
+            Column("reproduced_share", "reproduced by secret-less worlds %", lambda v: fmt_num(100 * v, 1)),
+            Column("template_share", "worded like a public instruction %", lambda v: fmt_num(100 * v, 1)),
+            Column("core_share", "public templates inside the frame %", lambda v: fmt_num(100 * v, 1))], caption=(
+                f"{sum(r['reproduced'] for r in rows)} of {targets} held-out targets (content values named by a "
+                f"held-out instruction or answer) occur in {rows[0]['worlds'] if rows else 0} worlds built from "
+                "held-out-range seeds chosen without the secret."))))
     with_ci = [s for s in summary if s["success"] is not None]
     if with_ci:
         chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci], [s["success"][0] * 100 for s in with_ci],

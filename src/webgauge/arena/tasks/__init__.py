@@ -6,6 +6,8 @@ instructions, validators and fingerprints). Families read the seed state to pick
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from typing import Callable, Iterable
 
 from ..apps.db import dump_state
@@ -14,13 +16,31 @@ from ..core.task import Task
 from . import admin, calendar, forum, maps, media, mail, ops, shop, strata, visual, wiki, work
 from .common import State
 
-__all__ = ["FAMILIES", "build_tasks", "seed_state"]
+__all__ = ["FAMILIES", "build_tasks", "seed_state", "worded"]
 
 Family = Callable[[int, State], Task]
+
+
+def worded(family: Family) -> Family:
+    """``family`` speaking its seed's phrasing: public seeds get the templates as they are, a
+    held-out world rewrites and frames them with its own key (:mod:`webgauge.arena.content.phrasing`)."""
+    from ..content.phrasing import frame, phrasing_for
+    from ..content.pools import content_key, slice_of_seed
+
+    @functools.wraps(family)
+    def build(seed: int, state: State) -> Task:
+        with phrasing_for(content_key(seed) if slice_of_seed(seed) == "heldout" else None):
+            task = family(seed, state)
+            text = frame(task.family, task.instruction)
+        return task if text == task.instruction else dataclasses.replace(task, instruction=text)
+
+    return build
+
+
 FAMILIES: dict[str, Family] = {}
 for _mod in (shop, work, mail, visual, wiki, admin, calendar, ops, forum, maps, media, strata):
     for _f in _mod.FAMILIES:
-        FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = _f
+        FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = worded(_f)
 
 
 def _add_plugin_families() -> None:
@@ -34,7 +54,7 @@ def _add_plugin_families() -> None:
                 raise PluginError(f"arena plug-in family {key!r} is not a function (seed, state) -> Task")
             if key in FAMILIES:
                 raise PluginError(f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
-            FAMILIES[key] = fam
+            FAMILIES[key] = worded(fam)
 
 
 _add_plugin_families()

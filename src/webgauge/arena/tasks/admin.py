@@ -10,7 +10,7 @@ import random
 
 from ..core.answers import COUNT, EMAIL, check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..content.pools import phrase
 from ..core.script import Click, Done, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
 from ..apps.admin import PAGE_SIZE, ROLES, signin_path

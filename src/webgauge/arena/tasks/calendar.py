@@ -9,7 +9,7 @@ import random
 
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase, pool_for
+from ..content.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..apps.calendar import DAYS, FIRST_DAY, HOURS, reference
 from ..core.task import Task, TaskResult, Viewport

@@ -2,11 +2,14 @@
 
 The generation procedure is public (this module): held-out seed ``i`` is the first 16 bytes
 (128 bits) of ``HMAC-SHA256(secret, "arena-heldout-v2:<i>")`` read as an integer, offset to
-:data:`~webgauge.arena.core.pools.HELDOUT_BASE` (2**64) so it never meets a public seed. Each seed
+:data:`~webgauge.arena.content.pools.HELDOUT_BASE` (2**64) so it never meets a public seed. Each seed
 yields new site content and new task instances (targets, values and wording are drawn from
-the seed too), through exactly the same families and validators as the public slice; entity
-pools (:mod:`webgauge.arena.core.pools`) give held-out seeds people, products, companies, cities,
-topics, dates and amounts that no public seed ever uses.
+the seed too), through exactly the same families and validators as the public slice. Each
+held-out world coins its own people, product lines, companies, towns and topics, and rewords
+its instructions, with a key derived from its seed (:func:`~webgauge.arena.content.pools.content_key`;
+:mod:`webgauge.arena.content`), so the public code run at seeds chosen without the secret does
+not reproduce them; its dates and amounts come from parts of the calendar and of the amounts
+that no public seed uses.
 
 What stays private: the secret itself (a file or the ``WEBGAUGE_ARENA_SECRET`` environment
 variable, never stored in a run or a package), and therefore the held-out seeds, their
@@ -29,7 +32,7 @@ from pathlib import Path
 
 from . import build_tasks
 from ..core.task import Task
-from ..core.pools import HELDOUT_BASE
+from ..content.pools import HELDOUT_BASE
 
 __all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "SEED_BITS", "Slices", "heldout_seeds",
            "instruction_digest", "load_secret", "make_slices", "secret_commitment"]
@@ -43,7 +46,8 @@ OFFSET = HELDOUT_BASE  # held-out seeds never collide with public seeds (all bel
 GENERATION_PROCEDURE = (
     f"held-out seed i = 2**64 + int.from_bytes(HMAC-SHA256(secret, '{SALT}:' + str(i))[:16], 'big'); "
     "tasks = webgauge.arena.build_tasks(seeds) with the same families, validators and forbidden effects as "
-    "the public slice; site content is seeded from random.Random(f'{seed}:{site}').")
+    "the public slice; site content is seeded from random.Random(f'{seed}:{site}'), names are coined and "
+    "instruction templates reworded with key HMAC-SHA256('arena-heldout-content-v1', str(seed)).")
 
 
 def load_secret(path: str | os.PathLike | None = None) -> bytes:

@@ -6,7 +6,7 @@ import random
 import re
 
 from ..core.effects import NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..content.pools import phrase
 from ..core.script import Click, ClickInRow, Fill, Match
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

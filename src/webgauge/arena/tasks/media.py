@@ -11,7 +11,7 @@ import random
 from ..apps.media import LICENCES, share_code
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase
+from ..content.pools import phrase
 from ..core.script import Click, Done, DragEnd, DragStart, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

@@ -13,7 +13,7 @@ import re
 
 from ..apps.shop import CATEGORIES, PAGE_SIZE
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
-from ..core.pools import phrase, pool_for
+from ..content.pools import phrase, pool_for
 from ..core.script import Click, Fill, Go, Match, Reveal, Select, SwitchTab
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, new_rows, rows_by, with_article

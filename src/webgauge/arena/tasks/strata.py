@@ -16,7 +16,7 @@ from ..apps.shop import ORDERS_PAGE_SIZE
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, Fill, Match, Reveal, Select
 from ..core.task import Task, TaskResult, Viewport
-from ..core.pools import phrase
+from ..content.pools import phrase
 from .common import State, rows_by, with_article
 from .shop import SIZE, _find_and_add
 

@@ -8,7 +8,7 @@ import random
 
 from ..core.answers import COUNT, DATE, EMAIL, AnswerType, check_answer, code, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..core.pools import phrase, pool_for
+from ..content.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
 from ..apps.admin import ROLES

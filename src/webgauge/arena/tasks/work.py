@@ -7,7 +7,7 @@ import random
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
 from ..core.script import Click, ClickInRow, Fill, Match, Wait
 from ..core.task import Task, TaskResult, Viewport
-from ..core.pools import phrase, pool_for
+from ..content.pools import phrase, pool_for
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

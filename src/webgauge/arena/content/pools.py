@@ -1,18 +1,24 @@
-"""Large seeded entity pools and instruction wording, split into public and held-out parts.
+"""Large seeded entity pools and instruction wording: public lists, held-out words coined per world.
 
 Task families and app seed data draw people, products, companies, places, topics, dates and
 amounts from here instead of from short hard-coded lists, so that instructions vary a lot
 across seeds and a model cannot memorise them.
 
-**Slices.** Every pool is split once, by a fixed hash of each value, into a public part
-(about three quarters) and a held-out part; :func:`slice_of_seed` says which part a seed
-draws from (held-out seeds are the 128-bit HMAC seeds of :mod:`webgauge.arena.tasks.heldout`, all
-at or above :data:`HELDOUT_BASE`). So held-out content is disjoint from public content by
-construction: a person's first *and* last name, a product's adjective *and* noun, a
-company, a city, a topic word, and even a date or an amount never appear in both slices.
+**Slices.** Every word list is split once, by a fixed hash of each value, into a public part
+(about three quarters) and a held-out part; public seeds draw from the public part. Held-out
+seeds (the 128-bit HMAC seeds of :mod:`webgauge.arena.tasks.heldout`, all at or above
+:data:`HELDOUT_BASE`) draw names from no list at all: each held-out world gets its own
+vocabulary of first names, surnames, product lines, company words, towns and project topics
+*coined* from syllables by a PRNG keyed with :func:`content_key` of its seed
+(:mod:`webgauge.arena.content.synth`). Public code plus seeds chosen without the secret
+therefore reproduce almost none of a held-out world's names; only the generic words that make
+names read naturally (product categories, company kinds) come from the held-out part of the
+lists. Dates and amounts of held-out worlds come from the held-out part of the calendar and
+of the amounts, so they never appear in a public world either.
 
 **Wording.** :func:`phrase` picks one of several instruction templates for a family, so the
-same target is asked for in different words across seeds.
+same target is asked for in different words across seeds; in a held-out world the chosen
+template is further rewritten by the world's phrasing (:mod:`webgauge.arena.content.phrasing`).
 
 Everything is a pure function of an explicit ``random.Random``; nothing is global.
 """
@@ -21,12 +27,16 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import hmac
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence, TypeVar
 
+from . import phrasing
+from .synth import vocabulary
+
 __all__ = ["HELDOUT_BASE", "Pool", "pool_for", "slice_of_seed", "slice_of_value", "phrase", "POOLS", "pool_sizes",
-           "staff"]
+           "staff", "content_key", "COINED"]
 
 T = TypeVar("T")
 
@@ -121,30 +131,61 @@ POOLS: dict[str, dict[str, tuple[str, ...]]] = {
 """Each word list split into its ``public`` and ``heldout`` parts."""
 
 
+COINED = {"first": "given", "last": "family", "adjective": "brand", "company_a": "brand", "city": "place",
+          "topic": "codename"}
+"""The word lists a held-out world coins its own words for (list -> :mod:`~webgauge.arena.content.synth` style);
+the other lists (product nouns, company kinds) lend it their held-out part."""
+
+_EVERY_LISTED = frozenset(w for name in COINED for parts in POOLS[name].values() for w in parts)
+
+
+def content_key(seed: int) -> bytes:
+    """The key a held-out world's coined words and phrasing are drawn with (from its secret seed)."""
+    return hmac.new(b"arena-heldout-content-v1", str(seed).encode(), hashlib.sha256).digest()
+
+
 def pool_sizes() -> dict[str, dict[str, int]]:
-    """How many distinct values each composite pool offers per slice."""
+    """How many distinct values each composite pool offers per slice (held-out: in one world)."""
     out = {}
+    key = content_key(HELDOUT_BASE)
     for s in ("public", "heldout"):
-        p = POOLS
-        out[s] = {"people": len(p["first"][s]) * len(p["last"][s]),
-                  "products": len(p["adjective"][s]) * len(p["noun"][s]),
-                  "companies": len(p["company_a"][s]) * len(p["company_b"][s]),
-                  "cities": len(p["city"][s]), "topics": len(p["topic"][s])}
+        p = Pool(random.Random(0), s, key if s == "heldout" else None)
+        n = {name: len(p.words(name)) for name in POOLS}
+        out[s] = {"people": n["first"] * n["last"], "products": n["adjective"] * n["noun"],
+                  "companies": n["company_a"] * n["company_b"], "cities": n["city"], "topics": n["topic"]}
     return out
 
 
 @dataclass
 class Pool:
-    """Draws for one seed from one slice's part of every pool."""
+    """Draws for one seed: from the public part of every list, or from a held-out world's coined words.
+
+    A held-out pool needs the world's ``key`` (:func:`content_key`; :meth:`of_seed` passes it)."""
 
     rng: random.Random
     slice: str = "public"
+    key: bytes | None = field(default=None, repr=False)
 
-    def _words(self, name: str) -> tuple[str, ...]:
+    def __post_init__(self) -> None:
+        if self.slice == "heldout" and self.key is None:
+            raise ValueError("a held-out pool draws from its world's coined words: "
+                             "build it with Pool.of_seed(rng, seed)")
+
+    @classmethod
+    def of_seed(cls, rng: random.Random, seed: int) -> "Pool":
+        """The pool of ``seed``'s world (public lists, or the held-out world's coined vocabulary)."""
+        sl = slice_of_seed(seed)
+        return cls(rng, sl, content_key(seed) if sl == "heldout" else None)
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """Every word list ``name`` offers this pool."""
+        if self.slice == "heldout" and name in COINED and self.key is not None:
+            return vocabulary(self.key, name, COINED[name], len(POOLS[name]["public"]) + len(POOLS[name]["heldout"]),
+                              _EVERY_LISTED)
         return POOLS[name][self.slice]
 
     def pick(self, name: str) -> str:
-        return self.rng.choice(self._words(name))
+        return self.rng.choice(self.words(name))
 
     def person(self) -> str:
         return f"{self.pick('first')} {self.pick('last')}"
@@ -202,7 +243,7 @@ class Pool:
 
 def pool_for(seed: int, purpose: str) -> Pool:
     """The pool a family or app uses at ``seed`` (``purpose`` keeps streams independent)."""
-    return Pool(random.Random(f"{purpose}:{seed}"), slice_of_seed(seed))
+    return Pool.of_seed(random.Random(f"{purpose}:{seed}"), seed)
 
 
 def staff(seed: int, n: int = 400) -> list[tuple[str, str]]:
@@ -220,7 +261,10 @@ def staff(seed: int, n: int = 400) -> list[tuple[str, str]]:
 
 
 def phrase(rng: random.Random, templates: Sequence[str], **fields: object) -> str:
-    """One of ``templates`` filled with ``fields`` (every template must use the same fields)."""
+    """One of ``templates`` filled with ``fields`` (every template must use the same fields).
+
+    In a held-out world (while :func:`~webgauge.arena.content.phrasing.phrasing_for` is active)
+    the chosen template is rewritten by the world's phrasing first; public seeds get it as is."""
     if not templates:
         raise ValueError("phrase needs at least one template")
-    return rng.choice(tuple(templates)).format(**fields)
+    return phrasing.rewrite(rng.choice(tuple(templates))).format(**fields)

@@ -1,0 +1,47 @@
+"""Keep the task's viewport after BrowserGym's screenshot.
+
+BrowserGym 0.14.3 takes its screenshot through a CDP session of its own: it overrides the
+device metrics, captures, "restores" them and detaches. With current Chromium the detach
+drops the page's viewport emulation altogether, so from the first observation on the page
+lays out at the headless window's size (780x493 CSS px here) instead of the task's viewport,
+and responsive layouts switch (a phone task shows the desktop page). After each screenshot
+this wrapper re-applies the viewport Playwright holds for the page, when the page's size no
+longer matches it, through a CDP session of its own that stays attached (so no detach drops
+it); with a Chromium that keeps the emulation it does nothing.
+"""
+
+from __future__ import annotations
+
+__all__ = ["install"]
+
+_SIZE_JS = "() => [window.innerWidth, window.innerHeight]"
+
+
+def install() -> bool:
+    """Wrap ``browsergym.core.env.extract_screenshot`` once; True when this call installed it."""
+    from browsergym.core import env as bgym_env
+
+    original = bgym_env.extract_screenshot
+    if getattr(original, "_webgauge_viewport_fix", False):
+        return False
+
+    def extract_screenshot(page, *args, **kwargs):
+        img = original(page, *args, **kwargs)
+        vp = page.viewport_size
+        if vp:
+            try:
+                w, h = page.evaluate(_SIZE_JS)
+                if (int(w), int(h)) != (vp["width"], vp["height"]):
+                    cdp = getattr(page, "_webgauge_cdp", None)
+                    if cdp is None:
+                        cdp = page.context.new_cdp_session(page)
+                        page._webgauge_cdp = cdp  # kept attached for the page's life
+                    cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
+                                                                    "deviceScaleFactor": 0, "mobile": False})
+            except Exception:  # a page closing or navigating: the next observation checks again
+                pass
+        return img
+
+    extract_screenshot._webgauge_viewport_fix = True
+    bgym_env.extract_screenshot = extract_screenshot
+    return True

@@ -1,0 +1,119 @@
+"""Shared pieces of the browsergym tests: the service as a subprocess, the BrowserGym driver
+as a subprocess, and the oracle played through BrowserGym action strings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bgym_venv import DRIVER, driver_env, system_chromium
+
+from webgauge.arena.adapters.bgym_oracle import (
+    BgymActionWriter,
+    capture_js,
+    observation_from_table,
+)
+from webgauge.arena.adapters.serve_client import ServiceProcess as Service  # noqa: F401  (re-exported)
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.core.task import Task
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Driver:
+    """The BrowserGym side (tests/browsergym/bgym_driver.py) in the BrowserGym venv."""
+
+    def __init__(self, python: Path, arena_url: str) -> None:
+        self.proc = subprocess.Popen([str(python), str(DRIVER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=driver_env(arena_url))
+        self.info = self.call(op="init", capture_js=capture_js(), chromium=system_chromium())
+
+    def call(self, **cmd) -> dict:
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the BrowserGym driver exited: {self.proc.stderr.read()[-3000:]}")
+        out = json.loads(line)
+        if "error" in out:
+            raise RuntimeError(f"BrowserGym driver, {cmd['op']}: {out['error']}\n{out.get('traceback', '')}")
+        return out
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.call(op="close", final=True)
+            except (RuntimeError, OSError, ValueError):
+                pass
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@dataclass
+class BgymEpisode:
+    family: str
+    reward: float | None = None
+    steps: int = 0
+    actions: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    verdict: dict = field(default_factory=dict)
+    obs_keys: dict = field(default_factory=dict)
+    axtree_nodes: int = 0
+    goal: str = ""
+    viewports: set = field(default_factory=set)  # the page's CSS viewport at each observation
+    seconds: float = 0.0
+
+
+async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None = None) -> BgymEpisode:
+    """The task's oracle through ``gym.make("browsergym/webgauge.<family>")`` as action strings."""
+    t0 = time.perf_counter()
+    ep = BgymEpisode(task.family)
+    r = driver.call(op="reset", family=task.family, seed=task.seed)
+    info = r["task_info"]
+    ep.obs_keys, ep.axtree_nodes = r["keys"], r["axtree_nodes"]
+    ep.goal = " ".join(g.get("text", "") for g in r.get("goal") or [])
+    base = info["start_url"].removesuffix(task.start_url)
+    agent = OracleAgent(task, ask_approval=False)
+    agent.start(task.public(), base)
+    writer = BgymActionWriter(files=dict(info.get("files") or {}))
+    nav, url, last = 0, r["url"], {}
+    for step in range(step_cap or task.max_steps * 3 + 12):
+        if r["url"] != url:
+            nav, url = nav + 1, r["url"]
+        ep.viewports.add(tuple(r["table"]["viewport"]))
+        obs, bids = observation_from_table(r["table"], url=r["url"], step=step, navigation_id=nav, tabs=r["tabs"],
+                                           active_tab=r["active_tab"], last_result=last)
+        action = (await agent.act(obs)).action
+        try:
+            text = writer.write(action, obs, bids)
+        except ValueError as exc:
+            ep.errors.append(f"step {step}: {exc}")
+            text = "noop(300)"
+        ep.actions.append(text)
+        before = r["url"]
+        r = driver.call(op="step", action=text)
+        ep.steps += 1
+        err = r.get("last_action_error") or ""
+        if err and "Timeout" in err and (r["url"] != before or "action done" in err):
+            # BrowserGym's 500 ms action timeout ran out after the action was performed (Playwright's
+            # call log says "click action done", or the page navigated) while Playwright waited for
+            # the navigation it scheduled: the action happened, retrying it would act twice
+            ep.notes.append(f"step {step}: {text!r}: timed out after the action was done ({r['url']})")
+            err = ""
+        last = {"ok": not err, "kind": action.kind}
+        if err:
+            ep.errors.append(f"step {step}: {text!r}: {err[:600]}")
+            last.update(rejected="not_interactable" if "Timeout" in err else "browser_error", error=err[:300])
+        if r["terminated"] or r["truncated"]:
+            ep.reward = float(r["reward"])
+            ep.verdict = r["task_info"].get("verdict", {})
+            break
+    ep.seconds = time.perf_counter() - t0
+    return ep

@@ -1,0 +1,103 @@
+"""Every arena family through BrowserGym 0.14.3: ``gym.make("browsergym/webgauge.<family>")`` in
+BrowserGym's own venv (its pinned Playwright, the system Chromium), the world served by
+``webgauge arena serve``, the oracle played as BrowserGym action strings; each episode's
+reward must equal webgauge's own verdict on the same task and seed.
+
+Long (58 families in Chromium): marked ``browsergym``. Run it alone with
+``pytest -m browsergym tests/browsergym``. The venv is built on first use and cached under
+``.cache/browsergym-venv`` (git-ignored); when it cannot be built the test fails and says how to fix it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bgym_venv import PACKAGE, VenvError, ensure_venv
+from harness import Driver, Service, play_oracle_bgym
+
+from webgauge.arena.adapters.serve import family_table
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env.episode import play
+from webgauge.arena.tasks import build_tasks
+
+pytestmark = [pytest.mark.browsergym, pytest.mark.timeout(3600)]
+
+SEED = 0
+
+
+def _python() -> Path:
+    try:
+        return ensure_venv()
+    except VenvError as exc:
+        pytest.fail(f"the BrowserGym venv could not be built: {exc}", pytrace=False)
+
+
+def test_shipped_family_list_is_current():
+    """The package registers the families it ships in families.json: it must be webgauge's list."""
+    shipped = json.loads((PACKAGE / "src" / "browsergym" / "webgauge" / "families.json").read_text())
+    assert shipped == family_table(), ("integrations/browsergym's families.json is stale: run `webgauge arena serve "
+                                       "--write-families integrations/browsergym/src/browsergym/webgauge/families.json`")
+    assert len(shipped) == len(build_tasks((SEED,)))
+
+
+async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
+    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run` plays it),
+    then the same task through BrowserGym; progress goes to .cache/browsergym-agreement.jsonl."""
+    py = _python()
+    tasks = build_tasks((SEED,))
+    progress = Path(__file__).resolve().parents[2] / ".cache" / "browsergym-agreement.jsonl"
+    progress.write_text("")
+    ours, episodes, t_ours, t_bgym = {}, {}, 0.0, 0.0
+    with ArenaServer() as srv, Service(slots=2) as svc:
+        env = ArenaEnv(browser, srv.app_url, srv.client())
+        driver = Driver(py, svc.url)
+        try:
+            assert driver.info["browsergym_core"] == "0.14.3"
+            assert driver.info["registered"] == len(tasks)
+            for t in tasks:
+                t0 = time.perf_counter()
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                ours[t.family] = 1.0 if rec.success and not rec.forbidden else 0.0
+                t1 = time.perf_counter()
+                try:
+                    episodes[t.family] = ep = await play_oracle_bgym(driver, t)
+                    row = {"family": t.family, "webgauge": ours[t.family], "browsergym": ep.reward, "steps": ep.steps,
+                           "errors": ep.errors[:3], "verdict": ep.verdict}
+                except RuntimeError as exc:  # recorded per family; the run goes on
+                    episodes[t.family] = exc
+                    row = {"family": t.family, "webgauge": ours[t.family], "raised": str(exc)[:500]}
+                t_ours, t_bgym = t_ours + (t1 - t0), t_bgym + (time.perf_counter() - t1)
+                row.update(webgauge_s=round(t1 - t0, 1), browsergym_s=round(time.perf_counter() - t1, 1))
+                with progress.open("a") as f:
+                    f.write(json.dumps(row) + "\n")
+        finally:
+            driver.close()
+            await env.close()
+    failed = {f: str(e)[:500] for f, e in episodes.items() if isinstance(e, Exception)}
+    eps = {f: e for f, e in episodes.items() if not isinstance(e, Exception)}
+    disagree = {f: {"webgauge": ours[f], "browsergym": e.reward, "verdict": e.verdict, "errors": e.errors[:4],
+                    "actions": e.actions} for f, e in eps.items() if e.reward != ours[f]}
+    agree = len(eps) - len(disagree)
+    summary = (f"agreement {agree}/{len(tasks)}; webgauge oracle solved {sum(ours.values()):.0f}/{len(tasks)} "
+               f"in {t_ours:.0f} s; BrowserGym episodes {len(eps)} in {t_bgym:.0f} s "
+               f"(median {sorted(e.seconds for e in eps.values())[len(eps) // 2]:.1f} s)")
+    print(summary)
+    assert not failed, f"{summary}; episodes that raised: {json.dumps(failed, indent=1)[:4000]}"
+    assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
+    # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
+    assert sum(e.reward for e in eps.values()) >= len(tasks) - 2, summary
+    viewports = {r["family"]: (r["viewport"]["width"], r["viewport"]["height"]) for r in family_table()}
+    for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
+        assert e.obs_keys["axtree_object"] and e.obs_keys["dom_object"] and e.axtree_nodes > 10, f
+        assert e.goal, f
+        # the page keeps the task's viewport through every step (see browsergym/webgauge/viewport_fix.py)
+        assert e.viewports == {viewports[f]}, (f, e.viewports)
