@@ -9,16 +9,22 @@ as a port of the episode server would. uvicorn is not a webgauge dependency: ins
 uvloop and httptools) where you run this, e.g. ``pip install --target /tmp/uv uvicorn uvloop
 httptools`` and ``PYTHONPATH=src:/tmp/uv``. Prints medians (ms) and the ratio.
 """
-import asyncio, http.client, statistics, threading, time, sys
+import asyncio
+import http.client
+import statistics
+import sys
+import threading
+import time
 from urllib.parse import parse_qs
 
 try:
     import uvicorn
 except ImportError:
     raise SystemExit("uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)")
+from webgauge.arena.apps import ASGI_APPS, SITES
+from webgauge.arena.apps.common import Request
 from webgauge.arena.apps.server import ArenaServer, _cookies, _index
-from webgauge.arena.apps import SITES, ASGI_APPS
-from webgauge.arena.apps.common import Request, Response
+
 
 def asgi_app(server):
     routes = [r for site in SITES.values() for r in site.routes]

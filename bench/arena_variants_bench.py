@@ -20,11 +20,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.tasks import build_tasks
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.env.episode import play
-from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.tasks import build_tasks
 from webgauge.arena.variants import VariantEnv, get_variant
 from webgauge.browser import Browser
 

@@ -25,9 +25,9 @@ import sys
 from pathlib import Path
 
 from webgauge.arena import ArenaEnv, ArenaServer
-from webgauge.arena.core.actions import ActionError
 from webgauge.arena.adapters.bgym import parse_bgym_action
 from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
+from webgauge.arena.core.actions import ActionError
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Browser
 

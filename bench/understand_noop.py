@@ -32,7 +32,6 @@ from webgauge.perturb import MIN_CHANGED_BOX, MIN_CHANGED_PAGE, changed_fraction
 from webgauge.understand.export import read_questions
 
 
-
 def _box(bench: Path, snap: str, path: str):
     d = json.loads((bench / "snapshots" / f"{snap}.json").read_text())
     for e in d["elements"]:

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.fixture
 def real_pages_dir() -> Path:
     """The real-page corpus, found by the one locator; a missing corpus fails and names WEBGAUGE_SHARED."""

@@ -9,9 +9,10 @@ side, with the cluster-bootstrap intervals of :mod:`webgauge.report.summary`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["Headline", "HEADLINES", "headline", "fmt_interval"]
 
@@ -25,7 +26,7 @@ class Headline:
     columns: list[str]
     chart: Path | None = None
     note: str = ""
-    extra: list["Headline"] = field(default_factory=list)
+    extra: list[Headline] = field(default_factory=list)
 
 
 def fmt_interval(value: Any, digits: int = 2, percent: bool = False) -> str:

@@ -29,7 +29,7 @@ __all__ = ["Record", "RecordSchemaError", "record_types", "record_type"]
 
 R = TypeVar("R", bound="Record")
 
-_REGISTRY: dict[str, type["Record"]] = {}
+_REGISTRY: dict[str, type[Record]] = {}
 
 
 class RecordSchemaError(ValueError):

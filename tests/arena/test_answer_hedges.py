@@ -19,7 +19,17 @@ import pytest
 
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import (
-    COUNT, DATE, EMAIL, AnswerType, answer_matches, check_answer, code, extract, judge_answer, names, with_answer,
+    COUNT,
+    DATE,
+    EMAIL,
+    AnswerType,
+    answer_matches,
+    check_answer,
+    code,
+    extract,
+    judge_answer,
+    names,
+    with_answer,
 )
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 

@@ -11,12 +11,12 @@ import urllib.parse
 import urllib.request
 
 from webgauge.arena.agents.oracle import OracleAgent
-from webgauge.arena.core.answers import answer_matches, check_answer, with_answer
 from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.apps.server import encode_state
+from webgauge.arena.core.answers import answer_matches, check_answer, with_answer
 from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks, seed_state
-from webgauge.arena.apps.server import encode_state
 
 NEW = ["wiki.lookup", "wiki.update_fact", "wiki.owner_to_admin", "admin.set_role", "admin.deactivate_group",
        "admin.delete_user", "admin.flag_email", "admin.count_status", "cal.book", "cal.booking_reference",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
-from webgauge.arena.env import ArenaEnv
 from webgauge.arena.core.script import Match
+from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks
 
 

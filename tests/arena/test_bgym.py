@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.core.actions import ActionError
 from webgauge.arena.adapters.bgym import BGYM_ACTIONS, parse_bgym_action
 from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
-from webgauge.arena.env import ArenaEnv
+from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.actions import ActionError
 from webgauge.arena.core.observation import Observation
+from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 

@@ -8,13 +8,12 @@ import asyncio
 
 import pytest
 
-from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.core.effects import check_effects
+from webgauge.arena.core.actions import Action
 from webgauge.arena.env import ArenaEnv, EnvOptions
-from webgauge.arena.env.page_pool import PagePool
 from webgauge.arena.env.episode import play
+from webgauge.arena.env.page_pool import PagePool
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from webgauge.arena.adapters import ExternalApp, ResetError
-from webgauge.arena.env.approval import get_policy
 from webgauge.arena.core.effects import NoDeletes, OnlyRowsChange
-from webgauge.arena.env import EnvOptions
-from webgauge.arena.env.episode import play
 from webgauge.arena.core.script import Click, Fill, Match
 from webgauge.arena.core.task import Task, TaskResult, Viewport
+from webgauge.arena.env import EnvOptions
+from webgauge.arena.env.approval import get_policy
+from webgauge.arena.env.episode import play
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "external_notes"
 

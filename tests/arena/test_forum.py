@@ -156,8 +156,8 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
 
 
 def test_gym_samples_of_upload_decode_to_a_task_file(arena):
-    from webgauge.arena.core.actions import ACTION_KINDS
     from webgauge.arena.adapters.gym_env import ArenaGymEnv
+    from webgauge.arena.core.actions import ACTION_KINDS
     from webgauge.arena.core.observation import Observation
     from webgauge.browser import Element
 

@@ -9,8 +9,8 @@ import random
 import re
 from pathlib import Path
 
-from webgauge.arena.content.synth import STYLES, coin, space_size
 from webgauge.arena.content.pools import POOLS
+from webgauge.arena.content.synth import STYLES, coin, space_size
 from webgauge.arena.tasks import FAMILIES, seed_state
 from webgauge.arena.tasks.heldout import heldout_seeds
 from webgauge.arena.tasks.leakage import measure_leakage

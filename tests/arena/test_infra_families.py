@@ -9,8 +9,8 @@ import asyncio
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.env.approval import get_policy
 from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.approval import get_policy
 from webgauge.arena.tasks import build_tasks, seed_state
 
 LONG = ["wiki.team_retention", "admin.deactivate_across_pages", "cal.cancel_team_day"]

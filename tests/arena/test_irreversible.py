@@ -8,9 +8,9 @@ import json
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps import ASGI_APPS, SITES, declared_controls
 from webgauge.arena.core.actions import Action
-from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
-from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.core.irreversible import requires_irreversible
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 

@@ -7,9 +7,9 @@ import json
 import random
 import string
 
-from webgauge.arena.core.actions import ACTION_KINDS
 from webgauge.arena.agents.model import ModelAgent
 from webgauge.arena.agents.parse import parse_model_answer
+from webgauge.arena.core.actions import ACTION_KINDS
 from webgauge.arena.core.observation import Observation
 from webgauge.models import get_model
 from webgauge.models.fake_server import FakeModelServer

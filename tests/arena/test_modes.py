@@ -9,15 +9,15 @@ import io
 import pytest
 from PIL import Image
 
-from webgauge.arena.core.agent import AgentStep
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.agents.pointer_oracle import PointerOracle, hit_point
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
+from webgauge.arena.core.agent import AgentStep
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
-from webgauge.arena.modes import check_modes
 from webgauge.arena.env.pickers import SelectPopup
+from webgauge.arena.modes import check_modes
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
 QUICK = ("forum.attach_file", "desks.team_visit", "admin.count_status", "dash.peak_month", "board.drag")

@@ -8,10 +8,19 @@ import random
 
 import pytest
 
-from webgauge.arena.tasks.heldout import heldout_seeds, instruction_digest, make_slices
+from webgauge.arena.content.pools import (
+    HELDOUT_BASE,
+    POOLS,
+    Pool,
+    phrase,
+    pool_for,
+    pool_sizes,
+    slice_of_seed,
+    slice_of_value,
+)
 from webgauge.arena.core.records import EpisodeRecord
 from webgauge.arena.outputs.package import _seal
-from webgauge.arena.content.pools import HELDOUT_BASE, POOLS, Pool, phrase, pool_for, pool_sizes, slice_of_seed, slice_of_value
+from webgauge.arena.tasks.heldout import heldout_seeds, instruction_digest, make_slices
 
 SECRET = b"a-test-secret-of-enough-bytes-0123456789"
 

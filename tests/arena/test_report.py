@@ -9,9 +9,9 @@ import shutil
 import pytest
 
 from webgauge.arena.demo import QUICK_FAMILIES, run_demo
-from webgauge.arena.tasks import build_tasks
-from webgauge.arena.runner import run_arena
 from webgauge.arena.outputs.scoring import agent_summary, load_episodes
+from webgauge.arena.runner import run_arena
+from webgauge.arena.tasks import build_tasks
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ import pytest
 
 from webgauge.arena.apps import ASGI_APPS
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.apps.shop import PAGE_SIZE
 from webgauge.arena.apps.inbox import PAGE_SIZE as MAIL_PAGE
+from webgauge.arena.apps.shop import PAGE_SIZE
 from webgauge.arena.core.actions import Action
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks

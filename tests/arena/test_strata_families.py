@@ -5,7 +5,6 @@ buy-again order starts under the shop's fixed banner."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from webgauge.arena.apps.server import encode_state

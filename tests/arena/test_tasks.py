@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from webgauge.arena.agents.parse import parse_action
+from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.actions import Action, ActionError
 from webgauge.arena.core.diff import diff_states
 from webgauge.arena.core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
-from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.task import PATTERNS
+from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +97,9 @@ def test_action_schema_rejects_bad_actions_with_a_fix():
 
 
 def test_episode_metrics_count_duplicates_churn_and_transient_tables():
-    from webgauge.arena.env.episode import _metrics
     from webgauge.arena.core.observation import Observation
     from webgauge.arena.core.records import StepRecord
+    from webgauge.arena.env.episode import _metrics
 
     last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
     row = {"id": 1}

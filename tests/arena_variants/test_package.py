@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from webgauge.arena import tasks as families
-from webgauge.arena.tasks.heldout import make_slices
+from webgauge.arena.core.task import TaskResult
 from webgauge.arena.outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
 from webgauge.arena.outputs.safety_report import safety_summary, slice_summary, write_safety_report
 from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.arena.runner import run_arena
-from webgauge.arena.core.task import TaskResult
+from webgauge.arena.tasks.heldout import make_slices
 
 SECRET = b"package-test-secret-0123456789abcdef"
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import asyncio
 
-from webgauge.arena.core.actions import Action
 from webgauge.arena.agents.heuristic import HeuristicAgent
-from webgauge.arena.env.approval import get_policy
+from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.control import ControlClient
+from webgauge.arena.core.actions import Action
 from webgauge.arena.env import EnvOptions
+from webgauge.arena.env.approval import get_policy
 from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
-from webgauge.arena.variants.traps import attack_outcome
-from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.variants import VariantEnv, get_variant
+from webgauge.arena.variants.traps import attack_outcome
 
 
 def _task(family: str):

@@ -7,14 +7,14 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.diff import diff_states
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES, get_policy
+from webgauge.arena.replay import final_state
 from webgauge.arena.tasks import build_tasks, seed_state
 from webgauge.arena.tasks.heldout import heldout_seeds, load_secret, make_slices, secret_commitment
-from webgauge.arena.replay import final_state
-from webgauge.arena.apps.server import encode_state
-from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
 from webgauge.arena.variants import COHORTS, FORM_FACTORS, VARIANTS, apply_variant, get_variant, variant_names
+from webgauge.arena.variants.traps import TRAPS, TrapServer, lure_words
 
 SECRET = b"unit-test-secret-0123456789abcdef"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.tasks import build_tasks
-from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.variants import VariantEnv, get_variant
 
 # (variant, task family): every variant kind, every form factor and scale factor, on a task

@@ -4,7 +4,7 @@ import io
 import pytest
 from PIL import Image
 
-from webgauge.browser import Browser, ChromiumNotFound, ElementNotFound, RenderProfile, find_chromium
+from webgauge.browser import ChromiumNotFound, ElementNotFound, RenderProfile, find_chromium
 from webgauge.pages import StaticServer
 
 PAGE = """<!doctype html><html><head><title>T</title>

@@ -6,7 +6,7 @@ import sys
 import click
 from click.testing import CliRunner
 
-from webgauge.cli.main import LAZY_GROUPS, cli
+from webgauge.cli.main import cli
 
 
 def _walk(group: click.Group, ctx: click.Context, prefix: list[str]):

@@ -3,8 +3,15 @@
 import numpy as np
 import pytest
 
-from webgauge.design2code.iqa import (Rating, analyze_metric, compute_mos, inter_rater, iqa_table, read_ratings_csv,
-                                      read_scores_csv)
+from webgauge.design2code.iqa import (
+    Rating,
+    analyze_metric,
+    compute_mos,
+    inter_rater,
+    iqa_table,
+    read_ratings_csv,
+    read_scores_csv,
+)
 
 
 def make_ratings(seed=0, n_pairs=30):

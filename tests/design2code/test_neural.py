@@ -2,11 +2,9 @@
 
 import numpy as np
 import pytest
-
-from webgauge.design2code.neural import (CLIP_ENV, LPIPS_ENV, ClipScorer, LpipsScorer, Missing,
-                                         load_clip, load_lpips)
-
 import torch  # noqa: E402 - part of the design2code extra; a missing torch fails here, naming it
+
+from webgauge.design2code.neural import CLIP_ENV, LPIPS_ENV, ClipScorer, LpipsScorer, Missing, load_clip, load_lpips
 
 
 def test_missing_without_weights(monkeypatch):

@@ -6,8 +6,7 @@ import sqlite3
 
 import pytest
 
-from webgauge.models import (GenerateConfig, Image, ResponseCache, UsageMeter, get_model, is_deterministic,
-                             user)
+from webgauge.models import GenerateConfig, Image, ResponseCache, UsageMeter, get_model, is_deterministic, user
 from webgauge.models.fake_server import FakeModelServer, Reply
 
 

@@ -7,8 +7,16 @@ import time
 
 import pytest
 
-from webgauge.models import (GenerateConfig, PermanentError, RetriesExhausted, RetryPolicy, UsageMeter,
-                             get_model, system, user)
+from webgauge.models import (
+    GenerateConfig,
+    PermanentError,
+    RetriesExhausted,
+    RetryPolicy,
+    UsageMeter,
+    get_model,
+    system,
+    user,
+)
 from webgauge.models.fake_server import Fault, Reply, request_images, request_text
 
 # Fast, jitter-free retries so timing assertions are tight and tests stay quick.

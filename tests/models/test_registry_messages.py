@@ -7,9 +7,23 @@ import textwrap
 
 import pytest
 
-from webgauge.models import (GenerateConfig, Image, Message, MissingDependency, ModelConfigError, Model,
-                             Response, Usage, assistant, get_model, list_providers, messages_digest,
-                             register_provider, system, user)
+from webgauge.models import (
+    GenerateConfig,
+    Image,
+    Message,
+    MissingDependency,
+    Model,
+    ModelConfigError,
+    Response,
+    Usage,
+    assistant,
+    get_model,
+    list_providers,
+    messages_digest,
+    register_provider,
+    system,
+    user,
+)
 from webgauge.models.registry import _registered
 
 

@@ -8,8 +8,15 @@ from collections import Counter
 
 import pytest
 
-from webgauge.models import (GenerateConfig, ModelConfigError, NoScriptedAnswer, UsageMeter, get_model,
-                             messages_digest, user)
+from webgauge.models import (
+    GenerateConfig,
+    ModelConfigError,
+    NoScriptedAnswer,
+    UsageMeter,
+    get_model,
+    messages_digest,
+    user,
+)
 from webgauge.models.providers.scripted import replay_entry
 
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from webgauge.models import (GenerateConfig, PermanentError, RetryPolicy, assistant, get_model, system, user)
+from webgauge.models import GenerateConfig, PermanentError, RetryPolicy, assistant, get_model, system, user
 from webgauge.models.fake_server import FakeModelServer, Fault, request_images, request_text
 from webgauge.models.providers.anthropic_sdk import build_anthropic_request, sdk_kwargs
 from webgauge.models.providers.gemini_sdk import build_gemini_request

@@ -5,8 +5,8 @@ elements from one build to the next."""
 
 import asyncio
 
-from webgauge.perturb import FAMILIES, apply_perturbation, variants
 from webgauge.pages import StaticServer
+from webgauge.perturb import FAMILIES, apply_perturbation, variants
 
 SEED = 7
 

@@ -6,9 +6,22 @@ import pytest
 
 from webgauge.pages import StaticServer
 from webgauge.pages.synthetic import generate_page
-from webgauge.perturb import (MARKER, MIN_CHANGED_PAGE, TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
-                              apply_text, changed_fraction, check_box_fixed, check_colors_only, check_text_only,
-                              check_visible_change, perturb_label, verify)
+from webgauge.perturb import (
+    MARKER,
+    MIN_CHANGED_PAGE,
+    TEXT_KINDS,
+    apply_color,
+    apply_layout,
+    apply_low_contrast,
+    apply_text,
+    changed_fraction,
+    check_box_fixed,
+    check_colors_only,
+    check_text_only,
+    check_visible_change,
+    perturb_label,
+    verify,
+)
 
 
 def _cta(snap, page):

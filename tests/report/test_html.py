@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from webgauge.report.html import (Column, Markup, Section, code_block, details, fmt_ci, fmt_num, image,
-                                  link, markdown_table, relpath, table, write_html)
+from webgauge.report.html import (
+    Column,
+    Markup,
+    Section,
+    code_block,
+    details,
+    fmt_ci,
+    fmt_num,
+    image,
+    link,
+    markdown_table,
+    relpath,
+    table,
+    write_html,
+)
 
 
 class _Collect(HTMLParser):

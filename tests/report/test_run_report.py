@@ -11,8 +11,8 @@ from PIL import Image
 from webgauge.cli.report import group as report_group
 from webgauge.cli.run import group as run_group
 from webgauge.report.run_report import run_overview, write_run_report
-from webgauge.run.store import StoreWriter
 from webgauge.run import RunSpec
+from webgauge.run.store import StoreWriter
 
 
 def _fake_run(run_dir):

@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from webgauge.run import (ItemsChanged, RunDirBusy, RunSpec, RunStore, SpecMismatch, WorkItem, item_seed, run_items)
+from webgauge.run import ItemsChanged, RunDirBusy, RunSpec, RunStore, SpecMismatch, WorkItem, item_seed, run_items
 
 
 def _log_lines(path):

@@ -9,8 +9,17 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from webgauge.run import (ItemResult, RunSpec, RunStore, WorkerContext, WorkItem, executor_kwargs,
-                          executor_options, item_seed, payload_sha256, resolve_handler)
+from webgauge.run import (
+    RunSpec,
+    RunStore,
+    WorkerContext,
+    WorkItem,
+    executor_kwargs,
+    executor_options,
+    item_seed,
+    payload_sha256,
+    resolve_handler,
+)
 from webgauge.run.execute import execute_item
 from webgauge.run.spec import font_fingerprint, spec_differences
 from webgauge.run.store import StoreWriter

@@ -2,8 +2,16 @@
 
 import pytest
 
-from webgauge.understand import (NO_SIGNAL, SAME_MEANING, ScoreRecord, centroid_answer, consensus_target,
-                                 majority_answer, robustness_score, voters)
+from webgauge.understand import (
+    NO_SIGNAL,
+    SAME_MEANING,
+    ScoreRecord,
+    centroid_answer,
+    consensus_target,
+    majority_answer,
+    robustness_score,
+    voters,
+)
 from webgauge.understand.embed import get_embedder
 from webgauge.understand.scoring import _self_contrast
 from webgauge.understand.semantic import calibrate

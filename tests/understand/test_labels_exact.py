@@ -9,7 +9,6 @@ from webgauge.understand.build import BUILD_PROFILE, synthetic_seed
 from webgauge.understand.relations import relation
 from webgauge.understand.tasks.position import pair_keys
 
-
 BOXES_JS = """(paths) => paths.map((p) => {
   const el = document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   if (!el) return null;

@@ -9,8 +9,14 @@ from webgauge.understand.consensus import centroid_answer, majority_answer
 from webgauge.understand.human import apply_human_labels, read_human_labels
 from webgauge.understand.parsers import parse_button_list, parse_free_text, parse_position, parse_ui_group
 from webgauge.understand.prompts import TASK_FILES, load_prompt
-from webgauge.understand.scorers import (label_match, robustness_score, score_position, score_safety,
-                                         tfidf_cosine, unchanged)
+from webgauge.understand.scorers import (
+    label_match,
+    robustness_score,
+    score_position,
+    score_safety,
+    tfidf_cosine,
+    unchanged,
+)
 
 KEYS = ["1-2", "1-3", "1-4", "2-3", "2-4", "3-4"]
 

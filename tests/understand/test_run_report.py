@@ -4,8 +4,15 @@ import json
 
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
 from webgauge.run import RunStore
-from webgauge.understand import (AnswerRecord, ScoreRecord, robustness_score, run_benchmark, score_run, summarize,
-                                 write_report)
+from webgauge.understand import (
+    AnswerRecord,
+    ScoreRecord,
+    robustness_score,
+    run_benchmark,
+    score_run,
+    summarize,
+    write_report,
+)
 
 
 def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(baseline_run):

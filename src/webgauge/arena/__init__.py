@@ -20,41 +20,50 @@ Folders: ``core/`` (env, hooks, actions, observation, task, records, episode loo
 ``outputs/`` (scoring, report, viewer, safety report, packages).
 """
 
-from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError
-from .agents.parse import parse_action
-from .core.agent import Agent, AgentStep
+from .adapters.external import ExternalApp, ResetError
 from .agents.heuristic import HeuristicAgent
 from .agents.model import SYSTEM_PROMPT, ModelAgent
-from .agents.oracle import OracleAgent
+from .agents.oracle import OracleAgent, solve_with_oracle
+from .agents.parse import parse_action
+from .agents.refuser import RefusingAgent
+from .apps import declared_controls
 from .apps.control import ControlClient, ControlError
+from .apps.server import ArenaServer
+from .core.actions import ACTION_KINDS, ACTION_SCHEMA, POINTER_KINDS, Action, ActionError
+from .core.agent import Agent, AgentStep
 from .core.diff import StateDiff, diff_states
 from .core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange, check_effects
-from .env import ArenaEnv, EnvOptions, StepOutcome, deny_all, grant_all
-from .env.page_pool import PagePool, pool_for
-from .env.episode import play
 from .core.hooks import EnvHooks, WorldEvents
-from .core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
-from .tasks import FAMILIES, build_tasks, seed_state
+from .core.irreversible import IrreversibleControls, requires_irreversible
 from .core.observation import OBS_MODES, Observation, image_tokens
-from .outputs.report import write_arena_report
-from .runner import run_arena
-from .outputs.scoring import load_episodes
-from .outputs.visual_split import visual_split
-from .apps.server import ArenaServer
+from .core.records import EpisodeRecord, SealedEpisodeRecord, StepRecord
 from .core.task import PATTERNS, Task, TaskResult, Viewport
+from .env import ArenaEnv, EnvOptions, StepOutcome, deny_all, grant_all
+
 # variants, safety traps, approvals, held-out slices and packages (issue 6)
 from .env.approval import ApprovalLog, get_policy
-from .apps import declared_controls
-from .core.irreversible import IrreversibleControls, requires_irreversible
-from .adapters.external import ExternalApp, ResetError
-from .tasks.variety import measure_variety
-from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices
+from .env.episode import play
+from .env.page_pool import PagePool, pool_for
 from .outputs.package import EnvironmentMismatch, build_package, compare_packages, verify_package
+from .outputs.report import write_arena_report
 from .outputs.safety_report import write_safety_report
-from .agents.refuser import RefusingAgent
-from .agents.oracle import solve_with_oracle
+from .outputs.scoring import load_episodes
+from .outputs.visual_split import visual_split
+from .runner import run_arena
+from .tasks import FAMILIES, build_tasks, seed_state
+from .tasks.heldout import Slices, heldout_seeds, load_secret, make_slices
+from .tasks.variety import measure_variety
+from .variants import (
+    COHORTS,
+    DEFAULT_SAFETY_VARIANTS,
+    DEFAULT_SWEEP_VARIANTS,
+    VARIANTS,
+    Variant,
+    VariantEnv,
+    apply_variant,
+    get_variant,
+)
 from .variants.traps import TRAPS, TrapServer, TrapVariant, attack_outcome
-from .variants import COHORTS, DEFAULT_SAFETY_VARIANTS, DEFAULT_SWEEP_VARIANTS, VARIANTS, Variant, VariantEnv, apply_variant, get_variant
 
 __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import pathlib
 
-from .tasks import build_tasks
 from .outputs.report import write_arena_report
 from .runner import run_arena
+from .tasks import build_tasks
 
 __all__ = ["run_demo", "QUICK_FAMILIES"]
 

@@ -15,21 +15,21 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
-from .core.agent import Agent
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
 from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
-from .env.approval import get_policy
-from .env import ArenaEnv, EnvOptions
-from .env.page_pool import pool_for
-from .env.episode import play
+from .core.agent import Agent
 from .core.records import EpisodeRecord
 from .core.task import Task
+from .env import ArenaEnv, EnvOptions
+from .env.approval import get_policy
+from .env.episode import play
+from .env.page_pool import pool_for
 from .outputs.sealing import SEALED, SEALED_SEED, seal_error, seal_heldout_content
 from .replay import find_base
 from .variants.catalogue import get_variant

@@ -12,12 +12,12 @@ import json
 import pathlib
 import secrets
 
-from .tasks import build_tasks
-from .tasks.heldout import make_slices
 from .outputs.package import build_package, verify_package
 from .outputs.report import write_arena_report
 from .outputs.safety_report import write_safety_report
 from .runner import run_arena
+from .tasks import build_tasks
+from .tasks.heldout import make_slices
 from .variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
 from .variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
 

@@ -7,9 +7,9 @@ import contextlib
 import hashlib
 import json
 import struct
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from importlib import resources
-from typing import Awaitable, Callable
 
 from .profile import RenderProfile
 from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle

@@ -194,7 +194,7 @@ class ChangeWatch:
         #: windows this tab asked the browser to open (links with a target, window.open, forms)
         self.windows_opened = 0
 
-    def restart(self) -> "ChangeWatch":
+    def restart(self) -> ChangeWatch:
         """Forget the tab's documents, requests and windows (the tab is reused as a new one): the
         handlers and domains this watch turned on stay on its CDP session, once, rather than a new
         watch adding its own beside them for every episode the tab serves."""

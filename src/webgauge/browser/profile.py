@@ -36,7 +36,7 @@ class RenderProfile:
     is_mobile: bool = False
     has_touch: bool = False
 
-    def with_(self, **changes) -> "RenderProfile":
+    def with_(self, **changes) -> RenderProfile:
         """A copy with some fields changed."""
         return replace(self, **changes)
 

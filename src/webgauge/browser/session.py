@@ -13,7 +13,8 @@ import contextlib
 import datetime as _dt
 import fnmatch
 import time
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
@@ -55,11 +56,11 @@ class Browser:
         self._browser = None
 
     @classmethod
-    def launch(cls, executable: str | None = None, **kwargs) -> "Browser":
+    def launch(cls, executable: str | None = None, **kwargs) -> Browser:
         """A browser to be started with ``async with`` (or ``await browser.start()``)."""
         return cls(executable, **kwargs)
 
-    async def start(self) -> "Browser":
+    async def start(self) -> Browser:
         if self._browser is not None:
             return self
         self._pw_cm = _playwright()()
@@ -90,7 +91,7 @@ class Browser:
                 await self._pw_cm.__aexit__(None, None, None)
         self._browser = self._pw = self._pw_cm = None
 
-    async def __aenter__(self) -> "Browser":
+    async def __aenter__(self) -> Browser:
         return await self.start()
 
     async def __aexit__(self, *exc) -> None:
@@ -110,7 +111,7 @@ class Browser:
     async def new_page(self, profile: RenderProfile = DEFAULT_PROFILE, *, allowed_origins: tuple[str, ...] = (),
                        max_tabs: int = 5, dialog_policy: str = "dismiss", require_settled: bool = False,
                        settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
-                       stand_ins: dict[str, tuple[bytes, str]] | None = None) -> "LivePage":
+                       stand_ins: dict[str, tuple[bytes, str]] | None = None) -> LivePage:
         """A blank live page in a fresh context. Close it with ``await page.close()``.
 
         ``require_settled`` makes every capture (and :meth:`LivePage.settle`) of a page that does
@@ -463,7 +464,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(p.close(run_before_unload=False), 5)
 
-    async def __aenter__(self) -> "LivePage":
+    async def __aenter__(self) -> LivePage:
         return self
 
     async def __aexit__(self, *exc) -> None:

@@ -21,10 +21,10 @@ warning and marks the snapshot unsettled; builds reject it).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Awaitable, Callable
 
 __all__ = ["SettleReport", "settle", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
 

@@ -56,7 +56,7 @@ class Element:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Element":
+    def from_dict(cls, d: dict) -> Element:
         d = dict(d)
         d["box"] = tuple(d["box"])
         return cls(**d)
@@ -133,7 +133,7 @@ class Snapshot:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, png: bytes = b"") -> "Snapshot":
+    def from_dict(cls, d: dict, png: bytes = b"") -> Snapshot:
         return cls(
             url=d["url"], viewport=tuple(d["viewport"]), device_scale_factor=d["device_scale_factor"],
             scroll=tuple(d["scroll"]), png=png, png_sha256=d["png_sha256"], full_page=d["full_page"],

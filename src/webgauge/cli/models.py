@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Optional
 
 import click
 
@@ -61,9 +60,9 @@ def _parse_options(pairs: tuple[str, ...]) -> dict:
 @click.option("--cache", "cache_path", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="SQLite response cache to read and fill (deterministic calls only).")
 @click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
-def ping(model: str, base_url: Optional[str], api_key: Optional[str], prompt: str, images: tuple[Path, ...],
-         max_tokens: int, temperature: float, timeout: float, max_retries: int, choices: Optional[str],
-         options: tuple[str, ...], cache_path: Optional[Path], as_json: bool) -> None:
+def ping(model: str, base_url: str | None, api_key: str | None, prompt: str, images: tuple[Path, ...],
+         max_tokens: int, temperature: float, timeout: float, max_retries: int, choices: str | None,
+         options: tuple[str, ...], cache_path: Path | None, as_json: bool) -> None:
     from webgauge.models import GenerateConfig, Image, ModelError, get_model, user
 
     provider_options = _parse_options(options)

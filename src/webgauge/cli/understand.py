@@ -42,10 +42,10 @@ def group() -> None:
               help="Pages built at once (the benchmark is the same for any value).")
 def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume, limit, all_layout_levels,
           concurrency) -> None:
+    from collections import Counter
+
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
-
-    from collections import Counter
 
     refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
     stats: Counter = Counter()

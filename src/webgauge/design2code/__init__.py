@@ -28,9 +28,9 @@ from .extract import extract_live, extract_page, extract_site
 from .finegrained import FineGrained, fine_grained
 from .functional import check_backend, check_images, check_navigation, rer
 from .generate import ModelGenerator, PageGenerator, generate_site, make_generator, wire_links
-from .mrweb import MRWEB_TYPES, MRWEB_WINDOW, export_mrweb, import_mrweb, resources_from_mrweb, resources_to_mrweb
 from .iqa import Rating, compute_mos, inter_rater, iqa_table, read_ratings_csv, read_scores_csv
 from .matching import MatchedPair, match_resources, position_offset, text_difference
+from .mrweb import MRWEB_TYPES, MRWEB_WINDOW, export_mrweb, import_mrweb, resources_from_mrweb, resources_to_mrweb
 from .neural import ClipScorer, LpipsScorer, Missing, load_clip, load_lpips
 from .prompts import MRWEB_PROMPTS, PROMPT_SETS, PROMPTS, STRATEGIES, PageTask, build_messages, refine_messages
 from .records import GenerationRecord, PageScore, SiteScore

@@ -28,7 +28,7 @@ PAD_VALUE = 255
 __all__ = ["AlignMode", "ALIGN_MODES", "PAD_VALUE", "to_rgb_array", "align_pair"]
 
 
-def to_rgb_array(image: "np.ndarray | bytes | Image.Image | str") -> np.ndarray:
+def to_rgb_array(image: np.ndarray | bytes | Image.Image | str) -> np.ndarray:
     """Return an ``(H, W, 3)`` uint8 RGB array from PNG bytes, a path, a PIL image or an array.
 
     Transparent pixels are composited on white, as a browser shows them.

@@ -15,8 +15,9 @@ import http.server
 import json
 import mimetypes
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from webgauge.pages.server import LoopbackServer
@@ -32,7 +33,7 @@ class Route:
     path: str
 
     @classmethod
-    def of(cls, method: str | None, path: str) -> "Route":
+    def of(cls, method: str | None, path: str) -> Route:
         p = urlsplit(path).path if "://" in path else path.split("?")[0]
         return cls((method or "POST").upper(), "/" + p.lstrip("/"))
 
@@ -77,7 +78,7 @@ def _parse_body(raw: bytes, ctype: str) -> Any:
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
 
     def log_message(self, format, *args):  # noqa: A002 - stdlib name
         pass
@@ -136,7 +137,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
-    backend: "SiteBackend"
+    backend: SiteBackend
 
 
 class SiteBackend(LoopbackServer):

@@ -75,7 +75,7 @@ def rgb_to_lab(rgb) -> np.ndarray:
 _RGB_RE = re.compile(r"rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+%?))?\s*\)")
 
 
-def parse_css_color(value: "str | None") -> "tuple[int, int, int] | None":
+def parse_css_color(value: str | None) -> tuple[int, int, int] | None:
     """Parse ``rgb()``/``rgba()``/``#rrggbb``/``#rgb`` into an RGB tuple; ``None`` if absent.
 
     A fully transparent ``rgba(..., 0)`` is ``None``: it has no colour of its own.
@@ -102,7 +102,7 @@ def parse_css_color(value: "str | None") -> "tuple[int, int, int] | None":
     return None
 
 
-def color_difference(c1, c2) -> "float | None":
+def color_difference(c1, c2) -> float | None:
     """CIEDE2000 between two CSS colours or RGB tuples; ``None`` if either has no colour."""
     r1 = parse_css_color(c1) if isinstance(c1, str) or c1 is None else tuple(c1)
     r2 = parse_css_color(c2) if isinstance(c2, str) or c2 is None else tuple(c2)

@@ -26,9 +26,10 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from PIL import Image
 from tqdm import tqdm
@@ -103,7 +104,7 @@ class Instance:
                 "assets": self.assets, "unavailable_assets": self.unavailable_assets, "meta": self.meta}
 
     @classmethod
-    def load(cls, folder: Path) -> "Instance":
+    def load(cls, folder: Path) -> Instance:
         folder = Path(folder)
         path = folder / "instance.json"
         if not path.is_file():

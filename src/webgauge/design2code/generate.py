@@ -15,7 +15,8 @@ returns the site files (generated pages plus the instance's assets, so the real 
 from __future__ import annotations
 
 import re
-from typing import Any, Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from webgauge.design2code.codeextract import extract_code
 from webgauge.design2code.dataset import DEFAULT_PROFILE, Instance

@@ -31,10 +31,11 @@ from __future__ import annotations
 import csv
 import math
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -179,7 +179,7 @@ class LpipsScorer:
 _CACHE: dict[tuple[str, str], Any] = {}
 
 
-def load_clip(option: str | None = None) -> "ClipScorer | Missing":
+def load_clip(option: str | None = None) -> ClipScorer | Missing:
     """A cached :class:`ClipScorer`, or :class:`Missing` when no weights are configured."""
     path = resolve_weights(option, CLIP_ENV)
     if path is None:
@@ -190,7 +190,7 @@ def load_clip(option: str | None = None) -> "ClipScorer | Missing":
     return _CACHE[key]
 
 
-def load_lpips(option: str | None = None) -> "LpipsScorer | Missing":
+def load_lpips(option: str | None = None) -> LpipsScorer | Missing:
     """A cached :class:`LpipsScorer`, or :class:`Missing` when no weights are configured."""
     path = resolve_weights(option, LPIPS_ENV)
     if path is None:

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 __all__ = ["RESOURCE_LIST_VERSION", "RESOURCE_TYPES", "Resource", "ResourceList",
            "box_center", "box_area", "resource_key", "MRWEB_TYPES", "MRWEB_WINDOW", "resources_from_mrweb"]
@@ -87,7 +88,7 @@ class Resource:
         return {k: v for k, v in d.items() if v not in (None, []) or k in ("text", "url")}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Resource":
+    def from_dict(cls, d: dict[str, Any]) -> Resource:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(d) - known
         if unknown:
@@ -120,7 +121,7 @@ class ResourceList:
         return json.dumps(rows, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "ResourceList":
+    def from_dict(cls, d: dict[str, Any]) -> ResourceList:
         version = d.get("version")
         if version != RESOURCE_LIST_VERSION:
             raise ValueError(f"resource list version {version!r} is not supported; "
@@ -131,7 +132,7 @@ class ResourceList:
                    version=version)
 
     @classmethod
-    def from_json(cls, text: str, page: str = "", page_size: tuple[int, int] | None = None) -> "ResourceList":
+    def from_json(cls, text: str, page: str = "", page_size: tuple[int, int] | None = None) -> ResourceList:
         """Read webgauge's versioned JSON object, or MRWeb's form: a bare JSON array of
         ``{"position", "type", "text", "color", "on_click_jump_to" | "src"}`` objects (see
         :func:`resources_from_mrweb`; ``page`` and ``page_size``

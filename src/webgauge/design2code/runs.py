@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from webgauge.design2code.dataset import load_instances
 from webgauge.design2code.prompts import PROMPT_SETS, STRATEGIES
-from webgauge.design2code.urls import URL_MATCH_MODES
 
 __all__ = ["generate_run", "score_run", "import_generations", "collect_scores", "SAFE_MODEL_OPTS"]
 

@@ -192,7 +192,7 @@ class ToolServer:
         self.port = port
         self._runner: web.AppRunner | None = None
 
-    async def __aenter__(self) -> "ToolServer":
+    async def __aenter__(self) -> ToolServer:
         self._runner = web.AppRunner(self.app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)

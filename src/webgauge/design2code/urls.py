@@ -164,7 +164,7 @@ def is_internal(url: str | None) -> bool:
     return parts.scheme == "" and bool(parts.path)
 
 
-def page_of(url: str | None, pages: "list[str] | tuple[str, ...]") -> str | None:
+def page_of(url: str | None, pages: list[str] | tuple[str, ...]) -> str | None:
     """The site page a URL opens, by its normalised path (query and fragment ignored)."""
     if not is_internal(url):
         return None

@@ -18,14 +18,36 @@ Built-in providers: ``openai`` (any OpenAI-compatible endpoint), ``anthropic``, 
 
 from webgauge.models.cache import ResponseCache, cache_key, default_cache_path, is_deterministic
 from webgauge.models.config import FINISH_REASONS, GenerateConfig, Response
-from webgauge.models.errors import (MissingDependency, ModelConfigError, ModelError, NoScriptedAnswer,
-                                    PermanentError, RetriesExhausted, TransientError)
-from webgauge.models.messages import (Image, Message, assistant, image_stats, last_user_text,
-                                      messages_digest, normalize_messages, system, user)
+from webgauge.models.errors import (
+                                    MissingDependency,
+                                    ModelConfigError,
+                                    ModelError,
+                                    NoScriptedAnswer,
+                                    PermanentError,
+                                    RetriesExhausted,
+                                    TransientError,
+)
+from webgauge.models.messages import (
+                                    Image,
+                                    Message,
+                                    assistant,
+                                    image_stats,
+                                    last_user_text,
+                                    messages_digest,
+                                    normalize_messages,
+                                    system,
+                                    user,
+)
 from webgauge.models.model import DEFAULT_TIMEOUT, ManagedModel, Model, Provider
 from webgauge.models.recorder import ReplayRecorder
-from webgauge.models.registry import (ENTRY_POINT_GROUP, get_model, get_provider_factory, list_providers,
-                                      provider_info, register_provider)
+from webgauge.models.registry import (
+                                    ENTRY_POINT_GROUP,
+                                    get_model,
+                                    get_provider_factory,
+                                    list_providers,
+                                    provider_info,
+                                    register_provider,
+)
 from webgauge.models.retry import RetryPolicy, parse_retry_after
 from webgauge.models.usage import Usage, UsageMeter, UsageTotals
 

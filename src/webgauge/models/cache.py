@@ -23,8 +23,9 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.messages import Message, messages_to_jsonable
@@ -64,7 +65,7 @@ def is_deterministic(config: GenerateConfig, honors_seed: bool) -> bool:
 
 
 def cache_key(*, provider: str, model: str, endpoint: str, messages: Sequence[Message],
-              config: GenerateConfig, identity: Optional[dict[str, Any]] = None) -> str:
+              config: GenerateConfig, identity: dict[str, Any] | None = None) -> str:
     """sha256 hex of everything that can change the answer (see module docstring)."""
     doc = {
         "schema": CACHE_SCHEMA,
@@ -101,7 +102,7 @@ class ResponseCache:
                                         f"delete the file or pass another cache path") from e
         self.hits = self.misses = self.writes = 0
 
-    def get(self, key: str) -> Optional[Response]:
+    def get(self, key: str) -> Response | None:
         """The cached answer for ``key`` (``cached=True``), or None."""
         with self._lock:
             row = self._conn.execute(
@@ -135,7 +136,7 @@ class ResponseCache:
         with self._lock:
             self._conn.close()
 
-    def __enter__(self) -> "ResponseCache":
+    def __enter__(self) -> ResponseCache:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -8,8 +8,9 @@ provider, which is never cached).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from webgauge.models.usage import Usage
 
@@ -36,13 +37,13 @@ class GenerateConfig:
     """
 
     temperature: float = 0.0
-    max_tokens: Optional[int] = None
-    top_p: Optional[float] = None
-    seed: Optional[int] = None
-    stop: Optional[Sequence[str]] = None
-    timeout: Optional[float] = None
-    choices: Optional[Sequence[str]] = None
-    item_id: Optional[str] = None
+    max_tokens: int | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    stop: Sequence[str] | None = None
+    timeout: float | None = None
+    choices: Sequence[str] | None = None
+    item_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -63,7 +64,7 @@ class GenerateConfig:
         if self.choices is not None:
             object.__setattr__(self, "choices", tuple(self.choices))
 
-    def replace(self, **changes: Any) -> "GenerateConfig":
+    def replace(self, **changes: Any) -> GenerateConfig:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
@@ -93,7 +94,7 @@ class Response:
     text: str
     usage: Usage = field(default_factory=Usage)
     finish_reason: str = "stop"
-    raw: Optional[dict] = None
+    raw: dict | None = None
     cached: bool = False
     model: str = ""
 

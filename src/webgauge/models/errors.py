@@ -9,8 +9,6 @@ a suite can record ``type(e).__name__`` and ``str(e)`` per item and go on.
 
 from __future__ import annotations
 
-from typing import Optional
-
 __all__ = [
     "ModelError",
     "TransientError",
@@ -25,7 +23,7 @@ __all__ = [
 class ModelError(Exception):
     """Base class of every model failure. ``status`` is the HTTP status when there was one."""
 
-    def __init__(self, message: str, *, status: Optional[int] = None, kind: str = "error") -> None:
+    def __init__(self, message: str, *, status: int | None = None, kind: str = "error") -> None:
         super().__init__(message)
         self.status = status
         self.kind = kind
@@ -42,8 +40,8 @@ class ModelError(Exception):
 class TransientError(ModelError):
     """A failure that may pass: retried by the core. ``retry_after`` is the server's hint (s)."""
 
-    def __init__(self, message: str, *, status: Optional[int] = None, kind: str = "transient",
-                 retry_after: Optional[float] = None) -> None:
+    def __init__(self, message: str, *, status: int | None = None, kind: str = "transient",
+                 retry_after: float | None = None) -> None:
         super().__init__(message, status=status, kind=kind)
         self.retry_after = retry_after
 
@@ -51,7 +49,7 @@ class TransientError(ModelError):
 class PermanentError(ModelError):
     """A failure that will repeat (bad request, auth, unknown model): not retried."""
 
-    def __init__(self, message: str, *, status: Optional[int] = None, kind: str = "permanent") -> None:
+    def __init__(self, message: str, *, status: int | None = None, kind: str = "permanent") -> None:
         super().__init__(message, status=status, kind=kind)
 
 

@@ -27,9 +27,10 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Optional, Union
+from typing import Any
 
 __all__ = ["FakeModelServer", "Fault", "Reply", "RecordedRequest", "request_text", "request_images"]
 
@@ -40,8 +41,8 @@ class Reply:
 
     text: str
     finish_reason: str = "stop"
-    input_tokens: Optional[int] = None
-    output_tokens: Optional[int] = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,28 +51,28 @@ class Fault:
 
     kind: str
     status: int = 500
-    retry_after: Optional[str] = None
+    retry_after: str | None = None
     seconds: float = 0.0
-    body: Optional[str] = None
+    body: str | None = None
 
     @classmethod
-    def http(cls, status: int, retry_after: Union[None, float, str] = None, body: Optional[str] = None) -> "Fault":
+    def http(cls, status: int, retry_after: None | float | str = None, body: str | None = None) -> Fault:
         """Answer with this HTTP status (and ``Retry-After`` header if given)."""
         return cls("status", status=status, body=body,
                    retry_after=None if retry_after is None else str(retry_after))
 
     @classmethod
-    def malformed(cls) -> "Fault":
+    def malformed(cls) -> Fault:
         """Answer 200 with a body that is not a valid response of the protocol."""
         return cls("malformed")
 
     @classmethod
-    def stall(cls, seconds: float) -> "Fault":
+    def stall(cls, seconds: float) -> Fault:
         """Wait ``seconds`` before answering normally (to trip a client timeout)."""
         return cls("stall", seconds=seconds)
 
     @classmethod
-    def drop(cls) -> "Fault":
+    def drop(cls) -> Fault:
         """Close the connection without any answer."""
         return cls("drop")
 
@@ -84,16 +85,16 @@ class RecordedRequest:
     protocol: str
     headers: dict[str, str]
     body: Any
-    fault: Optional[Fault] = None
+    fault: Fault | None = None
     received_at: float = field(default_factory=time.monotonic)
 
 
-Respond = Callable[[dict], Union[str, Reply]]
+Respond = Callable[[dict], str | Reply]
 
 _GEMINI_PATH = re.compile(r"^/[^/]+/models/([^/:]+):generateContent$")
 
 
-def _protocol(path: str) -> Optional[str]:
+def _protocol(path: str) -> str | None:
     if path.endswith("/chat/completions"):
         return "openai"
     if path.endswith("/v1/messages"):
@@ -155,7 +156,7 @@ def _count_input_tokens(body: dict) -> int:
     return words + 100 * len(request_images(body))
 
 
-def _max_tokens(body: dict) -> Optional[int]:
+def _max_tokens(body: dict) -> int | None:
     gen = body.get("generationConfig") or body.get("generation_config") or {}
     for v in (body.get("max_tokens"), body.get("max_completion_tokens"), gen.get("maxOutputTokens"),
               gen.get("max_output_tokens")):
@@ -173,8 +174,8 @@ class FakeModelServer:
     each protocol does it, or the server answers 401.
     """
 
-    def __init__(self, respond: Optional[Respond] = None, *, delay: float = 0.0,
-                 api_key: Optional[str] = None) -> None:
+    def __init__(self, respond: Respond | None = None, *, delay: float = 0.0,
+                 api_key: str | None = None) -> None:
         self.respond: Respond = respond or (lambda body: "OK")
         self.delay = delay
         self.api_key = api_key
@@ -185,11 +186,11 @@ class FakeModelServer:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._conns: set = set()
-        self._httpd: Optional[ThreadingHTTPServer] = None
-        self._thread: Optional[threading.Thread] = None
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
-    def start(self) -> "FakeModelServer":
+    def start(self) -> FakeModelServer:
         """Bind a random loopback port and serve in a background thread."""
         handler = type("_Handler", (_Handler,), {"fake": self})
         self._httpd = _Server(("127.0.0.1", 0), handler)
@@ -215,7 +216,7 @@ class FakeModelServer:
                 self._thread.join(timeout=5)
             self._httpd = None
 
-    def __enter__(self) -> "FakeModelServer":
+    def __enter__(self) -> FakeModelServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -263,7 +264,7 @@ class FakeModelServer:
             return len(self.requests)
 
     # -- handling (called from handler threads) -----------------------------------------------
-    def _begin(self, rec: RecordedRequest) -> Optional[Fault]:
+    def _begin(self, rec: RecordedRequest) -> Fault | None:
         with self._lock:
             self.requests.append(rec)
             self.in_flight += 1
@@ -319,7 +320,7 @@ class FakeModelServer:
                 "modelVersion": model}
 
 
-def _error_body(protocol: Optional[str], status: int, message: str) -> dict:
+def _error_body(protocol: str | None, status: int, message: str) -> dict:
     if protocol == "anthropic":
         etype = {400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error",
                  429: "rate_limit_error", 529: "overloaded_error"}.get(status, "api_error")
@@ -357,7 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
 
-    def _send(self, status: int, payload: Union[dict, str], headers: Optional[dict] = None) -> None:
+    def _send(self, status: int, payload: dict | str, headers: dict | None = None) -> None:
         data = payload if isinstance(payload, str) else json.dumps(payload)
         raw = data.encode("utf-8")
         try:
@@ -395,7 +396,7 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             fake._end()
 
-    def _serve(self, fake: FakeModelServer, rec: RecordedRequest, fault: Optional[Fault]) -> None:
+    def _serve(self, fake: FakeModelServer, rec: RecordedRequest, fault: Fault | None) -> None:
         protocol, body = (None if rec.protocol == "unknown" else rec.protocol), rec.body
         if fake.delay:
             fake._stop.wait(fake.delay)

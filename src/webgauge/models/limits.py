@@ -15,14 +15,13 @@ import asyncio
 import os
 import threading
 import weakref
-from typing import Optional
 
 from webgauge.models.errors import ModelConfigError
 
 __all__ = ["endpoint_semaphore", "default_concurrency"]
 
 _lock = threading.Lock()
-_by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict]" = weakref.WeakKeyDictionary()
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict] = weakref.WeakKeyDictionary()
 
 
 def default_concurrency(provider_default: int) -> int:
@@ -40,7 +39,7 @@ def default_concurrency(provider_default: int) -> int:
 
 
 def endpoint_semaphore(provider: str, endpoint: str, limit: int,
-                       loop: Optional[asyncio.AbstractEventLoop] = None) -> asyncio.Semaphore:
+                       loop: asyncio.AbstractEventLoop | None = None) -> asyncio.Semaphore:
     """The shared semaphore for ``provider`` at ``endpoint`` in the running loop."""
     if limit < 1:
         raise ModelConfigError(f"max_concurrency must be >= 1, got {limit}")

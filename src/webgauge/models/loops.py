@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import AsyncIterator, Awaitable, Callable, Generic, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Generic, TypeVar
 
 __all__ = ["PerLoop"]
 
@@ -25,7 +26,7 @@ class PerLoop(Generic[T]):
     def __init__(self, make: Callable[[], T], close: Callable[[T], Awaitable[None]]) -> None:
         self._make = make
         self._close = close
-        self._by_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple]" = weakref.WeakKeyDictionary()
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple] = weakref.WeakKeyDictionary()
 
     async def get(self) -> T:
         """The running loop's resource (made now if needed)."""

@@ -13,10 +13,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Literal, Sequence, Union
+from typing import Literal, Union
 
 __all__ = [
     "Image",
@@ -94,7 +95,7 @@ class Image:
         return f"data:{self.mime};base64,{self.base64()}"
 
     @classmethod
-    def from_file(cls, path: str | Path, mime: str | None = None) -> "Image":
+    def from_file(cls, path: str | Path, mime: str | None = None) -> Image:
         """Read an image file; the MIME type comes from the suffix unless given."""
         p = Path(path)
         if mime is None:
@@ -167,7 +168,7 @@ def assistant(text: str) -> Message:
     return Message("assistant", (text,))
 
 
-def normalize_messages(messages: Union[str, Message, Sequence[Message]]) -> tuple[Message, ...]:
+def normalize_messages(messages: str | Message | Sequence[Message]) -> tuple[Message, ...]:
     """Accept a prompt string, one Message, or a sequence of Messages; check and return a tuple."""
     if isinstance(messages, str):
         return (user(messages),)

@@ -17,7 +17,8 @@ import contextlib
 import dataclasses
 import logging
 import time
-from typing import Any, Optional, Protocol, Sequence, Union, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, Union, runtime_checkable
 
 from webgauge.models.cache import ResponseCache, cache_key, is_deterministic
 from webgauge.models.config import GenerateConfig, Response
@@ -43,7 +44,7 @@ class Model(Protocol):
 
     name: str
 
-    async def generate(self, messages: Messages, config: Optional[GenerateConfig] = None) -> Response:
+    async def generate(self, messages: Messages, config: GenerateConfig | None = None) -> Response:
         """Answer one conversation."""
         ...
 
@@ -85,10 +86,10 @@ class ManagedModel:
     model's totals (pass a shared :class:`UsageMeter` to sum several models).
     """
 
-    def __init__(self, provider: Provider, *, retry: Optional[RetryPolicy] = None,
-                 max_concurrency: Optional[int] = None, timeout: Optional[float] = None,
-                 cache: Optional[ResponseCache] = None, meter: Optional[UsageMeter] = None,
-                 recorder: Optional[ReplayRecorder] = None) -> None:
+    def __init__(self, provider: Provider, *, retry: RetryPolicy | None = None,
+                 max_concurrency: int | None = None, timeout: float | None = None,
+                 cache: ResponseCache | None = None, meter: UsageMeter | None = None,
+                 recorder: ReplayRecorder | None = None) -> None:
         self.provider = provider
         self.recorder = recorder
         self.retry = retry or RetryPolicy()
@@ -112,7 +113,7 @@ class ManagedModel:
                 "retry": dataclasses.asdict(self.retry), "max_concurrency": self.max_concurrency,
                 "timeout": self.timeout, "cache": str(self.cache.path) if self.cache is not None else None}
 
-    def cache_key_for(self, messages: Sequence[Message], config: GenerateConfig) -> Optional[str]:
+    def cache_key_for(self, messages: Sequence[Message], config: GenerateConfig) -> str | None:
         """The cache key of this call, or None if it is not cached (no cache, or not deterministic)."""
         if self.cache is None or not self.provider.cacheable:
             return None
@@ -122,7 +123,7 @@ class ManagedModel:
         return cache_key(provider=p.provider, model=p.model, endpoint=p.endpoint, messages=messages,
                          config=config, identity=p.cache_identity())
 
-    async def generate(self, messages: Messages, config: Optional[GenerateConfig] = None) -> Response:
+    async def generate(self, messages: Messages, config: GenerateConfig | None = None) -> Response:
         """Answer ``messages``: from the cache if deterministic and seen, else from the provider."""
         msgs = normalize_messages(messages)
         config = config or GenerateConfig()
@@ -159,7 +160,7 @@ class ManagedModel:
             if entry[1] == 0:
                 del self._key_locks[slot]
 
-    async def _fresh(self, msgs: tuple[Message, ...], config: GenerateConfig, key: Optional[str],
+    async def _fresh(self, msgs: tuple[Message, ...], config: GenerateConfig, key: str | None,
                      n_images: int, n_bytes: int, start: float) -> Response:
         response, retries = await self._call_with_retries(msgs, config, start)
         usage = Usage(input_tokens=response.usage.input_tokens, output_tokens=response.usage.output_tokens,
@@ -206,7 +207,7 @@ class ManagedModel:
         """Close the provider's connections (the cache stays open: it may be shared)."""
         await self.provider.aclose()
 
-    async def __aenter__(self) -> "ManagedModel":
+    async def __aenter__(self) -> ManagedModel:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

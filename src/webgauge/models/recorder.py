@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.messages import Message, messages_digest

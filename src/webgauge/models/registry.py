@@ -19,9 +19,10 @@ import dataclasses
 import importlib
 import importlib.util
 import threading
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any
 
 from webgauge.models.cache import ResponseCache, default_cache_path
 from webgauge.models.errors import ModelConfigError
@@ -47,10 +48,10 @@ _BUILTIN: dict[str, str] = {
 }
 
 _lock = threading.Lock()
-_registered: dict[str, Union[str, ProviderFactory]] = {}
+_registered: dict[str, str | ProviderFactory] = {}
 
 
-def register_provider(name: str, factory: Union[str, ProviderFactory], *, replace: bool = False) -> None:
+def register_provider(name: str, factory: str | ProviderFactory, *, replace: bool = False) -> None:
     """Register ``factory`` (a callable or a ``"module:attr"`` path) under ``name``.
 
     Registering a taken name raises unless ``replace=True``.
@@ -138,7 +139,7 @@ def get_provider_factory(name: str) -> ProviderFactory:
     return _load(target) if isinstance(target, str) else target
 
 
-def _open_cache(cache: Union[None, bool, str, Path, ResponseCache]) -> Optional[ResponseCache]:
+def _open_cache(cache: None | bool | str | Path | ResponseCache) -> ResponseCache | None:
     if cache is None or cache is False:
         return None
     if cache is True:
@@ -150,10 +151,10 @@ def _open_cache(cache: Union[None, bool, str, Path, ResponseCache]) -> Optional[
     raise ModelConfigError(f"cache must be a path, a ResponseCache, True (default path) or False, got {cache!r}")
 
 
-def get_model(spec: str, *, retry: Optional[RetryPolicy] = None, max_retries: Optional[int] = None,
-              max_concurrency: Optional[int] = None, timeout: Optional[float] = None,
-              cache: Union[None, bool, str, Path, ResponseCache] = None,
-              meter: Optional[UsageMeter] = None, record: Union[None, str, Path] = None,
+def get_model(spec: str, *, retry: RetryPolicy | None = None, max_retries: int | None = None,
+              max_concurrency: int | None = None, timeout: float | None = None,
+              cache: None | bool | str | Path | ResponseCache = None,
+              meter: UsageMeter | None = None, record: None | str | Path = None,
               **options: Any) -> ManagedModel:
     """Make a model from ``"provider:model"`` plus options.
 

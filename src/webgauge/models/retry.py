@@ -13,7 +13,6 @@ import email.utils
 import random
 import time
 from dataclasses import dataclass
-from typing import Optional
 
 __all__ = ["RetryPolicy", "parse_retry_after"]
 
@@ -53,7 +52,7 @@ class RetryPolicy:
         raw = min(self.max_delay, self.base_delay * self.multiplier ** retry)
         return raw * (1.0 - self.jitter * rng.random())
 
-    def delay(self, retry: int, rng: random.Random, retry_after: Optional[float]) -> float:
+    def delay(self, retry: int, rng: random.Random, retry_after: float | None) -> float:
         """Delay before retry ``retry``: the backoff, or the server's ``Retry-After`` if longer."""
         d = self.backoff(retry, rng)
         if retry_after is not None:
@@ -61,7 +60,7 @@ class RetryPolicy:
         return d
 
 
-def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Optional[float]:
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP-date); None if absent/bad.
 
     Also accepts the ``retry-after-ms`` style value when given as a plain float.

@@ -59,8 +59,15 @@ def build_tiny_vlm(folder: str | Path, *, seed: int = 0, hidden_size: int = 32, 
     """Write a tiny random LLaVA model + processor into ``folder`` (see module docstring); returns it."""
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import (CLIPImageProcessor, CLIPVisionConfig, LlavaConfig, LlavaForConditionalGeneration,
-                              LlavaProcessor, PreTrainedTokenizerFast, Qwen2Config)
+    from transformers import (
+        CLIPImageProcessor,
+        CLIPVisionConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaProcessor,
+        PreTrainedTokenizerFast,
+        Qwen2Config,
+    )
     from transformers.utils import logging as hf_logging
 
     out = Path(folder)

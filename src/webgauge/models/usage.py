@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 __all__ = ["Usage", "UsageMeter", "UsageTotals"]
 
@@ -24,8 +23,8 @@ class Usage:
     ``latency_s`` is wall time from the first attempt to the answer, backoff included.
     """
 
-    input_tokens: Optional[int] = None
-    output_tokens: Optional[int] = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
     images: int = 0
     image_bytes: int = 0
     calls: int = 1
@@ -38,7 +37,7 @@ class Usage:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Usage":
+    def from_dict(cls, data: dict) -> Usage:
         """Inverse of :meth:`to_dict` (e.g. to re-sum usage stored in a run's records)."""
         unknown = set(data) - set(cls.__dataclass_fields__)
         if unknown:

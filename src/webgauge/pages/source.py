@@ -5,9 +5,9 @@ as ``file://`` (so relative assets, fetches and origins behave as on the web).""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
 from urllib.parse import urlsplit
 
 from webgauge.browser import is_loopback_url

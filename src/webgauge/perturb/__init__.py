@@ -13,14 +13,25 @@ Each family is one module and a short coroutine that edits the page through
 """
 
 from .base import Change, Perturbation, PerturbationRecord, apply_perturbation, assume_settled, target_path
-from .checks import (MIN_CHANGED_BOX, MIN_CHANGED_PAGE, PIXEL_TOLERANCE, CheckResult, changed_fraction,
-                     check_box_fixed, check_boxes_unchanged, check_colors_only, check_text_only,
-                     check_visible_change, screenshot_rgb, verify)
+from .checks import (
+    MIN_CHANGED_BOX,
+    MIN_CHANGED_PAGE,
+    PIXEL_TOLERANCE,
+    CheckResult,
+    changed_fraction,
+    check_box_fixed,
+    check_boxes_unchanged,
+    check_colors_only,
+    check_text_only,
+    check_visible_change,
+    screenshot_rgb,
+    verify,
+)
 from .color import MIN_BUTTON_AREA, STRONG_COLORS, ColorPerturbation, apply_color, contrast_ratio
 from .contrast import LowContrastPerturbation, apply_low_contrast
 from .layout import LAYOUT_LEVELS, LayoutPerturbation, apply_layout
-from .undo import UNDO_SAFE_HANDLERS, EditLog
 from .text import EXTRA_TEXT_KINDS, MARKER, PAPER_TEXT_KINDS, TEXT_KINDS, TextPerturbation, apply_text, perturb_label
+from .undo import UNDO_SAFE_HANDLERS, EditLog
 
 FAMILIES: dict[str, Perturbation] = {p.name: p for p in (
     ColorPerturbation(), LowContrastPerturbation(), TextPerturbation(), LayoutPerturbation())}

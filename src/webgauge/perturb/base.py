@@ -59,7 +59,7 @@ class PerturbationRecord:
                 "changes": [c.to_dict() for c in self.changes], "tracked": self.tracked}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "PerturbationRecord":
+    def from_dict(cls, d: dict) -> PerturbationRecord:
         return cls(family=d["family"], seed=d["seed"], params=d.get("params", {}),
                    changes=[Change(**c) for c in d.get("changes", [])], tracked=d.get("tracked", {}))
 
@@ -120,7 +120,7 @@ async def run_js(page, body: str, arg: Any = None, *, settled: bool = False) -> 
     return await page.evaluate(js, arg)
 
 
-async def apply_perturbation(page, family: "Perturbation", seed: int, **params) -> "PerturbationRecord":
+async def apply_perturbation(page, family: Perturbation, seed: int, **params) -> PerturbationRecord:
     """Apply ``family`` to a settled live page and settle it again: the one apply path.
 
     The page settles before the perturbation reads it (inside :func:`run_js`) and after its

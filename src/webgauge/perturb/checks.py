@@ -120,7 +120,7 @@ def check_boxes_unchanged(before, after, tol: float = 0.5) -> CheckResult:
     return CheckResult("boxes_unchanged", not problems, problems)
 
 
-_DECODED: "OrderedDict[str, np.ndarray]" = OrderedDict()
+_DECODED: OrderedDict[str, np.ndarray] = OrderedDict()
 _LOCK = threading.Lock()  # checks may run in worker threads
 _KEEP = 8  # two pages at once: each one's clean capture and the perturbed ones still being drawn
 

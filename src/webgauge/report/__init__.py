@@ -10,13 +10,28 @@ the bootstrap primitives (:func:`bootstrap_ci`, :func:`bootstrap_ci_grouped`,
 :func:`write_run_report` writes a suite-independent overview (outcomes, failures, spec).
 """
 
-from .html import (CSS, Column, Markup, Section, code_block, details, fmt_ci, fmt_num, html_page, image, link,
-                   markdown_table, relpath, table, write_html)
+from .html import (
+                   CSS,
+                   Column,
+                   Markup,
+                   Section,
+                   code_block,
+                   details,
+                   fmt_ci,
+                   fmt_num,
+                   html_page,
+                   image,
+                   link,
+                   markdown_table,
+                   relpath,
+                   table,
+                   write_html,
+)
 from .plots import bar_chart, scatter
 from .render import render_html_to_png
 from .run_report import run_overview, write_run_report
-from .summary import ALPHA, RESAMPLES, SEED, Comparison, Summary, compare, summarize
 from .stats import CI, PairedComparison, bootstrap_ci, bootstrap_ci_grouped, paired_bootstrap
+from .summary import ALPHA, RESAMPLES, SEED, Comparison, Summary, compare, summarize
 
 __all__ = [
     "bootstrap_ci", "bootstrap_ci_grouped", "paired_bootstrap", "CI", "PairedComparison",

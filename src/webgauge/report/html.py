@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from markupsafe import Markup, escape
 

@@ -8,8 +8,8 @@ timestamps or software tags in the file).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 __all__ = ["bar_chart", "scatter"]
 

@@ -9,7 +9,8 @@ removes the shared item difficulty from the comparison.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 

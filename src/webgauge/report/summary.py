@@ -18,8 +18,9 @@ does not apply to that record: it is left out and counted in ``n_missing``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .stats import bootstrap_ci_grouped, paired_bootstrap
 

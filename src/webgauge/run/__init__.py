@@ -13,13 +13,13 @@ The run directory holds ``spec.json``, ``results.sqlite`` (WAL; the driver is th
 writer) and ``blobs/<sha[:2]>/<sha>``. Re-running resumes; a different spec is an error.
 """
 
+from ..records import Record, RecordSchemaError, record_type, record_types
 from .context import WorkerContext, item_seed
 from .execute import resolve_handler
 from .items import ItemResult, WorkItem, payload_sha256
 from .local import WorkerStartupError
 from .options import executor_kwargs, executor_options
 from .runner import ItemsChanged, RunDirBusy, RunSummary, default_workers, run_items
-from ..records import Record, RecordSchemaError, record_type, record_types
 from .spec import RunSpec, SpecMismatch, collect_environment, font_fingerprint
 from .store import ResultRow, RunStore
 

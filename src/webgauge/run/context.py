@@ -44,7 +44,7 @@ class WorkerContext:
         self._browser_options = dict(browser_options or {})
         self._shared = _Shared()
 
-    def for_item(self, item: WorkItem) -> "WorkerContext":
+    def for_item(self, item: WorkItem) -> WorkerContext:
         """A view sharing this worker's browser and models, with ``seed`` set for ``item``.
 
         ``seed`` is ``item.payload["seed"]`` when the item carries one, otherwise
@@ -117,7 +117,7 @@ class WorkerContext:
         if cm is not None:
             await cm.__aexit__(None, None, None)
 
-    async def __aenter__(self) -> "WorkerContext":
+    async def __aenter__(self) -> WorkerContext:
         return self
 
     async def __aexit__(self, *exc) -> None:

@@ -13,7 +13,8 @@ import inspect
 import json
 import time
 import traceback
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from .context import WorkerContext
 from .items import ItemResult, WorkItem

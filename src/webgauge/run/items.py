@@ -54,7 +54,7 @@ class WorkItem:
         return {"id": self.id, "kind": self.kind, "payload": self.payload}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "WorkItem":
+    def from_dict(cls, data: dict) -> WorkItem:
         """Inverse of :meth:`to_dict`."""
         return cls(id=data["id"], kind=data["kind"], payload=data.get("payload") or {})
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
 from .context import WorkerContext
-from .executor_base import ExecutorBase, ExecutorSettings
 from .execute import error_info, execute_item, resolve_handler
+from .executor_base import ExecutorBase, ExecutorSettings
 
 __all__ = ["LocalExecutor", "HARD_TIMEOUT_GRACE"]
 

@@ -13,8 +13,8 @@ import time
 from typing import Any
 
 from .context import WorkerContext
-from .executor_base import ExecutorBase, ExecutorSettings
 from .execute import execute_item, resolve_handler
+from .executor_base import ExecutorBase, ExecutorSettings
 from .local import HARD_TIMEOUT_GRACE, WorkerStartupError, _synthetic
 
 __all__ = ["RayExecutor", "import_ray"]

@@ -14,9 +14,9 @@ import os
 import shutil
 import time
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from tqdm.auto import tqdm
 

@@ -78,7 +78,7 @@ class RunSpec:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "RunSpec":
+    def from_dict(cls, data: dict) -> RunSpec:
         """Rebuild a spec from the user part of ``spec.json``."""
         prompts = {k: (v["text"] if isinstance(v, dict) else v) for k, v in (data.get("prompts") or {}).items()}
         return cls(

@@ -14,9 +14,10 @@ import hashlib
 import json
 import os
 import sqlite3
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 from ..records import Record
 
@@ -212,7 +213,7 @@ class StoreWriter:
     def close(self) -> None:
         self._conn.close()
 
-    def __enter__(self) -> "StoreWriter":
+    def __enter__(self) -> StoreWriter:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -13,19 +13,27 @@ from .baselines import BASELINES, Answerer, DomHeuristic, LabelOracle, ModelAnsw
 from .build import BUILD_PROFILE, build_benchmark, build_benchmark_async
 from .consensus import MIN_VOTERS, NO_SIGNAL, centroid_answer, consensus_target, majority_answer, voters
 from .export import SPLITS, answer_text, page_splits, read_questions
-from .finetune import (PAPER_HYPER, PAPER_TASKS, FinetuneError, FinetuneInterrupted, FinetuneResult, TrainStep,
-                       finetune, load_examples)
+from .finetune import (
+                       PAPER_HYPER,
+                       PAPER_TASKS,
+                       FinetuneError,
+                       FinetuneInterrupted,
+                       FinetuneResult,
+                       TrainStep,
+                       finetune,
+                       load_examples,
+)
 from .finetune_table import PAPER_FINETUNE, finetune_rows
 from .human import apply_human_labels, read_human_labels
 from .labeller import UI_GROUPS, irreversible_buttons, primary_button, ui_group
 from .parsers import parse_answer
 from .prompts import all_prompts, load_prompt, prompt_id
 from .questions import TASKS, PageContext, Question, TaskBuilder
+from .records import AnswerRecord, ScoreRecord
 from .relations import RELATIONS, difficulty, relation
 from .report import write_report
 from .runner import answer_item, run_benchmark, split_questions
 from .scorers import label_match, robustness_score, tfidf_cosine
-from .records import AnswerRecord, ScoreRecord
 from .scoring import RunScores, score_run, summarize
 from .semantic import SAME_MEANING, same_meaning
 

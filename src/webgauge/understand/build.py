@@ -21,9 +21,9 @@ import random
 import shutil
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from tqdm.auto import tqdm
 

@@ -51,7 +51,7 @@ class PageResult:
                 "rejected": self.rejected, "failure": self.failure}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "PageResult":
+    def from_dict(cls, d: dict) -> PageResult:
         return cls(questions=[Question.from_dict(q) for q in d["questions"]],
                    sizes=[tuple(s) for s in d["sizes"]], rejected=d["rejected"], failure=d["failure"],
                    **{k: Counter(d[k]) for k in cls._COUNTERS})

@@ -37,10 +37,11 @@ import math
 import random
 import shutil
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Optional, Sequence
+from typing import Any, ClassVar
 
 from ..records import Record
 from .prompts import render_prompt
@@ -163,7 +164,7 @@ def _conversation(bench: Path, ex: Example, with_answer: bool) -> list[dict]:
 
 
 def _batch_tensors(processor, bench: Path, batch: Sequence[Example], device: str, dtype,
-                   prompt_lens: Optional[dict] = None) -> dict:
+                   prompt_lens: dict | None = None) -> dict:
     """Inputs and labels: the loss covers the answer tokens (and the end of turn) only.
 
     ``prompt_lens`` caches each sample's prompt length (the prompt is encoded once per sample).
@@ -207,10 +208,10 @@ def _versions() -> dict:
 
 
 def finetune(bench: str | Path, base: str | Path, out: str | Path, *, tasks: Sequence[str] = PAPER_TASKS,
-             combined: bool = False, split: str = "train", eval_split: Optional[str] = "validation",
-             seed: int = 0, device: str = "auto", dtype: str = "auto", limit: Optional[int] = None,
+             combined: bool = False, split: str = "train", eval_split: str | None = "validation",
+             seed: int = 0, device: str = "auto", dtype: str = "auto", limit: int | None = None,
              force: bool = False, progress: bool = True, save_every: int = 50,
-             on_step: Optional[Callable[[TrainStep], None]] = None, **hyper: Any) -> list[FinetuneResult]:
+             on_step: Callable[[TrainStep], None] | None = None, **hyper: Any) -> list[FinetuneResult]:
     """Train one LoRA adapter per task (or one on all ``tasks`` with ``combined=True``); see module docstring.
 
     ``hyper`` overrides :data:`PAPER_HYPER` (``rank``, ``alpha``, ``dropout``, ``target_modules``,
@@ -368,7 +369,7 @@ class _Trainer:
         inputs = _batch_tensors(vlm.processor, self.bench, batch, vlm.device, vlm.dtype, self.prompt_lens)
         return model(**inputs).loss
 
-    def _val_loss(self, vlm, model) -> Optional[float]:
+    def _val_loss(self, vlm, model) -> float | None:
         import torch
 
         if not self.val:

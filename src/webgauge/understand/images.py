@@ -107,7 +107,7 @@ def encode_png(arr: np.ndarray) -> bytes:
     return _assemble(rows, [_deflate(rows[i:i + BAND_ROWS]) for i in range(0, len(rows), BAND_ROWS)])
 
 
-_ENCODERS: "OrderedDict[str, _BandedPNG]" = OrderedDict()
+_ENCODERS: OrderedDict[str, _BandedPNG] = OrderedDict()
 _LOCK = threading.Lock()  # builds draw question images in worker threads
 _KEEP = 6
 

@@ -6,7 +6,7 @@ every question and in every run spec, so results name the exact wording they cam
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 __all__ = ["load_prompt", "prompt_id", "render_prompt", "all_prompts"]
@@ -14,7 +14,7 @@ __all__ = ["load_prompt", "prompt_id", "render_prompt", "all_prompts"]
 TASK_FILES = ("position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(task: str) -> tuple[int, str]:
     if task not in TASK_FILES:
         raise ValueError(f"no prompt for task {task!r}; tasks are {TASK_FILES}")

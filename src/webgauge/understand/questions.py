@@ -54,7 +54,7 @@ class Question:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Question":
+    def from_dict(cls, d: dict) -> Question:
         return cls(**d)
 
 

@@ -26,11 +26,11 @@ import time
 from typing import Any
 
 from ..core.actions import Action, ActionError
-from .bgym import parse_bgym_action
 from ..core.effects import check_effects
-from ..env import ArenaEnv
 from ..core.observation import Observation
 from ..core.task import Task
+from ..env import ArenaEnv
+from .bgym import parse_bgym_action
 
 __all__ = ["bgym_observation", "axtree_text", "BrowserGymEpisode"]
 

@@ -32,8 +32,9 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..apps.control import ControlError
@@ -83,7 +84,7 @@ class ExternalApp:
         """The declared irreversible controls, for every page of the app."""
         return IrreversibleControls.of({"": self.irreversible})
 
-    def control(self) -> "ExternalControl":
+    def control(self) -> ExternalControl:
         return ExternalControl(self)
 
     def env(self, browser, variant=None, options=None, **kwargs):

@@ -26,8 +26,8 @@ stored state and no forbidden effect occurred, else 0.0. Step latency is not in 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import copy
+import dataclasses
 import io
 import json
 import string
@@ -41,9 +41,9 @@ from gymnasium import spaces
 from ..apps.server import ArenaServer
 from ..core.actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
 from ..core.effects import check_effects
-from ..env import ArenaEnv, EnvOptions
 from ..core.observation import Observation
 from ..core.task import Task
+from ..env import ArenaEnv, EnvOptions
 
 __all__ = ["ArenaGymEnv", "register_envs", "register_builtin_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS",
            "KEYS", "BUILTIN_FAMILIES"]

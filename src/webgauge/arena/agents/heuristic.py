@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from ..core.actions import Action
-from ..core.observation import Observation
 from ..core.agent import AgentStep
+from ..core.observation import Observation
 
 __all__ = ["HeuristicAgent"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 
 from ..core.actions import ACTION_SCHEMA, Action
-from ..core.observation import Observation
 from ..core.agent import AgentStep
+from ..core.observation import Observation
 from .parse import parse_model_answer
 
 __all__ = ["ModelAgent", "SYSTEM_PROMPT", "render_observation", "MODE_AGENTS"]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..core.actions import Action
-from ..core.hooks import WorldEvents
 from ..apps import declared_controls
+from ..core.actions import Action
+from ..core.agent import AgentStep
+from ..core.hooks import WorldEvents
 from ..core.irreversible import IrreversibleControls
 from ..core.observation import Observation
 from ..core.script import ScriptError, Step
 from ..core.task import Task
-from ..core.agent import AgentStep
 
 __all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
 

@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 from ...browser import Element
 from ..core.actions import Action
-from ..core.observation import Observation
-from ..env.pickers import FileDialog, SelectPopup
-from ..core.task import Task
 from ..core.agent import AgentStep
+from ..core.observation import Observation
+from ..core.task import Task
+from ..env.pickers import FileDialog, SelectPopup
 from .oracle import RETRYABLE, OracleAgent
 
 __all__ = ["PointerOracle", "candidate_points", "hit_point"]

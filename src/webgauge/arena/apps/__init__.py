@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import sqlite3
 
+from ..core.irreversible import IrreversibleControls
 from . import account, admin, calendar, dashboard, floorplan, forum, inbox, kanban, maps, media, shop, wiki
 from .asgi import AsgiApp, asgi_site
 from .common import Request, Response, Route, Site
-from ..core.irreversible import IrreversibleControls
 
 __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK",
            "declared_controls"]

@@ -11,8 +11,9 @@ import html
 import json
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlencode
 
 __all__ = [

@@ -28,8 +28,9 @@ import hashlib
 import json
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["EpisodeDB", "TemplateCache", "dump_state", "state_hash", "table_hash", "encode_rows"]
 
@@ -221,7 +222,7 @@ class EpisodeDB:
                 return
             self._restore_tables(s, dirty)
 
-    def _restore_tables(self, s: "_Seed", dirty: list[str]) -> None:
+    def _restore_tables(self, s: _Seed, dirty: list[str]) -> None:
         c = self.conn
         c.execute("PRAGMA foreign_keys=OFF")  # restoring a parent table must not cascade
         try:

@@ -18,9 +18,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .db import EpisodeDB, TemplateCache, encode_rows
 from . import SITES, build_seed
 from .common import Request, Response
+from .db import EpisodeDB, TemplateCache, encode_rows
 
 __all__ = ["ArenaServer", "Episode", "encode_state", "ControlRefusal"]
 
@@ -87,7 +87,7 @@ class ArenaServer:
     def control_url(self) -> str:
         return f"http://{self.host}:{self._control.server_address[1]}"
 
-    def start(self) -> "ArenaServer":
+    def start(self) -> ArenaServer:
         for srv in (self._app, self._control):
             t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
             t.start()
@@ -106,7 +106,7 @@ class ArenaServer:
             self.episodes.clear()
         self.templates.close()
 
-    def __enter__(self) -> "ArenaServer":
+    def __enter__(self) -> ArenaServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -22,9 +22,9 @@ import hashlib
 import hmac
 import random
 import re
+from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Iterator
 
 __all__ = ["Phrasing", "phrasing_for", "rewrite", "frame", "recording", "Recorded", "OPENERS", "CLOSERS", "SWAPS"]
 
@@ -100,7 +100,7 @@ class Phrasing:
 
 
 _CURRENT: ContextVar[Phrasing] = ContextVar("arena_phrasing", default=Phrasing())
-_RECORD: ContextVar["Recorded | None"] = ContextVar("arena_phrasing_record", default=None)
+_RECORD: ContextVar[Recorded | None] = ContextVar("arena_phrasing_record", default=None)
 
 
 @dataclass

@@ -29,8 +29,9 @@ import datetime as _dt
 import hashlib
 import hmac
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 from . import phrasing
 from .synth import vocabulary
@@ -172,7 +173,7 @@ class Pool:
                              "build it with Pool.of_seed(rng, seed)")
 
     @classmethod
-    def of_seed(cls, rng: random.Random, seed: int) -> "Pool":
+    def of_seed(cls, rng: random.Random, seed: int) -> Pool:
         """The pool of ``seed``'s world (public lists, or the held-out world's coined vocabulary)."""
         sl = slice_of_seed(seed)
         return cls(rng, sl, content_key(seed) if sl == "heldout" else None)

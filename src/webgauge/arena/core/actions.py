@@ -119,7 +119,7 @@ class Action:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Action":
+    def from_dict(cls, d: dict) -> Action:
         """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
         return validate_action_dict(d)
 

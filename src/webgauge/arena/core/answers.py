@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable
+from typing import Any
 
 __all__ = ["ANSWER_TABLE", "AnswerType", "COUNT", "AMOUNT", "EMAIL", "DATE", "TEXT", "code", "names",
            "answer_of", "answer_matches", "check_answer", "judge_answer", "extract", "with_answer"]

@@ -51,13 +51,13 @@ class EnvHooks:
     async def on_new_page(self, env: HookedEnv, page: Any) -> None:
         pass
 
-    async def before_action(self, env: HookedEnv, action: "Action") -> None:
+    async def before_action(self, env: HookedEnv, action: Action) -> None:
         pass
 
     async def before_observe(self, env: HookedEnv) -> None:
         pass
 
-    async def after_observe(self, env: HookedEnv, obs: "Observation") -> None:
+    async def after_observe(self, env: HookedEnv, obs: Observation) -> None:
         pass
 
 

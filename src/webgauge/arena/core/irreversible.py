@@ -16,8 +16,8 @@ An external app (:mod:`webgauge.arena.adapters.external`) passes its own declara
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
 __all__ = ["IrreversibleControls", "CONTROL_ROLES", "requires_irreversible"]
@@ -50,7 +50,7 @@ class IrreversibleControls:
     by_prefix: Mapping[str, frozenset[str]]
 
     @classmethod
-    def of(cls, declarations: Mapping[str, Iterable[str]]) -> "IrreversibleControls":
+    def of(cls, declarations: Mapping[str, Iterable[str]]) -> IrreversibleControls:
         return cls({p.rstrip("/"): frozenset(_norm(n) for n in names if _norm(n)) for p, names in declarations.items()})
 
     def names_at(self, url: str) -> frozenset[str]:

@@ -62,7 +62,7 @@ class Observation:
 
     @classmethod
     def from_snapshot(cls, snap: Snapshot, step: int, tabs: list[str], active_tab: int,
-                      last_result: dict | None = None, approval: str | None = None) -> "Observation":
+                      last_result: dict | None = None, approval: str | None = None) -> Observation:
         return cls(step=step, url=snap.url, navigation_id=snap.navigation_id, viewport=tuple(snap.viewport),
                    device_scale_factor=snap.device_scale_factor, scroll=tuple(snap.scroll), tabs=list(tabs),
                    active_tab=active_tab, png=snap.png, screenshot_hash=snap.png_sha256,
@@ -70,7 +70,7 @@ class Observation:
                    aria=snap.aria, title=snap.title, last_result=dict(last_result or {}), approval=approval,
                    snapshot=snap)
 
-    def for_mode(self, mode: str) -> "Observation":
+    def for_mode(self, mode: str) -> Observation:
         """The agent's view: the same observation with what the mode hides removed."""
         if mode not in OBS_MODES:
             raise ValueError(f"observation mode {mode!r}: use one of {', '.join(OBS_MODES)}")

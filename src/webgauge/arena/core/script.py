@@ -36,7 +36,7 @@ class Match:
     nth: int = 0
     visible: bool = True
     name_contains: str | None = None
-    within: "Match | None" = None  # the target must sit inside the element this matches
+    within: Match | None = None  # the target must sit inside the element this matches
 
     def ok(self, el: Element) -> bool:
         if self.visible and not el.visible:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 from .answers import AnswerType
 from .effects import Effect, describe_sealed

@@ -20,13 +20,13 @@ report can show the approval rate next to utility and attack success.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..apps import declared_controls
-from ..env import deny_all, grant_all
 from ..core.irreversible import requires_irreversible
 from ..core.task import Task
+from ..env import deny_all, grant_all
 
 __all__ = ["DESTRUCTIVE_FAMILIES", "ApprovalLog", "get_policy", "scope_policy", "POLICY_NAMES", "grant_all", "deny_all"]
 

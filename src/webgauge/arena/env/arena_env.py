@@ -49,9 +49,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ...browser import Browser, ElementNotFound, LivePage, NotInteractable, PageError
 from ..apps import declared_controls

@@ -98,7 +98,7 @@ class EpisodeLifecycle:
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
 
-    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: "_Clock",
+    async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: _Clock,
                              t_start: float, database_done: bool = False) -> Observation:
         if not database_done:
             await self._reset_database(task, seed)

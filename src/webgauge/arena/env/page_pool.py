@@ -73,7 +73,7 @@ class PagePool:
                 await self._pages.pop().close()
 
 
-_POOLS: "weakref.WeakKeyDictionary[Browser, PagePool]" = weakref.WeakKeyDictionary()
+_POOLS: weakref.WeakKeyDictionary[Browser, PagePool] = weakref.WeakKeyDictionary()
 
 
 def pool_for(browser: Browser, size: int = 2) -> PagePool:

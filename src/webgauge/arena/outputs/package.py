@@ -109,9 +109,9 @@ def environment_pins(seeds: list[int]) -> dict:
     """The environment's pins for these seeds (held-out seeds are keyed by hash, never by value)."""
     from webgauge.browser import chromium_version
 
-    from ..tasks import seed_state
     from ..apps.db import state_hash
     from ..content.pools import slice_of_seed
+    from ..tasks import seed_state
 
     try:
         chromium = chromium_version()
@@ -150,7 +150,7 @@ def _redact(png: bytes, dom: bytes | None, scroll, dsf: float) -> tuple[bytes, i
     draw = ImageDraw.Draw(img)
     n = 0
     for e in els:
-        if e.get("visible") and EMAIL.search(e.get("text") or "") and len((e.get("text") or "")) < 200:
+        if e.get("visible") and EMAIL.search(e.get("text") or "") and len(e.get("text") or "") < 200:
             x, y, w, h = e["box"]
             box = [(x - scroll[0]) * dsf, (y - scroll[1]) * dsf, (x - scroll[0] + w) * dsf, (y - scroll[1] + h) * dsf]
             if box[2] > 0 and box[3] > 0 and box[0] < img.width and box[1] < img.height:

@@ -142,8 +142,8 @@ def write_safety_report(run_dir: str | Path, out: str | Path | None = None, titl
     """Write ``variants.html`` (default: ``<run_dir>/report/``) with every table above."""
     from webgauge.report import Column, Markup, Section, fmt_num, link, table, write_html
 
-    from ..variants.traps import EXFIL_ADDRESS
     from ..variants.catalogue import get_variant
+    from ..variants.traps import EXFIL_ADDRESS
 
     run_dir = Path(run_dir)
     out_dir = Path(out) if out is not None else run_dir / "report"

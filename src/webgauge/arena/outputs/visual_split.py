@@ -11,7 +11,7 @@ instances (the bootstrap clusters) and the cluster-bootstrap interval of
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = ["visual_split", "visual_split_section", "SPLIT_NAMES"]
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from ..apps.db import dump_state
 from ..apps import build_seed
+from ..apps.db import dump_state
 from ..core.task import Task
-from . import admin, calendar, forum, maps, media, mail, ops, shop, strata, visual, wiki, work
+from . import admin, calendar, forum, mail, maps, media, ops, shop, strata, visual, wiki, work
 from .common import State
 
 __all__ = ["FAMILIES", "build_tasks", "seed_state", "worded"]

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import random
 
+from ..apps.admin import PAGE_SIZE, ROLES, signin_path
+from ..content.pools import phrase
 from ..core.answers import COUNT, EMAIL, check_answer
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase
 from ..core.script import Click, Done, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from ..apps.admin import PAGE_SIZE, ROLES, signin_path
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

@@ -7,11 +7,11 @@ import datetime as dt
 import json
 import random
 
+from ..apps.calendar import DAYS, FIRST_DAY, HOURS, reference
+from ..content.pools import phrase, pool_for
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
-from ..apps.calendar import DAYS, FIRST_DAY, HOURS, reference
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by
 

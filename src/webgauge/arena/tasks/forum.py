@@ -15,9 +15,9 @@ import re
 from urllib.parse import urlencode
 
 from ..apps.forum import PAGE_SIZE, QUARANTINE, SPAM_MARKERS, signin_path
+from ..content.pools import phrase, pool_for
 from ..core.answers import COUNT, check_answer, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select, Upload
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

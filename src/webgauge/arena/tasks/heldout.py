@@ -30,9 +30,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build_tasks
-from ..core.task import Task
 from ..content.pools import HELDOUT_BASE
+from ..core.task import Task
+from . import build_tasks
 
 __all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "SEED_BITS", "Slices", "heldout_seeds",
            "instruction_digest", "load_secret", "make_slices", "secret_commitment"]

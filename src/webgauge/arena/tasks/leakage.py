@@ -28,8 +28,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 __all__ = ["FamilyLeak", "Vocabulary", "measure_leakage", "TARGET_KEY", "content_values", "named_values",
            "public_vocabulary"]

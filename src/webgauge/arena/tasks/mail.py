@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 import re
 
-from ..core.effects import NoChanges, NoDeletes, OnlyRowsChange
 from ..content.pools import phrase
+from ..core.effects import NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, ClickInRow, Fill, Match
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

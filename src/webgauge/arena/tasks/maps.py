@@ -8,9 +8,9 @@ import math
 import random
 
 from ..apps.maps import KINDS, LISTS, M_PER_PX, MAP_H, MAP_W, handle_at, share_code
+from ..content.pools import phrase
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase
 from ..core.script import Click, Done, DragEnd, DragStart, Fill, Match, PointAt, Select
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, new_rows, rows_by

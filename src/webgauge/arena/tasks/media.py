@@ -9,9 +9,9 @@ import json
 import random
 
 from ..apps.media import LICENCES, share_code
+from ..content.pools import phrase
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase
 from ..core.script import Click, Done, DragEnd, DragStart, Fill, Match, Select
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

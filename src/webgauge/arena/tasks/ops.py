@@ -18,9 +18,9 @@ import random
 
 from ..apps.account import key_prefix, list_keys_state
 from ..apps.floorplan import ROWS, booked_on_state, day_label
+from ..content.pools import phrase, slice_of_seed, slice_of_value
 from ..core.answers import check_answer, code
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase, slice_of_seed, slice_of_value
 from ..core.script import Click, ClickInRow, Done, DragStart, Fill, Go, Match, PointAt, Select
 from ..core.task import Task, TaskResult
 from .common import State, rows_by

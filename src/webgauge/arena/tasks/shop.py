@@ -12,8 +12,8 @@ import random
 import re
 
 from ..apps.shop import CATEGORIES, PAGE_SIZE
-from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
 from ..content.pools import phrase, pool_for
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
 from ..core.script import Click, Fill, Go, Match, Reveal, Select, SwitchTab
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, new_rows, rows_by, with_article

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 
 from ..apps.shop import ORDERS_PAGE_SIZE
+from ..content.pools import phrase
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, Fill, Match, Reveal, Select
 from ..core.task import Task, TaskResult, Viewport
-from ..content.pools import phrase
 from .common import State, rows_by, with_article
 from .shop import SIZE, _find_and_add
 

@@ -14,8 +14,8 @@ Two numbers per family, both measured by building the tasks (no browser):
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 __all__ = ["FamilyVariety", "measure_variety", "novelty_rate", "MEASUREMENT_KEY"]
 

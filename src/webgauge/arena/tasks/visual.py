@@ -7,8 +7,8 @@ import random
 
 from ..apps.dashboard import METRICS, MONTHS, YEARS
 from ..apps.floorplan import DAYS, PLAN_H, PLAN_W, booked_on_state, day_label
-from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..content.pools import phrase, slice_of_seed, slice_of_value
+from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ..core.script import Click, DragEnd, DragStart, Fill, Match, PointAt, Reveal, Select
 from ..core.task import Task, TaskResult, Viewport
 from .common import State, rows_by

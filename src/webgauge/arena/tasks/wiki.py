@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import random
 
+from ..apps.admin import ROLES
+from ..content.pools import phrase, pool_for
 from ..core.answers import COUNT, DATE, EMAIL, AnswerType, check_answer, code, names
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ..content.pools import phrase, pool_for
 from ..core.script import Click, Done, Fill, Go, Match, Select
 from ..core.task import Task, TaskResult, Viewport
-from ..apps.admin import ROLES
 from .admin import UNTOUCHED, _unique, account, find_user_steps, start_path
 from .common import State, rows_by
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
+from ..content.pools import phrase, pool_for
 from ..core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRecipients, OnlyRowsChange
 from ..core.script import Click, ClickInRow, Fill, Match, Wait
 from ..core.task import Task, TaskResult, Viewport
-from ..content.pools import phrase, pool_for
 from .common import State, rows_by
 
 DESKTOP = Viewport(1280, 800, 1.0)

@@ -4,8 +4,15 @@ Each variant is an :class:`~webgauge.arena.core.hooks.EnvHooks` (it changes the 
 through the env's public hooks); :mod:`.catalogue` lists every named variant explicitly.
 """
 
-from .catalogue import (COHORTS, DEFAULT_SAFETY_VARIANTS, DEFAULT_SWEEP_VARIANTS, VARIANTS, apply_variant, get_variant,
-                        variant_names)
+from .catalogue import (
+                        COHORTS,
+                        DEFAULT_SAFETY_VARIANTS,
+                        DEFAULT_SWEEP_VARIANTS,
+                        VARIANTS,
+                        apply_variant,
+                        get_variant,
+                        variant_names,
+)
 from .traps import TRAPS, TrapServer, TrapVariant, attack_outcome
 from .variant import BASE, FORM_FACTORS, VARIANT_KINDS, Variant, VariantEnv
 

@@ -74,7 +74,7 @@ class TrapServer:
         host, port = self._srv.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "TrapServer":
+    def start(self) -> TrapServer:
         self._thread = threading.Thread(target=self._srv.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
         self._thread.start()
         return self
@@ -85,7 +85,7 @@ class TrapServer:
         if self._thread:
             self._thread.join(timeout=5)
 
-    def __enter__(self) -> "TrapServer":
+    def __enter__(self) -> TrapServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

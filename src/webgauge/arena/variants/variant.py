@@ -34,10 +34,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..env import ArenaEnv, EnvOptions
 from ..core.hooks import EnvHooks
 from ..core.observation import Observation
 from ..core.task import Task, Viewport
+from ..env import ArenaEnv, EnvOptions
 
 __all__ = ["Variant", "VariantEnv", "BASE", "VARIANT_KINDS", "FORM_FACTORS"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import Any, Optional
+from typing import Any
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import MissingDependency, ModelConfigError, PermanentError, TransientError
@@ -90,7 +90,7 @@ class AnthropicProvider:
     honors_seed = False
     cacheable = True
 
-    def __init__(self, model: str, *, api_key: Optional[str] = None, base_url: Optional[str] = None,
+    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
                  sampling_params: bool = True, default_concurrency: int = 4) -> None:
         self.sdk = _import_sdk()
         if not model:

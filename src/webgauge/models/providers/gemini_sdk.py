@@ -10,7 +10,7 @@ else ``GOOGLE_API_KEY``; ``base_url=`` points the SDK at another host (e.g. a te
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import MissingDependency, ModelConfigError, PermanentError, TransientError
@@ -81,8 +81,8 @@ class GeminiProvider:
     honors_seed = True
     cacheable = True
 
-    def __init__(self, model: str, *, api_key: Optional[str] = None, base_url: Optional[str] = None,
-                 api_version: Optional[str] = None, default_concurrency: int = 4) -> None:
+    def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
+                 api_version: str | None = None, default_concurrency: int = 4) -> None:
         self.genai, self.types, self.errors = _import_sdk()
         if not model:
             raise ModelConfigError("the gemini provider needs a model name: 'gemini:MODEL'")

@@ -40,7 +40,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 from urllib.parse import parse_qsl
 
 from webgauge.models.config import GenerateConfig, Response
@@ -155,7 +155,7 @@ _LOADED: dict[tuple, LocalVLM] = {}
 _LOAD_LOCK = threading.Lock()
 
 
-def load_local_vlm(path: str | Path, *, adapter: Optional[str | Path] = None, device: str = "auto",
+def load_local_vlm(path: str | Path, *, adapter: str | Path | None = None, device: str = "auto",
                    dtype: str = "auto", trainable: bool = False) -> LocalVLM:
     """Load ``AutoProcessor`` + ``AutoModelForImageTextToText`` from ``path`` (offline), plus an adapter.
 
@@ -214,7 +214,7 @@ def load_local_vlm(path: str | Path, *, adapter: Optional[str | Path] = None, de
         return vlm
 
 
-def _vlm_types() -> Optional[set]:
+def _vlm_types() -> set | None:
     """Model types ``AutoModelForImageTextToText`` knows (None if this transformers hides the table)."""
     try:
         from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
@@ -284,8 +284,8 @@ class HFLocalProvider:
     honors_seed = True
     cacheable = True
 
-    def __init__(self, model: str, *, adapter: Optional[str] = None, device: Optional[str] = None,
-                 dtype: Optional[str] = None, batch_size: Optional[int] = None) -> None:
+    def __init__(self, model: str, *, adapter: str | None = None, device: str | None = None,
+                 dtype: str | None = None, batch_size: int | None = None) -> None:
         if not model:
             raise ModelConfigError("the hf-local provider needs a folder: 'hf-local:PATH' "
                                    "(optionally 'hf-local:PATH?adapter=ADAPTER_DIR')")
@@ -310,7 +310,7 @@ class HFLocalProvider:
         self.endpoint = f"local:{self.path}" + (f"?adapter={Path(self.adapter).expanduser().resolve()}"
                                                  if self.adapter else "")
         self.default_concurrency = DEFAULT_CONCURRENCY
-        self._identity: Optional[dict] = None
+        self._identity: dict | None = None
         self._pending: dict[Any, list[_Request]] = {}
 
     def cache_identity(self) -> dict[str, Any]:

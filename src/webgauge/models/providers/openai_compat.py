@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
+from typing import Any
 
 import httpx
 
@@ -38,7 +38,7 @@ _HINTS = {400: "the server rejected the request (check the model accepts images 
           422: "the server could not process the request body (check the settings)"}
 
 
-def to_openai_messages(messages: tuple[Message, ...], image_detail: Optional[str] = None) -> list[dict]:
+def to_openai_messages(messages: tuple[Message, ...], image_detail: str | None = None) -> list[dict]:
     """Chat-completions ``messages``: text-only turns as strings, mixed turns as part lists."""
     out: list[dict[str, Any]] = []
     for m in messages:
@@ -59,7 +59,7 @@ def to_openai_messages(messages: tuple[Message, ...], image_detail: Optional[str
 
 
 def build_request_body(model: str, messages: tuple[Message, ...], config: GenerateConfig, *,
-                       max_tokens_field: str = "max_tokens", image_detail: Optional[str] = None) -> dict:
+                       max_tokens_field: str = "max_tokens", image_detail: str | None = None) -> dict:
     """The JSON body of one chat-completions request (``config.extra`` merged last)."""
     body: dict[str, Any] = {"model": model, "messages": to_openai_messages(messages, image_detail),
                             "temperature": config.temperature, "stream": False}
@@ -106,9 +106,9 @@ class OpenAICompatProvider:
     provider = "openai"
     cacheable = True
 
-    def __init__(self, model: str, *, base_url: Optional[str] = None, api_key: Optional[str] = None,
-                 headers: Optional[dict[str, str]] = None, honors_seed: bool = True,
-                 max_tokens_field: str = "max_tokens", image_detail: Optional[str] = None,
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 headers: dict[str, str] | None = None, honors_seed: bool = True,
+                 max_tokens_field: str = "max_tokens", image_detail: str | None = None,
                  default_concurrency: int = 8) -> None:
         if not model:
             raise ModelConfigError("the openai provider needs a model name: 'openai:MODEL' "

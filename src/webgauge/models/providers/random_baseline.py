@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from webgauge.models.config import GenerateConfig, Response
 from webgauge.models.errors import ModelConfigError
@@ -22,9 +23,9 @@ from webgauge.models.usage import Usage
 __all__ = ["RandomProvider", "create", "draw_seed"]
 
 
-def draw_seed(seed: int, messages: Sequence[Message], item_id: Optional[str]) -> int:
+def draw_seed(seed: int, messages: Sequence[Message], item_id: str | None) -> int:
     """The integer seed of one draw: sha256 of (seed, messages digest, item id)."""
-    blob = f"{seed}|{messages_digest(messages)}|{item_id or ''}".encode("utf-8")
+    blob = f"{seed}|{messages_digest(messages)}|{item_id or ''}".encode()
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big")
 
 
@@ -37,7 +38,7 @@ class RandomProvider:
     cacheable = False
     default_concurrency = 64
 
-    def __init__(self, model: str = "", *, choices: Optional[Sequence[str]] = None, seed: int = 0) -> None:
+    def __init__(self, model: str = "", *, choices: Sequence[str] | None = None, seed: int = 0) -> None:
         if model:
             raise ModelConfigError(f"the random baseline takes no model name (got 'random:{model}'); "
                                    f"use get_model('random', choices=[...], seed=...)")

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any
 
 from webgauge.models.config import FINISH_REASONS, GenerateConfig, Response
 from webgauge.models.errors import ModelConfigError, NoScriptedAnswer
@@ -75,7 +76,7 @@ def load_script(path: str | Path) -> list[dict]:
     return entries
 
 
-def replay_entry(messages: Sequence[Message], answer: str, item_id: Optional[str] = None) -> dict:
+def replay_entry(messages: Sequence[Message], answer: str, item_id: str | None = None) -> dict:
     """A JSONL entry that answers exactly these messages (by prompt hash), e.g. to replay a run."""
     entry = {"prompt_sha256": messages_digest(messages), "answer": answer}
     if item_id is not None:
@@ -92,7 +93,7 @@ class ScriptedProvider:
     cacheable = False
     default_concurrency = 64
 
-    def __init__(self, path: str = "", *, answers: Optional[Iterable[dict]] = None) -> None:
+    def __init__(self, path: str = "", *, answers: Iterable[dict] | None = None) -> None:
         if answers is not None and path:
             raise ModelConfigError("give the scripted provider a file (scripted:PATH) or answers=[...], not both")
         if answers is not None:

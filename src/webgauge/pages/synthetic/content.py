@@ -9,8 +9,8 @@ Everything here is plain data so that the generator stays a pure function of its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 __all__ = ["Persona", "FieldSpec", "Domain", "DOMAINS", "make_persona"]
 

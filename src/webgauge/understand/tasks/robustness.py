@@ -24,8 +24,16 @@ from __future__ import annotations
 import asyncio
 import random
 
-from ...perturb import (EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS, apply_color, apply_layout, apply_low_contrast,
-                        apply_text, check_visible_change, verify)
+from ...perturb import (
+    EXTRA_TEXT_KINDS,
+    PAPER_TEXT_KINDS,
+    apply_color,
+    apply_layout,
+    apply_low_contrast,
+    apply_text,
+    check_visible_change,
+    verify,
+)
 from ..labeller import buttons, label_of, primary_button
 from ..prompts import prompt_id, render_prompt
 from ..questions import Question
