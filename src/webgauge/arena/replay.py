@@ -47,7 +47,8 @@ def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None
         if t.id == src:
             if src != base_id:
                 extra = {"instruction_hmac": instruction_hmac} if instruction_hmac else {}
-                t = dataclasses.replace(t, id=base_id, params={**t.params, "slice": "heldout", "source_id": src, **extra})
+                params = {**t.params, "slice": "heldout", "source_id": src, **extra}
+                t = dataclasses.replace(t, id=base_id, params=params)
             if base_fingerprint is not None and t.fingerprint != base_fingerprint:
                 raise RuntimeError(f"task {base_id} changed since the run was planned (fingerprint differs)")
             return t

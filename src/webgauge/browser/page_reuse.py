@@ -1,4 +1,5 @@
-"""Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a fresh context."""
+"""Keeping a page between episodes: whether it can take a render profile, freezing it, and
+reusing it as a fresh context."""
 
 from __future__ import annotations
 

@@ -103,9 +103,10 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
     run in a worker thread so they never block the event loop the browser runs on.
     """
 
-    def __init__(self, browser: Browser, app_url: str, control: ControlClient, options: EnvOptions = EnvOptions(), *,
+    def __init__(self, browser: Browser, app_url: str, control: ControlClient, options: EnvOptions | None = None, *,
                  hooks: Sequence[EnvHooks] = (), pool: PagePool | None = None,
                  approval_policy: ApprovalPolicy = grant_all, irreversible: IrreversibleControls | None = None) -> None:
+        options = EnvOptions() if options is None else options
         if not isinstance(options, EnvOptions):
             raise TypeError(f"ArenaEnv's options are an EnvOptions, got {type(options).__name__}; "
                             "pass ArenaEnv(browser, app_url, control, EnvOptions(settle_ms=...))")
@@ -138,7 +139,8 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         # the last episode's id, which the next one does not use (its page may still have a request on
         # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode
         self._retired_id: str | None = None
-        self._upload_dir = Path(options.upload_dir) if options.upload_dir is not None else None  # the run's folder for task files
+        # the run's folder for task files
+        self._upload_dir = Path(options.upload_dir) if options.upload_dir is not None else None
         self._own_upload_dir = options.upload_dir is None
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
         self._own_pool = pool is None

@@ -1,4 +1,5 @@
-"""The episode lifecycle: reset (database, page, navigation, first observation), the page pool and double buffering, close."""
+"""The episode lifecycle: reset (database, page, navigation, first observation), the page pool
+and double buffering, close."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ class _Clock:
 
 
 class EpisodeLifecycle:
-    """The episode lifecycle: reset (database, page, navigation, first observation), the page pool and double buffering, close."""
+    """The episode lifecycle: reset (database, page, navigation, first observation), the page pool
+and double buffering, close."""
 
     async def _control(self, method: str, *args):
         """A control-API call: direct for an in-process server (milliseconds), else off the event loop."""

@@ -187,7 +187,7 @@ class VariantEnv(ArenaEnv):
     """:class:`ArenaEnv` with a variant as its first hook (and any further hooks, e.g. traps)."""
 
     def __init__(self, browser, app_url: str, control, variant: Variant | None = None,
-                 options: EnvOptions = EnvOptions(), *, hooks: tuple = (), **kwargs) -> None:
+                 options: EnvOptions | None = None, *, hooks: tuple = (), **kwargs) -> None:
         self.variant = variant or BASE
         super().__init__(browser, app_url, control, options, hooks=[self.variant, *hooks], **kwargs)
 
