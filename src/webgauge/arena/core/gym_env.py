@@ -137,8 +137,10 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
+            # one episode id for every reset: the observed URLs carry it, and a seed must repeat them
+            kwargs = {"episode_id": "gym", **self._env_kwargs}
             self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(),
-                                 obs_mode=self.obs_mode, **self._env_kwargs)
+                                 obs_mode=self.obs_mode, **kwargs)
         return self._env
 
     @property
