@@ -139,8 +139,11 @@ class ArenaGymEnv(gym.Env):
             from webgauge.browser import Browser
 
             self._browser = await Browser.launch().start()
-            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(),
-                                 dataclasses.replace(self._options, obs_mode=self.obs_mode), **self._env_kwargs)
+            # one episode id for every reset: the observed URLs carry it, and a seed must repeat them
+            options = dataclasses.replace(self._options, obs_mode=self.obs_mode,
+                                          episode_id=self._options.episode_id or "gym")
+            self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), options,
+                                 **self._env_kwargs)
         return self._env
 
     @property
