@@ -122,7 +122,9 @@ async def test_oracle_verdicts_agree_in_process_and_via_service(browser, service
             assert verdict["reward"] == (1.0 if local[t.family][0] and not local[t.family][1] else 0.0), t.family
             assert verdict["reward"] == 1.0, (t.family, verdict)  # the oracle solves these: agreement is not on zeros
             changed = [e for e in trace["trace"] if e.get("diff")]
-            assert changed and trace["writes"], t.family  # the trace holds the episode's state changes
+            assert changed, t.family  # the trace holds the episode's state changes (a sign-in link's session at least)
+            if t.answer is None:  # a task judged on state wrote through the app; an answer task may only read
+                assert trace["writes"], t.family
             effects = ctl.effects()
             assert effects["forbidden_violations"] == [] and len(effects["rules"]) == len(t.forbidden_effects)
     finally:

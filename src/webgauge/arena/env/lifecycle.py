@@ -120,6 +120,9 @@ and double buffering, close."""
                              on_commit=None if self.page.tracks_new_documents or not self.watch_changes
                              else self.page.track_changes)
         clock.lap("load")
+        # what the start page itself wrote (a sign-in link's session) is where the episode starts: the first
+        # step's diff shows the step's own changes; the final diff against the seed still shows everything
+        self._state, _ = await self._control("state", self.episode_id)
         self.obs = await self._observe({"ok": True, "kind": "reset"})
         clock.lap("observe")
         self.env_reset_ms = (time.perf_counter() - t_start) * 1000
