@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 OUT ?= runs/demo
 
-.PHONY: bootstrap harness-venvs demo test test-harnesses lint bench clean
+.PHONY: bootstrap harness-venvs demo test test-fast test-harnesses lint bench clean
 
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
@@ -18,6 +18,10 @@ demo: bootstrap
 # Everything but the third-party harness runs, which need venvs of their own (make test-harnesses).
 test: bootstrap
 	$(PY) -m pytest -q -p no:cacheprovider -m "not browsergym and not harness"
+
+# Every test that needs no browser; a browser test without the `browser` mark fails here, naming the mark.
+test-fast: bootstrap
+	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider -m "not browser and not slow and not browsergym and not harness"
 
 # BrowserGym 0.14.3, Inspect and lmms-eval, each from its own venv (built on first use; needs PyPI).
 test-harnesses: harness-venvs

@@ -7,6 +7,8 @@ import asyncio
 import json
 import re
 
+import pytest
+
 from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
@@ -15,6 +17,8 @@ from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.models import get_model
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
+
+pytestmark = pytest.mark.browser
 
 
 async def _oracle_actions(env: ArenaEnv, task) -> list[dict]:

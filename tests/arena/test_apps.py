@@ -10,6 +10,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import pytest
+
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
@@ -109,6 +111,7 @@ def test_answers_are_judged_from_the_state_and_the_seed_never_passes():
             assert not t.validate(with_answer(seed, "I don't know")).success, t.id
 
 
+@pytest.mark.browser
 async def test_oracle_solves_the_new_app_families(browser, arena):
     tasks = build_tasks((0,), families=NEW)
     queue, results = list(tasks), {}

@@ -3,11 +3,15 @@ drag and drop, and a text caret that never makes a current pointer token stale."
 
 from __future__ import annotations
 
+import pytest
+
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
 from webgauge.arena.core.script import Match
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks
+
+pytestmark = pytest.mark.browser
 
 
 async def test_typing_into_the_focused_field_and_a_caret_that_is_never_stale(browser, arena):

@@ -66,6 +66,7 @@ def test_bad_strings_are_clear_errors_and_never_run(code, fix):
         parse_bgym_action(code, _obs())
 
 
+@pytest.mark.browser
 async def test_an_episode_driven_by_browsergym_action_strings_only(browser, arena):
     task = build_tasks((0,), families=["account.rename"])[0]
     new = task.oracle()[0].value  # the display name the task asks for

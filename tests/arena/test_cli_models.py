@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.cli.arena import group
 from webgauge.models.fake_server import FakeModelServer, request_text
+
+pytestmark = pytest.mark.browser
 
 
 def _respond(body) -> str:

@@ -23,6 +23,7 @@ async def _solve(env: ArenaEnv, task) -> tuple[bool, list, list]:
     return rec.success, rec.validator_errors + rejected, rec.forbidden_violations
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena, seed):
     # the first six apps' families at seeds 0 and 1 (the ASGI apps' families: tests/arena/test_apps.py)
@@ -45,6 +46,7 @@ async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena
     assert not failed, failed
 
 
+@pytest.mark.browser
 async def test_stale_pointer_and_destructive_guards(browser, arena):
     task = next(t for t in build_tasks((0,)) if t.family == "shop.cancel_order")
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
@@ -109,6 +111,7 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
         await env.close()
 
 
+@pytest.mark.browser
 async def test_agent_browser_cannot_reach_control_api_or_leave_the_app(browser, arena):
     task = build_tasks((0,))[0]
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
@@ -128,6 +131,7 @@ async def test_agent_browser_cannot_reach_control_api_or_leave_the_app(browser, 
         await env.close()
 
 
+@pytest.mark.browser
 async def test_disabled_controls_are_rejected_until_enabled(browser, arena):
     task = build_tasks((0,), families=["account.rename"])[0]
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
@@ -207,6 +211,7 @@ _READ_JS = """async () => ({cookie: document.cookie.includes('leak'), local: loc
   caches: await caches.keys(), history: history.length})"""
 
 
+@pytest.mark.browser
 async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
     import dataclasses
 
@@ -259,6 +264,7 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
     await pool.close()
 
 
+@pytest.mark.browser
 async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(browser, arena):
     """Tasks of other viewport sizes in turn on one env: each episode's document is laid out at its
     task's viewport, its screenshot agrees with its element table, and the records say so. When a
@@ -289,6 +295,7 @@ async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(bro
         await env.close()
 
 
+@pytest.mark.browser
 async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_its_late_writes_miss(browser, arena):
     """The double-buffered reset runs the next episode on another cleared page while the last one is
     frozen, then blanked and cleared in the background; a request that page had already sent
@@ -356,6 +363,7 @@ async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_
         await env.close()
 
 
+@pytest.mark.browser
 async def test_a_step_that_opens_a_tab_waits_for_it_even_when_the_tab_is_announced_late(browser, arena):
     """A target=_blank link's new tab is announced by Playwright only once it is set up, which on a
     loaded machine can come after the step has otherwise settled. The step must still end on the new

@@ -87,6 +87,7 @@ def _tasks(app: ExternalApp, seed: int = 0) -> dict[str, Task]:
     }
 
 
+@pytest.mark.browser
 async def test_external_app_runs_tasks_with_validators_traces_gate_and_variants(browser, notes_app):
     app, db = notes_app
     tasks = _tasks(app)

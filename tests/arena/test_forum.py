@@ -108,6 +108,7 @@ def test_upload_names_a_task_file_never_a_host_path():
     assert t.public()["files"] == [t.files[0][0]]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
     """Two workers; the upload family also checks that its file was written under the run's

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import with_answer
@@ -24,6 +26,7 @@ def test_the_untouched_seed_fails_and_the_oracles_are_long():
             assert len(t.oracle()) >= 10, (t.id, len(t.oracle()))
 
 
+@pytest.mark.browser
 async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena):
     tasks = build_tasks((0, 1), families=LONG)
     queue, results = list(tasks), {}

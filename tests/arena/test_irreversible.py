@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
+
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps import ASGI_APPS, SITES, declared_controls
 from webgauge.arena.core.actions import Action
@@ -50,6 +52,7 @@ def test_scope_families_are_the_ones_whose_oracle_uses_a_declared_control():
     assert scope(tasks["cal.cancel"], "") and scope(tasks["mail.forward"], "") and not scope(tasks["wiki.lookup"], "")
 
 
+@pytest.mark.browser
 async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(browser, arena):
     """On each app's own page: a plain-styled button with each declared name is gated (and its
     click never runs); a ``btn-danger`` button whose name is not declared is not gated."""
@@ -81,6 +84,7 @@ async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(brow
     assert set(passed.values()) == {"ok"} and len(passed) == len(SITES), passed
 
 
+@pytest.mark.browser
 async def test_oracle_of_every_irreversible_family_is_stopped_by_a_denying_gate(browser, arena):
     """The real declared controls (rendered by the apps, some by client-side JavaScript) are
     gated: with approvals denied, no such task can be completed and nothing changes."""

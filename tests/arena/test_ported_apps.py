@@ -39,6 +39,7 @@ def test_long_families_fail_on_the_seed_and_on_a_wrong_answer():
         assert not t.validate(with_answer(seed, t.answer)).success, t.id  # the answer alone changes nothing
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_oracle_solves_the_long_families(solve_with_oracle, seed):
     tasks = build_tasks((seed,), families=LONG)

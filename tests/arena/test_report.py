@@ -13,6 +13,8 @@ from webgauge.arena.outputs.scoring import agent_summary, load_episodes
 from webgauge.arena.runner import run_arena
 from webgauge.arena.tasks import build_tasks
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):

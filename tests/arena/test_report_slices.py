@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from webgauge.arena.outputs.report import family_success, split_slices
@@ -12,6 +13,8 @@ from webgauge.arena.outputs.scoring import agent_summary, load_episodes
 from webgauge.arena.runner import run_arena
 from webgauge.arena.tasks.heldout import make_slices
 from webgauge.cli.main import cli
+
+pytestmark = pytest.mark.browser
 
 SECRET = b"report-test-secret-0123456789abcdef"
 

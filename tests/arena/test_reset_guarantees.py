@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from webgauge.arena.core.actions import Action
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import build_tasks
+
+pytestmark = pytest.mark.browser
 
 CSV = b"name,email,team,role\nQuill Resetson,q.resetson@up.example,Ops,Viewer\n"
 

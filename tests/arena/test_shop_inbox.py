@@ -31,6 +31,7 @@ def test_shop_and_inbox_declare_their_irreversible_controls_and_flags():
     assert apps["shop"].flags == {"promo_banner": "1", "new_checkout": "0"}
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
 async def test_oracle_solves_the_shop_and_inbox_families(solve_with_oracle, seed):
     # the long families (the reworked shop.* and mail.* ones run in tests/arena/test_env.py)
@@ -40,6 +41,7 @@ async def test_oracle_solves_the_shop_and_inbox_families(solve_with_oracle, seed
     assert len(records) == len(tasks) and not failed, failed
 
 
+@pytest.mark.browser
 async def test_pagination_search_flags_and_reset_in_chromium(browser, arena, control):
     task = build_tasks((0,), families=["mail.cleanup"])[0]
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))

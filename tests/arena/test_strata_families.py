@@ -37,6 +37,7 @@ def test_my_validators_fail_on_the_seed(tasks):
         assert not t.validate(encode_state(seed_state(t.seed))).success, t.id
 
 
+@pytest.mark.browser
 async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the_banner(browser, arena, control):
     from webgauge.browser import RenderProfile
 
@@ -63,6 +64,7 @@ async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the
         control.delete(ep["id"])
 
 
+@pytest.mark.browser
 async def test_oracle_solves_strata_families_at_seeds_0_and_1(solve_with_oracle):
     tasks = build_tasks((0, 1), families=MINE)
     records, failed = await solve_with_oracle(tasks)

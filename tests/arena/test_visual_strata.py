@@ -91,6 +91,7 @@ def test_image_match_is_not_solvable_from_the_page_text(arena, control, tasks):
         control.delete(ep["id"])
 
 
+@pytest.mark.browser
 async def test_details_panel_reflows_below_its_breakpoint(browser, arena, control):
     """The resize stratum's premise: at the tablet viewport the editor is not on screen until
     the panel is widened; at the desktop viewport it is."""
@@ -112,6 +113,7 @@ async def test_details_panel_reflows_below_its_breakpoint(browser, arena, contro
         control.delete(ep["id"])
 
 
+@pytest.mark.browser
 async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
     """The places exist only in pixels, so the pixels must be there: the server's bitmap is
     served and painted (the oracle alone would not notice a blank map)."""
@@ -135,6 +137,7 @@ async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
         control.delete(ep["id"])
 
 
+@pytest.mark.browser
 async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_split(solve_with_oracle, browser, tmp_path):
     tasks = build_tasks((0, 1), families=MINE)  # cal.booking_reference's oracle: tests/arena/test_apps.py
     by_id, failed = await solve_with_oracle(tasks)

@@ -19,6 +19,8 @@ from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.arena.runner import run_arena
 from webgauge.arena.tasks.heldout import make_slices
 
+pytestmark = pytest.mark.browser
+
 SECRET = b"package-test-secret-0123456789abcdef"
 
 

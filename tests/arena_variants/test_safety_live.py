@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from webgauge.arena.agents.heuristic import HeuristicAgent
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.control import ControlClient
@@ -15,6 +17,8 @@ from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.arena.variants import VariantEnv, get_variant
 from webgauge.arena.variants.traps import attack_outcome
+
+pytestmark = pytest.mark.browser
 
 
 def _task(family: str):

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from webgauge.arena.agents.oracle import solve_with_oracle
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.tasks import build_tasks
 from webgauge.arena.variants import VariantEnv, get_variant
+
+pytestmark = pytest.mark.browser
 
 # (variant, task family): every variant kind, every form factor and scale factor, on a task
 # where the variant matters (pointer tasks for stale shifts, dialogs under pop-ups, ...)

@@ -29,6 +29,7 @@ def site():
         yield srv
 
 
+@pytest.mark.browser
 async def test_same_page_twice_gives_same_screenshot_hash(browser, site):
     a = await browser.capture_url(site.url("index.html"), full_page=True)
     b = await browser.capture_url(site.url("index.html"), full_page=True)
@@ -39,6 +40,7 @@ async def test_same_page_twice_gives_same_screenshot_hash(browser, site):
     assert clock.text.startswith("2026-01-01T12:00:00")
 
 
+@pytest.mark.browser
 async def test_snapshot_fields_and_full_page_geometry(browser, site):
     snap = await browser.capture_url(site.url("index.html"), RenderProfile(width=800, height=600), full_page=True)
     img = Image.open(io.BytesIO(snap.png))
@@ -57,6 +59,7 @@ async def test_snapshot_fields_and_full_page_geometry(browser, site):
     assert snap.title == "T"
 
 
+@pytest.mark.browser
 async def test_offline_blocks_and_records_remote_requests(browser, site):
     snap = await browser.capture_url(site.url("index.html"))
     assert any(r["url"].startswith("https://cdn.example.com/") for r in snap.blocked_requests)
@@ -78,6 +81,7 @@ async def test_stand_ins_answer_only_the_listed_remote_urls(browser, site):
         assert any(r["url"] == "https://cdn.example.com/pic.png" for r in page.blocked_requests)
 
 
+@pytest.mark.browser
 async def test_capture_leaves_no_marks(browser, site):
     async with browser.open(site.url("index.html")) as page:
         probe = "() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), document.styleSheets.length]"
@@ -88,6 +92,7 @@ async def test_capture_leaves_no_marks(browser, site):
         assert before == after
 
 
+@pytest.mark.browser
 async def test_box_is_in_page_coordinates_after_scroll(browser, site):
     async with browser.open(site.url("index.html"), RenderProfile(width=800, height=600)) as page:
         await page.scroll_to(0, 1200)
@@ -97,6 +102,7 @@ async def test_box_is_in_page_coordinates_after_scroll(browser, site):
         assert far.box[1] == 1500.0 and far.in_viewport
 
 
+@pytest.mark.browser
 async def test_ids_are_stable_and_actionable(browser, site):
     async with browser.open(site.url("index.html")) as page:
         s1 = await page.capture()
@@ -117,6 +123,7 @@ async def test_ids_are_stable_and_actionable(browser, site):
             await page.click("e_not_an_id")
 
 
+@pytest.mark.browser
 async def test_device_scale_factor_scales_pixels(browser, site):
     snap = await browser.capture_url(site.url("next.html"), RenderProfile(width=400, height=300, device_scale_factor=2),
                                      full_page=False)
@@ -133,6 +140,7 @@ def test_missing_chromium_names_the_fix(monkeypatch, tmp_path):
     assert find_chromium().endswith(("chromium", "chrome", "google-chrome", "chromium-browser", "Chromium"))
 
 
+@pytest.mark.browser
 async def test_our_disable_features_switch_keeps_playwrights(browser, child_pids):
     """Chromium honours only the last --disable-features switch, and ours follows Playwright's: it
     must name every feature Playwright turns off (PaintHolding, third-party storage partitioning,
@@ -157,6 +165,7 @@ async def test_our_disable_features_switch_keeps_playwrights(browser, child_pids
     assert "PaintHolding" in switches[-1]
 
 
+@pytest.mark.browser
 async def test_non_loopback_url_is_refused(browser):
     from webgauge.browser import PageError
 
@@ -165,6 +174,7 @@ async def test_non_loopback_url_is_refused(browser):
     assert err.value.kind == "blocked" and "offline" in str(err.value)
 
 
+@pytest.mark.browser
 async def test_init_scripts_and_request_delays_for_variants(browser, site):
     import time
 
@@ -183,6 +193,7 @@ async def test_init_scripts_and_request_delays_for_variants(browser, site):
         await page.close()
 
 
+@pytest.mark.browser
 async def test_capture_survives_a_navigation_during_capture(browser):
     a = ("<button onclick=\"setTimeout(() => location.href = '/b.html', 100)\">go</button>"
          + "".join(f"<p>row {i}</p>" for i in range(2000)))

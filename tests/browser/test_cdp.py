@@ -12,6 +12,8 @@ from PIL import Image
 from webgauge.browser import RenderProfile
 from webgauge.pages import StaticServer
 
+pytestmark = pytest.mark.browser
+
 PAGE = """<!doctype html><html><head><title>C</title></head>
 <body style="margin:0;font:16px sans-serif">
 <header style="height:60px;background:linear-gradient(90deg,#123456,#c0ffee);color:#fff">Header <b>bold</b></header>

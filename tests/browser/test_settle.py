@@ -14,6 +14,8 @@ from webgauge.browser import PageError
 from webgauge.browser.capture import consistency_problems, png_size
 from webgauge.pages.server import LoopbackServer
 
+pytestmark = pytest.mark.browser
+
 
 def _png(w: int, h: int) -> bytes:
     buf = io.BytesIO()

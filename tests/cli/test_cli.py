@@ -1,3 +1,5 @@
+import pytest
+
 """The command line: every group and command has --help; capture writes and resumes a run."""
 
 import subprocess
@@ -32,6 +34,7 @@ def test_every_command_and_option_has_help():
     assert {"capture", "demo", "doctor", "run", "models"} <= seen
 
 
+@pytest.mark.browser
 def test_capture_writes_a_run_and_resumes(tmp_path):
     pages = tmp_path / "site"
     pages.mkdir()

@@ -30,6 +30,7 @@ def test_page_assets_finds_every_kind_of_local_reference(tmp_path):
     assert next(u for u in unavailable if u["url"] == "gone.css")["referenced_by"] == "css/site.css"
 
 
+@pytest.mark.browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_real_page_with_rick_jpg_renders_the_image(real_pages, browser, tmp_path):
     from webgauge.design2code.backend import SiteBackend

@@ -9,6 +9,8 @@ import pytest
 
 from webgauge.design2code.dataset import build_instances
 
+pytestmark = pytest.mark.browser
+
 PAGES = ("11791", "1223")
 
 

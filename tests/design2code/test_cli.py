@@ -1,3 +1,5 @@
+import pytest
+
 """The click commands call the library: extract a real page, IQA from a CSV, clear errors."""
 
 import json
@@ -8,6 +10,7 @@ from click.testing import CliRunner
 from webgauge.cli.design2code import group
 
 
+@pytest.mark.browser
 def test_extract_real_page_to_json(real_pages, tmp_path):
     page = real_pages / "12142.html"
     out = tmp_path / "res.json"

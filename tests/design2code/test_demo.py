@@ -1,3 +1,5 @@
+import pytest
+
 """The offline demo: build, baseline generation (sc and zs), scoring, report and its PNG."""
 
 import json
@@ -5,6 +7,8 @@ import json
 from webgauge.design2code.demo import run_demo
 from webgauge.design2code.iqa import read_scores_csv
 from webgauge.design2code.runs import collect_scores
+
+pytestmark = pytest.mark.browser
 
 
 def test_quick_demo_writes_a_scored_report(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 from webgauge.design2code.backend import Route, SiteBackend
 from webgauge.design2code.extract import extract_page, extract_site
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.browser]
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c63f8cfc0f01f0005000201a5b4a6cb0000000049454e44ae426082")

@@ -10,6 +10,8 @@ from webgauge.design2code.prompts import COT, SR
 from webgauge.models.fake_server import FakeModelServer, Reply, request_images, request_text
 from webgauge.run import RunStore
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture
 def one_site(instances, tmp_path):

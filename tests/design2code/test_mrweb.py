@@ -1,3 +1,5 @@
+import pytest
+
 """MRWeb-format data in and out: import, bare-array resource lists, export, outside generations."""
 
 import csv
@@ -53,6 +55,7 @@ def test_import_export_and_bare_array(tmp_path):
     assert (tmp_path / "out" / "logo.png").is_file()
 
 
+@pytest.mark.browser
 def test_cli_imports_and_scores_outside_generations(tmp_path):
     src = mrweb_folder(tmp_path / "mrweb")
     r = CliRunner().invoke(group, ["import-mrweb", str(src), "--out", str(tmp_path / "inst")])

@@ -7,7 +7,7 @@ import pytest
 from webgauge.design2code.generate import generate_site, make_generator
 from webgauge.design2code.score import score_site
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.browser]
 
 
 def reference_files(inst):

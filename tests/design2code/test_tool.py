@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from webgauge.design2code.tool import ToolServer
 
-pytestmark = pytest.mark.asyncio(loop_scope="session")
+pytestmark = [pytest.mark.asyncio(loop_scope="session"), pytest.mark.browser]
 
 
 def design(path, color, label):

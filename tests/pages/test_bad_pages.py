@@ -52,6 +52,7 @@ def bad_server():
     srv.server_close()
 
 
+@pytest.mark.browser
 async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
     refs = load_pages([f"{bad_server}/{name}.html" for name in BAD if name != "huge"])
     t0 = time.monotonic()
@@ -77,6 +78,7 @@ async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
     assert ok[0].ok
 
 
+@pytest.mark.browser
 async def test_all_41_shared_real_pages_capture(browser, real_pages_dir):
     refs = load_pages(real_pages_dir)
     assert len(refs) == 41

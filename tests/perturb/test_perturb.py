@@ -50,6 +50,7 @@ def test_the_papers_text_strategies_and_fallback_marker():
     assert perturb_label("Go", "shuffle", r) == "Go" + MARKER
 
 
+@pytest.mark.browser
 async def test_color_text_contrast_and_layout_on_a_live_page(browser):
     page = generate_page(5, with_safety=True, length="medium")
     with StaticServer(files=page.files()) as srv:
@@ -97,6 +98,7 @@ async def test_color_text_contrast_and_layout_on_a_live_page(browser):
             assert not check_box_fixed(clean, moved, cta.path).ok
 
 
+@pytest.mark.browser
 async def test_no_op_rejection_measures_pixels(browser):
     page = generate_page(5, length="short")
     with StaticServer(files=page.files()) as srv:
@@ -118,6 +120,7 @@ async def test_no_op_rejection_measures_pixels(browser):
             assert not check_visible_change(rec, clean, clean).ok
 
 
+@pytest.mark.browser
 async def test_perturbations_are_deterministic(browser):
     page = generate_page(8, length="short")
     with StaticServer(files=page.files()) as srv:

@@ -1,3 +1,5 @@
+import pytest
+
 """Undoing perturbations in place (``EditLog``): exact where it says so, refused elsewhere.
 
 On shared real page 11791 (no script), every attribute and text edit is undone to the very
@@ -7,6 +9,8 @@ scripts are refused, so the caller reloads."""
 
 from webgauge.pages import StaticServer
 from webgauge.perturb import EditLog, apply_color, apply_layout, apply_low_contrast, apply_text
+
+pytestmark = pytest.mark.browser
 
 SEED = 7
 

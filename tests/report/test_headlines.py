@@ -16,6 +16,7 @@ def test_interval_formatting():
     assert fmt_interval(None) == "n/a" and fmt_interval(float("nan")) == "n/a"
 
 
+@pytest.mark.browser
 def test_landing_page_shows_the_capture_headline(tmp_path):
     index, failures = run_demo(tmp_path / "demo", suites=("capture",))
     assert failures == {}

@@ -12,6 +12,8 @@ from webgauge.report.html import image, relpath, table, write_html
 from webgauge.report.plots import bar_chart
 from webgauge.report.render import render_html_to_png
 
+pytestmark = pytest.mark.browser
+
 
 async def test_report_renders_with_relative_images(tmp_path):
     chart = bar_chart(tmp_path / "blobs" / "chart.png", ["a", "b"], [0.8, 0.4], [0.7, 0.3], [0.9, 0.5])

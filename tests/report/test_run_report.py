@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 
@@ -43,6 +44,7 @@ def test_overview_counts_and_page(tmp_path):
     assert "Say &lt;A&gt; or B" in page and "6 items stored: 5 ok, 1 failed" in page
 
 
+@pytest.mark.browser
 def test_cli_status_failures_overview_and_render(tmp_path):
     run_dir = tmp_path / "run"
     _fake_run(run_dir)

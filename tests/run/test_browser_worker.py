@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from webgauge.pages import StaticServer
 from webgauge.run import RunSpec, RunStore, WorkItem, run_items
+
+pytestmark = pytest.mark.browser
 
 
 def test_one_browser_per_worker_captures_loopback_pages(tmp_path):

@@ -85,6 +85,7 @@ def test_ray_actor_death_fails_only_its_item(local_ray, tmp_path):
     assert RunStore(tmp_path).get("c0").ok
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 def test_ray_actor_owns_one_browser(local_ray, tmp_path):
     pages = {f"/p{k}.html": f"<title>P{k}</title><p>{k}</p>" for k in range(2)}

@@ -14,6 +14,8 @@ from webgauge.understand import read_questions, relation, ui_group
 from webgauge.understand.build import build_benchmark, synthetic_seed
 from webgauge.understand.labeller import label_of
 
+pytestmark = pytest.mark.browser
+
 
 def _truth(manifest, page_id):
     i = int(page_id[3:])

@@ -1,3 +1,5 @@
+import pytest
+
 """What keeps the faster build exact: the caret of an autofocused field is hidden (it blinked
 in and out of captures), and a snapshot file leaves out the blocked requests (a browser race)."""
 
@@ -6,6 +8,8 @@ import asyncio
 from webgauge.pages import load_pages, serve_pages
 from webgauge.understand.build import BUILD_PROFILE
 from webgauge.understand.questions import hide_caret
+
+pytestmark = pytest.mark.browser
 
 
 async def test_the_caret_of_an_autofocused_field_is_hidden_and_captures_stop_blinking(browser, real_pages_dir):

@@ -1,3 +1,5 @@
+import pytest
+
 """The same benchmark built twice at the same time, beside a CPU-burning process, is
 byte-identical, and no snapshot's PNG contradicts its page size (issue 15: on a busy machine a
 full-page PNG once lacked a page's footer while its snapshot claimed the full height)."""
@@ -10,6 +12,8 @@ from pathlib import Path
 from PIL import Image
 
 from webgauge.understand.build import build_benchmark_async
+
+pytestmark = pytest.mark.browser
 
 PAGES = ("11791", "1223", "13880")  # 11791 and 1223 differed between builds before settling
 

@@ -1,3 +1,5 @@
+import pytest
+
 """The `webgauge understand` commands end to end: build, run (resume), report."""
 
 from click.testing import CliRunner
@@ -13,6 +15,7 @@ def test_help_for_every_command():
         assert res.exit_code == 0 and "Usage" in res.output
 
 
+@pytest.mark.browser
 def test_build_run_report(tmp_path):
     runner = CliRunner()
     bench, run = tmp_path / "bench", tmp_path / "run"

@@ -8,6 +8,8 @@ import os
 import pytest
 from click.testing import CliRunner
 
+pytestmark = pytest.mark.browser
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 # a tiny model on a shared 2-core machine: more than one thread per process only contends (the
 # run's worker processes inherit this)

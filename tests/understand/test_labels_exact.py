@@ -1,3 +1,5 @@
+import pytest
+
 """Position labels re-measured independently: each page re-rendered in a fresh browser, each
 element found by its XPath, the relation recomputed from the live boxes."""
 
@@ -8,6 +10,8 @@ from webgauge.understand import read_questions
 from webgauge.understand.build import BUILD_PROFILE, synthetic_seed
 from webgauge.understand.relations import relation
 from webgauge.understand.tasks.position import pair_keys
+
+pytestmark = pytest.mark.browser
 
 BOXES_JS = """(paths) => paths.map((p) => {
   const el = document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;

@@ -1,3 +1,5 @@
+import pytest
+
 """`understand review` end to end in Chromium: a correction made on the page round-trips into a rebuild."""
 
 import json
@@ -6,6 +8,8 @@ from aiohttp import web
 
 from webgauge.understand import build_benchmark_async, read_questions
 from webgauge.understand.review import read_rejected, review_app
+
+pytestmark = pytest.mark.browser
 
 
 async def _serve(app):

@@ -1,3 +1,5 @@
+import pytest
+
 """Running baselines and a fake remote model, scoring and the report."""
 
 import json
@@ -15,6 +17,7 @@ from webgauge.understand import (
 )
 
 
+@pytest.mark.browser
 def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(baseline_run):
     # position labels are checked against a fresh rendering in test_labels_exact.py; here the heuristic,
     # which reads the DOM, meets labels the page generator wrote (not the same snapshot)
@@ -66,6 +69,7 @@ def test_label_oracle_is_an_upper_bound_or_not_asked(baseline_run, bench):
             assert sum(mean[("label-oracle", task)]) / len(mean[("label-oracle", task)]) >= sum(v) / len(v), task
 
 
+@pytest.mark.browser
 def test_report_tables_and_per_item_answers(baseline_run):
     run, _ = baseline_run
     html = write_report(run)
@@ -89,6 +93,7 @@ def test_report_tables_and_per_item_answers(baseline_run):
     assert len(lines) == len(score_run(run).items) and ScoreRecord.from_json(json.loads(lines[0])).model
 
 
+@pytest.mark.browser
 def test_resume_and_a_remote_model_over_http(bench, tmp_path):
     root, _ = bench
     seen = []
@@ -107,6 +112,7 @@ def test_resume_and_a_remote_model_over_http(bench, tmp_path):
     assert rec.parsed == "main content" and rec.model == "openai:fake-vl" and rec.task == "ui_group"
 
 
+@pytest.mark.browser
 def test_headline_rows_for_the_landing_page(baseline_run):
     from webgauge.understand.headline import headline_rows
 
