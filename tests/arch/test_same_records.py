@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 GOLDEN = Path(__file__).with_name("golden_records.json")
 FAMILIES = ("shop.cancel_order", "mail.forward", "account.rename", "board.drag", "wiki.lookup")
 _TIMING = {"latency_ms", "agent_ms", "timings_ms", "reset_ms", "env_reset_ms", "duration_s", "step_latency_ms",

@@ -153,6 +153,7 @@ async def test_disabled_controls_are_rejected_until_enabled(browser, arena):
         await env.close()
 
 
+@pytest.mark.browser
 async def test_actions_behind_an_open_dialog_are_rejected_at_once_and_change_nothing(browser, arena):
     """A click, a fill, a select and typing on controls under the account page's open confirm dialog
     (a ``div`` modal, not an inert-making ``<dialog>``) are each rejected as ``not_interactable`` within
@@ -331,6 +332,7 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     assert len(env.pool) == 0 and env.episode_id is None
 
 
+@pytest.mark.browser
 async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_reused_page(browser, arena):
     """The inline reset reuses the page and runs the next episode on another of the env's episode
     ids (two in turn): a write the old page sent as its episode ended (a keepalive fetch, which

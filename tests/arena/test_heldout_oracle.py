@@ -8,6 +8,8 @@ import pytest
 from webgauge.arena.tasks import FAMILIES, build_tasks
 from webgauge.arena.tasks.heldout import heldout_seeds
 
+pytestmark = pytest.mark.browser
+
 SECRET = b"heldout-oracle-test-secret-0123456789"
 APPS = sorted({k.split(".")[0] for k in FAMILIES})
 

@@ -32,6 +32,7 @@ async def _pointer_at(env, obs, el) -> Action:
     return Action("pointer", pointer="click", x=x, y=y, token=obs.token)
 
 
+@pytest.mark.browser
 async def test_screenshot_mode_rejects_element_ids_and_other_modes_take_them(browser, arena):
     task = build_tasks((0,), families=["forum.attach_file"])[0]
     env = _env(browser, arena, "screenshot")
@@ -54,6 +55,7 @@ async def test_screenshot_mode_rejects_element_ids_and_other_modes_take_them(bro
         await env.close()
 
 
+@pytest.mark.browser
 async def test_element_ids_are_salted_per_episode_and_another_seeds_id_is_rejected(browser, arena):
     t0, t1 = build_tasks((0, 1), families=["forum.attach_file"])
     env = _env(browser, arena, "dom")
@@ -74,6 +76,7 @@ async def test_element_ids_are_salted_per_episode_and_another_seeds_id_is_reject
         await env.close()
 
 
+@pytest.mark.browser
 async def test_upload_through_the_file_chooser_in_screenshot_mode(browser, arena):
     task = build_tasks((2,), families=["forum.attach_file"])[0]
     env = _env(browser, arena, "screenshot")
@@ -117,6 +120,7 @@ def _rgb(png: bytes):
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
+@pytest.mark.browser
 async def test_an_open_select_shows_its_options_in_the_screenshot(browser, arena):
     task = build_tasks((0,), families=["dash.peak_month"])[0]
     env = _env(browser, arena, "screenshot")
@@ -181,6 +185,7 @@ async def _check(browser, arena, tasks, workers=2, **kw):
     return rows, bad
 
 
+@pytest.mark.browser
 async def test_pointer_only_oracle_solves_a_few_families_within_the_screenshot_budget(browser, arena):
     tasks = build_tasks((5,), families=list(QUICK))
     rows, bad = await _check(browser, arena, tasks)
@@ -211,6 +216,7 @@ def test_oracle_agent_keeps_its_mode():
     assert PointerOracle(task, env=None).obs_mode == "screenshot"
 
 
+@pytest.mark.browser
 def test_check_modes_cli_prints_steps_against_each_modes_budget():
     import json
 

@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from urllib.parse import quote_plus, unquote_plus
 
+import pytest
+
 from webgauge.arena.core.records import EpisodeRecord, StepRecord
 from webgauge.arena.outputs.scoring import load_episodes
 from webgauge.arena.outputs.sealing import SEALED, seal_heldout_content
@@ -78,6 +80,7 @@ def test_a_sealed_record_keeps_no_string_of_any_field():
     assert back.error.startswith("environment error") and back.attack == {"attacked": True}
 
 
+@pytest.mark.browser
 def test_a_sealed_heldout_run_stores_no_string_of_its_world(tmp_path):
     sl = make_slices(SECRET, public_seeds=(0,), n_heldout=1, families=["wiki.lookup", "shop.promo_tab"])
     held = sl.heldout

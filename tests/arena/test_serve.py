@@ -96,6 +96,7 @@ def test_untouched_world_fails_and_answer_is_judged(service):
 FAMILIES = ("account.rename", "shop.buy_variant", "admin.count_status", "forum.attach_file")
 
 
+@pytest.mark.browser
 async def test_oracle_verdicts_agree_in_process_and_via_service(browser, service):
     """The same oracle episode judged in-process (`arena run`'s path) and by the service."""
     tasks = [t for t in build_tasks((0,)) if t.family in FAMILIES]

@@ -65,6 +65,7 @@ async def test_offline_blocks_and_records_remote_requests(browser, site):
     assert any(r["url"].startswith("https://cdn.example.com/") for r in snap.blocked_requests)
 
 
+@pytest.mark.browser
 async def test_stand_ins_answer_only_the_listed_remote_urls(browser, site):
     buf = io.BytesIO()
     Image.new("RGB", (37, 23), (0, 200, 0)).save(buf, "PNG")

@@ -12,6 +12,8 @@ import pytest
 from webgauge.browser import NotInteractable, RenderProfile
 from webgauge.pages import StaticServer
 
+pytestmark = pytest.mark.browser
+
 PAGE = """<!doctype html><html><head><style>
 body{margin:0;font:16px sans-serif} button,input,select{display:block;margin:8px;width:200px;height:30px}
 .back{position:fixed;inset:0;background:rgba(0,0,0,.4);display:none}

@@ -9,6 +9,8 @@ import pytest
 from webgauge.browser import RenderProfile
 from webgauge.pages import StaticServer
 
+pytestmark = pytest.mark.browser
+
 WRITER = """<!doctype html><body><h1>Writer</h1><script>
 const put = (why) => { localStorage.setItem(why, '1'); sessionStorage.setItem(why, '1');
   document.cookie = why + '=1; path=/'; };

@@ -18,11 +18,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "understand"))  # the harness venv helpers
 from harness_venvs import harness_python, run_in
 
+pytestmark = pytest.mark.harness
+
 DUMP = """
 import json, sys
 from inspect_ai.log import read_eval_log
-
-pytestmark = pytest.mark.harness
 log = read_eval_log(sys.argv[1])
 out = {"status": log.status, "task": log.eval.task, "metrics": {n: m.value for s in log.results.scores
        for n, m in s.metrics.items()}, "samples": {}}

@@ -125,6 +125,7 @@ PERFECT = {"mae": 0.0, "ssim": 1.0, "nemd": 1.0, "rer": 1.0, "images": 1.0, "pos
            "area_difference": 0.0, "color_difference": 0.0, "text_difference": 0.0}
 
 
+@pytest.mark.browser
 @pytestmark_browser
 async def test_a_perfect_copy_scores_perfect(browser, tmp_path):
     from webgauge.design2code.score import score_site
@@ -146,6 +147,7 @@ async def test_a_perfect_copy_scores_perfect(browser, tmp_path):
             assert row["gen_size"][1] > 1080                             # the full page, not one window
 
 
+@pytest.mark.browser
 @pytestmark_browser
 async def test_a_copy_with_other_images_loses_them(browser, tmp_path):
     """A candidate that swaps the reference's remote image URLs for its own: the stand-ins do not

@@ -15,6 +15,8 @@ import pytest
 
 from webgauge.understand.build import build_benchmark
 
+pytestmark = pytest.mark.browser
+
 KW = {"seed": 4, "synthetic": 6, "tasks": ["position", "ui_group", "safety"], "progress": False, "concurrency": 1}
 
 

@@ -18,6 +18,8 @@ import pytest
 from webgauge.understand.build import build_benchmark_async
 from webgauge.understand.pixels import image_slots, pixel_differences
 
+pytestmark = pytest.mark.browser
+
 PAGES = ("10955", "1223")
 
 

@@ -42,6 +42,7 @@ def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(
     assert all(a.page for a in answers)
 
 
+@pytest.mark.browser
 def test_label_oracle_is_an_upper_bound_or_not_asked(baseline_run, bench):
     from collections import defaultdict
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from webgauge.perturb import EXTRA_TEXT_KINDS, PAPER_TEXT_KINDS
 from webgauge.understand import read_questions
 from webgauge.understand.build import build_benchmark
@@ -24,6 +26,7 @@ def test_kind_order_is_seeded_and_paper_only():
     assert text_kind_order(random.Random(7), 7) == text_kind_order(random.Random(7), 7)
 
 
+@pytest.mark.browser
 def test_every_real_page_with_a_text_button_keeps_a_text_pair(tmp_path, real_pages_dir):
     m = build_benchmark(tmp_path / "b", seed=3, synthetic=0, tasks=["text"], progress=False,
                         pages=[real_pages_dir / f"{n}.html" for n in PAGES])
