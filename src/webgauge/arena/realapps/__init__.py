@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .base import AppNotInstalled, InstallReport, RealAppSpec, apps_home
 
-__all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "specs", "get_spec"]
+__all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "get_spec", "specs"]
 
 
 def specs() -> dict[str, RealAppSpec]:

@@ -13,14 +13,23 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
 
-__all__ = ["AppNotInstalled", "RealAppSpec", "InstallReport", "apps_home", "restore_tree", "restore_file",
-           "RealApp", "RealAppControl", "median_ms"]
+__all__ = [
+    "AppNotInstalled",
+    "InstallReport",
+    "RealApp",
+    "RealAppControl",
+    "RealAppSpec",
+    "apps_home",
+    "median_ms",
+    "restore_file",
+    "restore_tree",
+]
 
 
 class AppNotInstalled(RuntimeError):
@@ -120,7 +129,7 @@ class RealApp(ExternalApp):
 
     reset_fn: Callable[[int], None] | None = None
 
-    def control(self) -> "RealAppControl":
+    def control(self) -> RealAppControl:
         return RealAppControl(self)
 
 

@@ -12,6 +12,7 @@ database anew, so no cache survives a reset.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -26,10 +27,17 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file, restore_tree
+from ..base import (
+    InstallReport,
+    RealApp,
+    RealAppSpec,
+    apps_home,
+    restore_file,
+    restore_tree,
+)
 from .content import world
 
-__all__ = ["SPEC", "RoundupServer", "home", "install", "installed_version", "build_seed", "reset", "state", "app"]
+__all__ = ["SPEC", "RoundupServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
 
 PIP_SPEC = "roundup>=2.4,<3"
 ADMIN_PASSWORD = "admin-pass-1"  # the tracker's admin (tasks sign in as seeded users, never as admin)
@@ -52,7 +60,8 @@ def installed_version() -> str | None:
 
 
 def _admin(*args: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "roundup.scripts.roundup_admin", "-i", str(home() / "tracker"), *args],
+    argv = [sys.executable, "-m", "roundup.scripts.roundup_admin", "-i", str(home() / "tracker"), *args]
+    proc = subprocess.run(argv, check=False,
                           env=_env(), capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
     if proc.returncode != 0 or "Traceback" in proc.stderr:
         raise RuntimeError(f"roundup-admin {' '.join(args[:1])} failed: {(proc.stderr or proc.stdout)[-1500:]}")
@@ -126,6 +135,13 @@ def build_seed(seed: int) -> Path:
     snap = _snap(seed)
     if (snap / "db").is_file():
         return snap
+    home().mkdir(parents=True, exist_ok=True)
+    with open(home() / ".build.lock", "w") as lock:  # one builder at a time (two processes may ask)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return snap if (snap / "db").is_file() else _build(seed, snap)
+
+
+def _build(seed: int, snap: Path) -> Path:
     live = home() / "tracker"
     blank = home() / "snapshots" / "blank"
     if not (blank / "db").is_file():  # the initialised, empty tracker: the start of every seed
@@ -140,7 +156,8 @@ def build_seed(seed: int) -> Path:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(world(seed).to_json(), f)
     try:
-        proc = subprocess.run([sys.executable, str(Path(__file__).with_name("seed_script.py")), str(tracker), f.name],
+        argv = [sys.executable, str(Path(__file__).with_name("seed_script.py")), str(tracker), f.name]
+        proc = subprocess.run(argv, check=False,
                               env=_env(), capture_output=True, text=True, timeout=900)
     finally:
         os.unlink(f.name)
@@ -233,7 +250,7 @@ class RoundupServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/tracker"
 
-    def __enter__(self) -> "RoundupServer":
+    def __enter__(self) -> RoundupServer:  # noqa: PYI034
         SPEC.require()
         self.port = self.port or _free_port()
         _configure(self.port)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["Person", "Message", "Issue", "World", "world", "STATUSES", "PRIORITIES", "KEYWORDS", "N_ISSUES"]
+__all__ = ["KEYWORDS", "N_ISSUES", "PRIORITIES", "STATUSES", "Issue", "Message", "Person", "World", "world"]
 
 # Roundup's classic template's own statuses and priorities (initial_data.py), in its order.
 STATUSES = ("unread", "deferred", "chatting", "need-eg", "in-progress", "testing", "done-cbb", "resolved")

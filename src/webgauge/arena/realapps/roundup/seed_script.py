@@ -21,7 +21,8 @@ def stamp(minute):
 
 
 def main(home, spec_path):
-    spec = json.load(open(spec_path, encoding="utf-8"))
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
     tracker = instance.open(home)
     db = tracker.open("admin")
     kw = {name: db.keyword.create(name=name) for name in spec["keywords"]}

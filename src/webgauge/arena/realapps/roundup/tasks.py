@@ -10,7 +10,7 @@ is a pure function of the seed; issue ``n`` of the content is row ``id = n + 1``
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from ...core.answers import check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
@@ -64,8 +64,8 @@ def _rng(family: str, seed: int) -> random.Random:
 
 
 def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
-    return dict(id=f"roundup.{family}.s{seed}", family=f"roundup.{family}", seed=seed, start_url=BASE, viewport=VIEW,
-                pattern=pattern, max_steps=max_steps)
+    return {"id": f"roundup.{family}.s{seed}", "family": f"roundup.{family}", "seed": seed, "start_url": BASE,
+            "viewport": VIEW, "pattern": pattern, "max_steps": max_steps}
 
 
 def _n_msgs(w: World) -> int:
