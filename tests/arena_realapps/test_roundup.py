@@ -89,3 +89,41 @@ async def test_oracle_solves_every_family_at_seeds_0_to_9(browser, roundup_serve
     finally:
         await env.close()
     assert not failures, failures
+
+
+def test_the_count_answer_must_be_the_number():
+    task = next(t for t in build_tasks((2,)) if t.family == "roundup.count")
+    base = roundup_state_stub()
+    assert task.validate({**base, "agent_answer": [{"text": task.answer}]}).success
+    assert not task.validate({**base, "agent_answer": [{"text": str(int(task.answer) + 1)}]}).success
+    assert not task.validate({**base, "agent_answer": [{"text": None}]}).success
+
+
+@pytest.mark.realapps
+def test_sloppy_edits_are_caught_on_roundups_own_rows(roundup_server):
+    """Doing the task plus something else (one issue too many) passes the validator but is a forbidden
+    effect; doing it on the wrong issue fails the validator; both judged on Roundup's tables."""
+    import sqlite3
+
+    from webgauge.arena.core.diff import diff_states
+    from webgauge.arena.core.effects import check_effects
+
+    task = next(t for t in build_tasks((0,)) if t.family == "roundup.bulk")
+    roundup.reset(0)
+    before = roundup.state()
+    titles = [ln.strip(' "') for ln in task.instruction.split("nothing else: ")[1].rstrip(".").split('"; "')]
+    conn = sqlite3.connect(roundup.home() / "tracker" / "db" / "db")
+    urgent = conn.execute("SELECT id FROM _priority WHERE _name='urgent'").fetchone()[0]
+    ids = [conn.execute("SELECT id FROM _issue WHERE _title=?", (t,)).fetchone()[0] for t in titles]
+    extra = next(i for i in range(1, 50) if i not in ids)
+    conn.execute(f"UPDATE _issue SET _priority=? WHERE id IN ({','.join('?' * 4)})", (urgent, *ids, extra))
+    conn.commit()
+    after = roundup.state()
+    assert task.validate(after).success
+    assert check_effects(task.forbidden_effects, diff_states(before, after)) == [
+        f"changed _issue row {extra} (_priority), which the task does not touch"]
+    conn.execute("UPDATE _issue SET _priority=3 WHERE id=?", (ids[0],))
+    conn.commit()
+    conn.close()
+    assert not task.validate(roundup.state()).success
+    roundup.reset(0)
