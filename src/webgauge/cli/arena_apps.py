@@ -60,13 +60,15 @@ def register(group: click.Group) -> None:
         click.echo(f"{name} reset to seed {seed} in {(time.perf_counter() - t0) * 1000:.1f} ms")
 
 
-def _builder(name: str):
-    from webgauge.arena.realapps.roundup import app as roundup
+def _module(name: str):
+    import importlib
 
-    return {"roundup": roundup.build_seed}[name]
+    return importlib.import_module(f"webgauge.arena.realapps.{name}.app")
+
+
+def _builder(name: str):
+    return _module(name).build_seed
 
 
 def _reset(name: str):
-    from webgauge.arena.realapps.roundup import app as roundup
-
-    return {"roundup": roundup.reset}[name]
+    return _module(name).reset

@@ -8,9 +8,10 @@ __all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "get_
 
 
 def specs() -> dict[str, RealAppSpec]:
+    from .mediawiki.app import SPEC as MEDIAWIKI
     from .roundup.app import SPEC as ROUNDUP
 
-    return {s.name: s for s in (ROUNDUP,)}
+    return {s.name: s for s in (ROUNDUP, MEDIAWIKI)}
 
 
 def get_spec(name: str) -> RealAppSpec:
