@@ -26,3 +26,12 @@ def roundup_server():
     roundup.SPEC.require()  # a clear error naming the install command when it is missing
     with roundup.RoundupServer() as srv:
         yield srv
+
+
+@pytest.fixture(scope="module")
+def mediawiki_server():
+    from webgauge.arena.realapps.mediawiki import app as mediawiki
+
+    mediawiki.SPEC.require()
+    with mediawiki.MediaWikiServer() as srv:
+        yield srv
