@@ -48,10 +48,12 @@ async def run_episodes(env, tasks, make_agent):
     return resets, steps, solved
 
 
-async def roundup_row(browser, args) -> list[tuple[str, str]]:
-    from webgauge.arena.realapps.roundup import app as roundup
-    from webgauge.arena.realapps.roundup.tasks import build_tasks
+async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
+    import importlib
 
+    roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
+    build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
+    server_cls = roundup.RoundupServer if name == "roundup" else roundup.MediaWikiServer
     rows = []
     if args.fresh_install:
         with tempfile.TemporaryDirectory() as d:
@@ -67,14 +69,16 @@ async def roundup_row(browser, args) -> list[tuple[str, str]]:
         rows.append(("install, already installed (s)", f"{rep.seconds:9.1f}"))
     for s in args.seeds:
         roundup.build_seed(s)
-    db = roundup.home() / "tracker" / "db" / "db"
+    db, table, col = ((roundup.home() / "tracker" / "db" / "db", "_issue", "_title") if name == "roundup"
+                      else (roundup.home() / "data" / "wiki.sqlite", "page", "page_title"))
     restore, full = [], []
-    with roundup.RoundupServer() as srv:
+    with server_cls() as srv:
         app = roundup.app(srv)
         ctl = app.control()
         for i in range(args.resets):
             conn = sqlite3.connect(db)
-            conn.execute("UPDATE _issue SET _title=_title || '.' WHERE id=?", (1 + i % 50,))
+            key = "id" if name == "roundup" else "page_id"
+            conn.execute(f"UPDATE {table} SET {col}={col} || '.' WHERE {key}=?", (2 + i % 50,))
             conn.commit()
             conn.close()
             t0 = time.perf_counter()
@@ -122,7 +126,7 @@ async def main() -> None:
             if spec.version() is None:
                 print(f"{name}: not installed (webgauge arena apps install {name})", flush=True)
                 continue
-            for k, v in await roundup_row(browser, args):
+            for k, v in await app_row(browser, args, name):
                 print(f"{name:10s} {k:52s}{v}", flush=True)
         for k, v in await own_row(browser, args):
             print(f"{'own apps':10s} {k:52s}{v}", flush=True)

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file
 from .content import dump_xml, world
 
-__all__ = ["SPEC", "MediaWikiServer", "home", "install", "installed_version", "build_seed", "reset", "state", "app"]
+__all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
@@ -60,6 +60,8 @@ def _php(script: str, *args: str, data: Path | None = None, timeout: float = 900
 def install(say=print) -> InstallReport:
     t0, steps = time.perf_counter(), []
     if not (MW / "maintenance" / "install.php").is_file() or shutil.which("php") is None:
+        say("apt-get update")
+        subprocess.run(["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
         say(f"apt-get install -y --no-install-recommends {' '.join(APT)}")
         subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *APT], check=True,
                        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)

@@ -8,7 +8,7 @@ import random
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-__all__ = ["Town", "world", "page_text", "dump_xml", "N_TOWNS"]
+__all__ = ["N_TOWNS", "Town", "dump_xml", "page_text", "world"]
 
 N_TOWNS = 120
 _A = ("Bel", "Cor", "Dun", "El", "Fen", "Gar", "Hol", "Ister", "Kel", "Lorn", "Mar", "Nor", "Orm", "Pell", "Quar",

@@ -4,7 +4,7 @@ content, text, joined by :func:`~.app.state`); oracles use the wiki's real pages
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote
 
 from ...core.answers import check_answer
