@@ -44,6 +44,7 @@ def test_wiki_reset_is_fast_and_identical_100_times(mediawiki_server):
 
 
 @pytest.mark.realapps
+@pytest.mark.timeout(3600)  # every family at ten seeds, one episode after another on one app
 async def test_wiki_oracle_solves_every_family(browser, mediawiki_server):
     app = mediawiki.app(mediawiki_server)
     env = app.env(browser)

@@ -74,6 +74,7 @@ def test_reset_is_fast_and_restores_the_same_state_100_times(roundup_server):
 
 
 @pytest.mark.realapps
+@pytest.mark.timeout(3600)  # every family at ten seeds, one episode after another on one app
 async def test_oracle_solves_every_family_at_seeds_0_to_9(browser, roundup_server):
     app = roundup.app(roundup_server)
     env = app.env(browser)
