@@ -62,7 +62,10 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
             try:
                 rep = roundup.install(say=lambda s: None)
             finally:
-                os.environ.pop("WEBGAUGE_APPS_HOME") if old is None else os.environ.__setitem__("WEBGAUGE_APPS_HOME", old)
+                if old is None:
+                    os.environ.pop("WEBGAUGE_APPS_HOME")
+                else:
+                    os.environ["WEBGAUGE_APPS_HOME"] = old
         rows.append(("install from PyPI + seed 0 (s)", f"{rep.seconds:9.1f}"))
     else:
         rep = roundup.install(say=lambda s: None)

@@ -62,7 +62,8 @@ class RealAppSpec:
     def require(self) -> str:
         v = self.version()
         if v is None:
-            raise AppNotInstalled(f"real app {self.name!r} is not installed; run: webgauge arena apps install {self.name}")
+            raise AppNotInstalled(f"real app {self.name!r} is not installed; "
+                                  f"run: webgauge arena apps install {self.name}")
         return v
 
 

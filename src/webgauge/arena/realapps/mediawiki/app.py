@@ -41,7 +41,8 @@ def home() -> Path:
 def installed_version() -> str | None:
     if not (MW / "maintenance" / "install.php").is_file() or not (home() / "data" / "wiki.sqlite").is_file():
         return None
-    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "mediawiki"], capture_output=True, text=True, check=False)
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "mediawiki"], capture_output=True, text=True,
+                         check=False)
     return out.stdout.strip() or "?"
 
 
@@ -87,7 +88,8 @@ def install(say=print) -> InstallReport:
         say("importDump.php: seed 0")
         build_seed(0)
         steps.append("seed 0 built")
-    return InstallReport("mediawiki", installed_version() or "?", time.perf_counter() - t0, tuple(steps) or ("already installed",))
+    return InstallReport("mediawiki", installed_version() or "?", time.perf_counter() - t0,
+                         tuple(steps) or ("already installed",))
 
 
 def _snap(seed: int) -> Path:
@@ -148,7 +150,8 @@ def state() -> dict[str, list[dict]]:
         out = {"page": [dict(r) for r in conn.execute(_TEXT)],
                "revision": [dict(r) for r in conn.execute(
                    "SELECT r.rev_id, r.rev_page, a.actor_name, c.comment_text FROM revision r "
-                   "JOIN actor a ON a.actor_id = r.rev_actor JOIN revision_comment_temp rc ON rc.revcomment_rev = r.rev_id "
+                   "JOIN actor a ON a.actor_id = r.rev_actor "
+                   "JOIN revision_comment_temp rc ON rc.revcomment_rev = r.rev_id "
                    "JOIN comment c ON c.comment_id = rc.revcomment_comment_id "
                    "ORDER BY r.rev_id")],
                "user": [dict(r) for r in conn.execute("SELECT user_id, user_name FROM user ORDER BY user_id")]}

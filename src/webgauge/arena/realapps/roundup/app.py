@@ -209,7 +209,8 @@ def state() -> dict[str, list[dict]]:
         out["sessions"] = [dict(r) for r in conn.execute("SELECT session_key FROM sessions ORDER BY session_key")]
     finally:
         conn.close()
-    out["msg_text"] = [{"id": m["id"], "text": _msg_text(db, m["id"])} for m in out["_msg"] if m["id"] > _seed_max_msg()]
+    top = _seed_max_msg()
+    out["msg_text"] = [{"id": m["id"], "text": _msg_text(db, m["id"])} for m in out["_msg"] if m["id"] > top]
     return out
 
 
@@ -283,7 +284,8 @@ class RoundupServer:
 
 
 def app(server: RoundupServer) -> RealApp:
-    """The tracker as an arena app (reset in-process; the equivalent command is ``webgauge arena apps reset roundup SEED``)."""
+    """The tracker as an arena app (reset in-process; the same from a shell:
+    ``webgauge arena apps reset roundup SEED``)."""
     return RealApp("roundup", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "roundup", "{seed}"],
                    state, irreversible=("Retire",), reset_fn=reset)

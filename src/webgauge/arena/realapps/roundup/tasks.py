@@ -93,9 +93,11 @@ def close_with_note(w: World, seed: int) -> Task:
 
     return Task(instruction=f"Sign in as {user.username} (password {user.password}). Issue \"{it.title}\" is fixed: "
                             f"set its status to resolved and add the note \"{note}\" in the same change.",
-                validate=validate, forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), MaxInserts("_msg", 1, "message"),
-                                                      NoDeletes(("issue_messages", "_issue"))),
-                oracle=lambda: [*_login(user), *_open(it.title), Select(Match(tag="select", attrs=(("name", "status"),)), "resolved"),
+                validate=validate,
+                forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), MaxInserts("_msg", 1, "message"),
+                                   NoDeletes(("issue_messages", "_issue"))),
+                oracle=lambda: [*_login(user), *_open(it.title),
+                                Select(Match(tag="select", attrs=(("name", "status"),)), "resolved"),
                                 Fill(Match(tag="textarea", attrs=(("name", "@note"),)), note), _submit()],
                 **_common("close", seed, "states", 14))
 
@@ -168,7 +170,8 @@ def file_new_issue(w: World, seed: int) -> Task:
                                 Fill(Match(tag="input", attrs=(("name", "title"),)), title),
                                 Select(Match(tag="select", attrs=(("name", "priority"),)), prio),
                                 Fill(Match(tag="input", attrs=(("name", "keyword"),)), ",".join(kws)),
-                                Fill(Match(tag="input", attrs=(("name", "nosy"),)), f"{user.username},{watcher.username}"),
+                                Fill(Match(tag="input", attrs=(("name", "nosy"),)),
+                                     f"{user.username},{watcher.username}"),
                                 Fill(Match(tag="textarea", attrs=(("name", "@note"),)), body), _submit()],
                 **_common("new", seed, "menus_dialogs", 20))
 
@@ -212,8 +215,8 @@ def bulk_priority(w: World, seed: int) -> Task:
     steps: Callable[[], list] = lambda: [*_login(user), *[st for _, it in picks for st in (
         *_open(it.title), Select(Match(tag="select", attrs=(("name", "priority"),)), "urgent"), _submit())]]
     titles = "; ".join(f"\"{it.title}\"" for _, it in picks)
-    return Task(instruction=f"Sign in as {user.username} with password {user.password}. Release triage: raise these three "
-                            f"issues to priority urgent and change nothing else: {titles}.",
+    return Task(instruction=f"Sign in as {user.username} with password {user.password}. Release triage: raise these "
+                            f"three issues to priority urgent and change nothing else: {titles}.",
                 validate=validate, forbidden_effects=(OnlyRowsChange("_issue", tuple(k + 1 for k, _ in picks)),
                                                       MaxInserts("_msg", 0, "message")),
                 oracle=steps, **_common("bulk", seed, "states", 30))
