@@ -106,8 +106,60 @@ def older_town(towns: tuple[Town, ...], seed: int) -> Task:
                 oracle=oracle, **_common("older", seed, "similar_options", 10))
 
 
+def add_district(towns: tuple[Town, ...], seed: int) -> Task:
+    rng = _rng("add", seed)
+    k = rng.randrange(len(towns))
+    t = towns[k]
+    new = (f"{t.name} {rng.choice(('Riverside', 'Gasworks', 'Abbey Fields', 'Quayside'))}", rng.randint(900, 4000))
+    last = f"|-\n| {t.districts[-1][0]} || {t.districts[-1][1]:,}"
+    want = page_text(t).rstrip().replace(last, f"{last}\n|-\n| {new[0]} || {new[1]:,}")
+
+    def validate(s) -> TaskResult:
+        p = _page(s, t.name)
+        ok = p is not None and p["text"].rstrip() == want
+        why = f"the districts table of {t.name} does not end with {new[0]} ({new[1]:,}), all else unchanged"
+        return TaskResult(ok, [] if ok else [why])
+
+    return Task(instruction=f"Add the new district {new[0]} (population {new[1]:,}) as the last row of the districts "
+                            f"table on the wiki page {t.name}, in the same format as the other rows.",
+                validate=validate, forbidden_effects=(OnlyRowsChange("page", (k + 2,)), MaxInserts("revision", 1)),
+                oracle=lambda: [Go(f"/index.php?title={quote(t.name)}&action=edit"),
+                                Fill(Match(tag="textarea", attrs=(("name", "wpTextbox1"),)), want),
+                                Click(Match(tag="input", attrs=(("name", "wpSave"),)))],
+                **_common("add", seed, "states", 12))
+
+
+def new_town_page(towns: tuple[Town, ...], seed: int) -> Task:
+    rng = _rng("new", seed)
+    base = rng.choice(towns)
+    name = f"New {base.name}"
+    founded, pop = rng.randint(1950, 2020), rng.randint(2000, 9000)
+    must = (f"! Population\n| {pop:,}", f"! Founded\n| {founded}", f"[[Category:Towns in the {base.region}]]",
+            "== History ==", f"[[{base.name}]]")
+    text = (f'{{| class="wikitable"\n! Population\n| {pop:,}\n|-\n! Founded\n| {founded}\n|}}\n'
+            f"'''{name}''' is a new town near [[{base.name}]].\n\n== History ==\nFounded in {founded}.\n\n"
+            f"[[Category:Towns in the {base.region}]]")
+
+    def validate(s) -> TaskResult:
+        p = _page(s, name.replace(" ", "_"))
+        if p is None:
+            return TaskResult(False, [f"no page {name}"])
+        miss = [m for m in must if m not in p["text"]]
+        return TaskResult(not miss, [f"the page lacks {m!r}" for m in miss])
+
+    return Task(instruction=f'Create the wiki page "{name}": an infobox table with rows Population ({pop:,}) and '
+                            f"Founded ({founded}), one sentence saying it is a new town near {base.name} (linked), a "
+                            f"History section, and the category Towns in the {base.region}.",
+                validate=validate, forbidden_effects=(OnlyRowsChange("page", ()), MaxInserts("page", 1, "page")),
+                oracle=lambda: [Go(f"/index.php?title={quote(name)}&action=edit"),
+                                Fill(Match(tag="textarea", attrs=(("name", "wpTextbox1"),)), text),
+                                Click(Match(tag="input", attrs=(("name", "wpSave"),)))],
+                **_common("new", seed, "menus_dialogs", 12))
+
+
 FAMILIES: dict[str, Callable[[tuple[Town, ...], int], Task]] = {
     "wiki.census": census_update, "wiki.district": largest_district, "wiki.older": older_town,
+    "wiki.add": add_district, "wiki.new": new_town_page,
 }
 
 
