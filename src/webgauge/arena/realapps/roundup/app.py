@@ -195,9 +195,12 @@ _TABLES = {
 _LINKS = ("issue_messages", "issue_nosy", "issue_keyword", "issue_files", "issue_superseder", "msg_files")
 
 
+NEWEST_TEXTS = 20
+
+
 def state() -> dict[str, list[dict]]:
-    """The tracker's stored state, read with SQL from Roundup's own tables (plus the text of
-    messages that are not in the seed, read from Roundup's file store)."""
+    """The tracker's stored state, read with SQL from Roundup's own tables, plus the text of the
+    :data:`NEWEST_TEXTS` newest messages (where a task's new messages are), read from Roundup's file store."""
     db = home() / "tracker" / "db"
     conn = sqlite3.connect(f"file:{db / 'db'}?mode=ro", uri=True, timeout=10)
     conn.row_factory = sqlite3.Row
@@ -209,24 +212,9 @@ def state() -> dict[str, list[dict]]:
         out["sessions"] = [dict(r) for r in conn.execute("SELECT session_key FROM sessions ORDER BY session_key")]
     finally:
         conn.close()
-    top = _seed_max_msg()
-    out["msg_text"] = [{"id": m["id"], "text": _msg_text(db, m["id"])} for m in out["_msg"] if m["id"] > top]
+    newest = sorted(m["id"] for m in out["_msg"])[-NEWEST_TEXTS:]  # a new message is always the newest
+    out["msg_text"] = [{"id": i, "text": _msg_text(db, i)} for i in newest]
     return out
-
-
-_SEED_MAX: dict[str, int] = {}
-
-
-def _seed_max_msg() -> int:
-    """The highest message id any seed's snapshot holds (messages above it are new)."""
-    key = str(home())
-    if key not in _SEED_MAX:
-        conn = sqlite3.connect(f"file:{_snap(0) / 'db'}?mode=ro", uri=True)
-        try:
-            _SEED_MAX[key] = conn.execute("SELECT max(id) FROM _msg").fetchone()[0] or 0
-        finally:
-            conn.close()
-    return _SEED_MAX[key]
 
 
 def _msg_text(db: Path, mid: int) -> str:
