@@ -122,10 +122,13 @@ async def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--own-tasks", type=int, default=24, help="How many of the arena's own tasks to time.")
     ap.add_argument("--fresh-install", action="store_true")
+    ap.add_argument("--apps", nargs="+", default=None, help="Only these real apps (default: every installed one).")
     args = ap.parse_args()
     print(load(), flush=True)
     async with Browser.launch() as browser:
         for name, spec in specs().items():
+            if args.apps and name not in args.apps:
+                continue
             if spec.version() is None:
                 print(f"{name}: not installed (webgauge arena apps install {name})", flush=True)
                 continue
