@@ -252,3 +252,7 @@ def demo_cmd(out, quick):
 from webgauge.cli.arena_variants import register as _register_variants  # noqa: E402  (variants, safety, packages)
 
 _register_variants(group)
+
+from webgauge.cli.arena_apps import register as _register_apps  # noqa: E402  (real open-source apps)
+
+_register_apps(group)

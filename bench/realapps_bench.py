@@ -1,0 +1,143 @@
+"""Real-app bench: install time, reset and step medians per real app, beside the arena's own apps.
+
+    .venv/bin/python bench/realapps_bench.py [--resets 100] [--seeds 0] [--fresh-install]
+
+For each installed real app: the install command's time (``--fresh-install`` installs again
+into a temporary apps home, from PyPI, and times it from scratch; otherwise the idempotent
+re-run is timed), the snapshot restore alone (database file + stored files, after a write),
+the adapter's reset (restore, state read and hash check), and the oracle's episodes in real
+Chromium (env reset: restore + page + first capture; step: action to next observation). The
+arena's own apps get the same episode medians on the same machine with the same browser.
+Prints the load average too: the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sqlite3
+import statistics
+import tempfile
+import time
+
+from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env.episode import play
+from webgauge.arena.realapps import specs
+from webgauge.arena.tasks import build_tasks as own_tasks
+from webgauge.browser import Browser
+
+
+def med(xs) -> str:
+    return f"{statistics.median(xs):9.1f}" if xs else "      n/a"
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+
+
+async def run_episodes(env, tasks, make_agent):
+    resets, steps, solved = [], [], 0
+    for t in tasks:
+        rec, _ = await play(env, make_agent(t), t, keep_dom=False, time_limit_s=300)
+        resets.append(rec.env_reset_ms)
+        steps.extend(s.latency_ms for s in rec.steps)
+        solved += bool(rec.success and not rec.forbidden_violations)
+    return resets, steps, solved
+
+
+async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
+    import importlib
+
+    roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
+    build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
+    server_cls = roundup.RoundupServer if name == "roundup" else roundup.MediaWikiServer
+    rows = []
+    if args.fresh_install:
+        with tempfile.TemporaryDirectory() as d:
+            old = os.environ.get("WEBGAUGE_APPS_HOME")
+            os.environ["WEBGAUGE_APPS_HOME"] = d
+            try:
+                rep = roundup.install(say=lambda s: None)
+            finally:
+                if old is None:
+                    os.environ.pop("WEBGAUGE_APPS_HOME")
+                else:
+                    os.environ["WEBGAUGE_APPS_HOME"] = old
+        rows.append(("install from PyPI + seed 0 (s)", f"{rep.seconds:9.1f}"))
+    else:
+        rep = roundup.install(say=lambda s: None)
+        rows.append(("install, already installed (s)", f"{rep.seconds:9.1f}"))
+    for s in args.seeds:
+        roundup.build_seed(s)
+    db, table, col = ((roundup.home() / "tracker" / "db" / "db", "_issue", "_title") if name == "roundup"
+                      else (roundup.home() / "data" / "wiki.sqlite", "page", "page_title"))
+    restore, full = [], []
+    with server_cls() as srv:
+        app = roundup.app(srv)
+        ctl = app.control()
+        for i in range(args.resets):
+            conn = sqlite3.connect(db)
+            key = "id" if name == "roundup" else "page_id"
+            conn.execute(f"UPDATE {table} SET {col}={col} || '.' WHERE {key}=?", (2 + i % 50,))
+            conn.commit()
+            conn.close()
+            t0 = time.perf_counter()
+            roundup.reset(args.seeds[0])
+            restore.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            ctl.reset("bench", args.seeds[0])
+            full.append((time.perf_counter() - t0) * 1000)
+        rows.append(("snapshot restore after a write (ms)", med(restore)))
+        rows.append(("adapter reset: restore + state read + hash (ms)", med(full)))
+        env = app.env(browser)
+        try:
+            resets, steps, solved = await run_episodes(env, build_tasks(tuple(args.seeds)),
+                                                       lambda t: app.oracle(t, env))
+        finally:
+            await env.close()
+    rows.append(("env reset: restore + page + first capture (ms)", med(resets)))
+    rows.append(("step: action to next observation (ms)", med(steps)))
+    rows.append(("oracle solved", f"{solved}/{len(resets)}"))
+    return rows
+
+
+async def own_row(browser, args) -> list[tuple[str, str]]:
+    tasks = own_tasks(tuple(args.seeds))[: args.own_tasks]
+    with ArenaServer() as srv:
+        env = ArenaEnv(browser, srv.app_url, srv.client())
+        try:
+            resets, steps, solved = await run_episodes(env, tasks, OracleAgent)
+        finally:
+            await env.close()
+    return [("install (s)", "      0.0"), ("env reset: restore + page + first capture (ms)", med(resets)),
+            ("step: action to next observation (ms)", med(steps)), ("oracle solved", f"{solved}/{len(tasks)}")]
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--resets", type=int, default=100)
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--own-tasks", type=int, default=24, help="How many of the arena's own tasks to time.")
+    ap.add_argument("--fresh-install", action="store_true")
+    ap.add_argument("--apps", nargs="+", default=None, help="Only these real apps (default: every installed one).")
+    args = ap.parse_args()
+    print(load(), flush=True)
+    async with Browser.launch() as browser:
+        for name, spec in specs().items():
+            if args.apps and name not in args.apps:
+                continue
+            if spec.version() is None:
+                print(f"{name}: not installed (webgauge arena apps install {name})", flush=True)
+                continue
+            for k, v in await app_row(browser, args, name):
+                print(f"{name:10s} {k:52s}{v}", flush=True)
+        for k, v in await own_row(browser, args):
+            print(f"{'own apps':10s} {k:52s}{v}", flush=True)
+    print(load(), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

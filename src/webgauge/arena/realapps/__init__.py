@@ -1,0 +1,21 @@
+"""Real open-source web apps run on loopback and reset from SQLite snapshots (see docs/arena-real-apps.md)."""
+
+from __future__ import annotations
+
+from .base import AppNotInstalled, InstallReport, RealAppSpec, apps_home
+
+__all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "get_spec", "specs"]
+
+
+def specs() -> dict[str, RealAppSpec]:
+    from .mediawiki.app import SPEC as MEDIAWIKI
+    from .roundup.app import SPEC as ROUNDUP
+
+    return {s.name: s for s in (ROUNDUP, MEDIAWIKI)}
+
+
+def get_spec(name: str) -> RealAppSpec:
+    all_ = specs()
+    if name not in all_:
+        raise KeyError(f"unknown real app {name!r}; known: {', '.join(sorted(all_))}")
+    return all_[name]

@@ -1,0 +1,155 @@
+"""What every real app shares: where it is installed, how it is snapshotted and reset, and
+the env adapter that resets in-process (no subprocess per reset).
+
+An app lives under :func:`apps_home` (``WEBGAUGE_APPS_HOME``, default
+``~/.cache/webgauge/apps``), one folder per app. Its seed worlds are snapshots: the app's
+SQLite database file plus its upload folder, built once per seed through the app's own API
+and restored on every reset by copying the database file into place (atomic rename) and
+bringing the upload folder back to the snapshot's file list.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..adapters.external import ExternalApp, ExternalControl, ResetError
+
+__all__ = [
+    "AppNotInstalled",
+    "InstallReport",
+    "RealApp",
+    "RealAppControl",
+    "RealAppSpec",
+    "apps_home",
+    "median_ms",
+    "restore_file",
+    "restore_tree",
+]
+
+
+class AppNotInstalled(RuntimeError):
+    """The app is not installed; the message names the command that installs it."""
+
+
+def apps_home() -> Path:
+    return Path(os.environ.get("WEBGAUGE_APPS_HOME") or Path.home() / ".cache" / "webgauge" / "apps")
+
+
+@dataclass(frozen=True)
+class InstallReport:
+    name: str
+    version: str
+    seconds: float
+    steps: tuple[str, ...]  # what was done, in order ("already installed" when nothing was)
+
+
+@dataclass(frozen=True)
+class RealAppSpec:
+    """One real app: what it is and the functions that install it and tell whether it is."""
+
+    name: str
+    kind: str  # "issue tracker", "wiki", "shop"
+    licence: str
+    source: str  # how it installs: "PyPI: roundup"
+    install: Callable[[Callable[[str], None]], InstallReport]
+    version: Callable[[], str | None]  # installed version, None when not installed
+
+    def require(self) -> str:
+        v = self.version()
+        if v is None:
+            raise AppNotInstalled(f"real app {self.name!r} is not installed; "
+                                  f"run: webgauge arena apps install {self.name}")
+        return v
+
+
+def restore_file(snapshot: Path, live: Path) -> None:
+    """Put ``snapshot`` in place of ``live`` atomically (a reader sees the old or the new file, never half)."""
+    tmp = live.with_name(live.name + ".wg-restore")
+    shutil.copyfile(snapshot, tmp)
+    os.replace(tmp, live)
+    for extra in (live.with_name(live.name + "-journal"), live.with_name(live.name + "-wal"),
+                  live.with_name(live.name + "-shm")):
+        if extra.exists():
+            extra.unlink()
+
+
+_MANIFESTS: dict[str, dict[str, tuple[int, int]]] = {}
+
+
+def _scan(root: Path) -> dict[str, tuple[int, int]]:
+    """relative path -> (size, mtime_ns) of every file under ``root`` (os.scandir: one pass, no sorting)."""
+    out: dict[str, tuple[int, int]] = {}
+    stack = [(str(root), "")]
+    while stack:
+        path, rel = stack.pop()
+        try:
+            it = os.scandir(path)
+        except FileNotFoundError:
+            continue
+        with it:
+            for e in it:
+                r = f"{rel}{e.name}"
+                if e.is_dir(follow_symlinks=False):
+                    stack.append((e.path, r + "/"))
+                else:
+                    st = e.stat(follow_symlinks=False)
+                    out[r] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def restore_tree(snapshot: Path, live: Path) -> int:
+    """Make folder ``live`` hold exactly the files of ``snapshot``: extra files go, changed or missing
+    ones are copied back (with their times, so size and mtime identify an unchanged file). The
+    snapshot's file list is read once per process. Returns how many files were touched."""
+    key = str(snapshot)
+    if key not in _MANIFESTS:
+        _MANIFESTS[key] = _scan(snapshot)
+    want, have = _MANIFESTS[key], _scan(live)
+    touched = 0
+    for rel in have.keys() - want.keys():
+        os.unlink(live / rel)
+        touched += 1
+    for rel, sig in want.items():
+        if have.get(rel) != sig:
+            dst = live / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(snapshot / rel, dst)
+            touched += 1
+    return touched
+
+
+@dataclass(frozen=True)
+class RealApp(ExternalApp):
+    """An :class:`ExternalApp` whose reset is a Python callable run in-process (``reset_fn(seed)``);
+    ``reset_command`` stays the equivalent command line, for users who drive the app from outside."""
+
+    reset_fn: Callable[[int], None] | None = None
+
+    def control(self) -> RealAppControl:
+        return RealAppControl(self)
+
+
+class RealAppControl(ExternalControl):
+    def _run_reset(self, seed: int) -> None:
+        fn = getattr(self.app, "reset_fn", None)
+        if fn is None:
+            return super()._run_reset(seed)
+        try:
+            fn(seed)
+        except (OSError, RuntimeError) as exc:
+            raise ResetError(f"reset of {self.app.name!r} to seed {seed} failed: {exc}") from exc
+
+
+def median_ms(fn: Callable[[], object], n: int) -> tuple[float, list[float]]:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1000)
+    s = sorted(times)
+    return s[len(s) // 2], times

@@ -1,0 +1,220 @@
+"""MediaWiki 1.39 (Debian's ``mediawiki`` package) as a real arena app, on SQLite.
+
+Layout under ``apps_home()/mediawiki``: ``LocalSettings.php`` (written by MediaWiki's own
+``install.php``; the data folder and server URL come from the environment so one install
+serves any port and any seed build), ``data/`` (``wiki.sqlite``, the object cache with
+sessions and parser cache in ``wikicache.sqlite``, the job queue) and ``snapshots/seed-N/``.
+Content is loaded with MediaWiki's ``importDump.php``; pages are served by PHP's built-in
+server on loopback (``router.php`` sends every non-static request to MediaWiki's entry points).
+Reset copies the seed's database files back (sessions and cached pages are in them).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file
+from .content import dump_xml, world
+
+__all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+
+MW = Path("/usr/share/mediawiki")
+APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
+DB_FILES = ("wiki.sqlite", "wikicache.sqlite", "wiki_jobqueue.sqlite")
+ADMIN_PASSWORD = "Wg-admin-pass-1"
+
+
+def home() -> Path:
+    return apps_home() / "mediawiki"
+
+
+def installed_version() -> str | None:
+    if not (MW / "maintenance" / "install.php").is_file() or not (home() / "data" / "wiki.sqlite").is_file():
+        return None
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "mediawiki"], capture_output=True, text=True,
+                         check=False)
+    return out.stdout.strip() or "?"
+
+
+def _env(data: Path | None = None, port: int = 8931) -> dict:
+    return {**os.environ, "WG_MW_DATA": str(data or home() / "data"), "WG_MW_SERVER": f"http://127.0.0.1:{port}"}
+
+
+def _php(script: str, *args: str, data: Path | None = None, timeout: float = 900) -> str:
+    argv = ["php", str(MW / "maintenance" / script), "--conf", str(home() / "LocalSettings.php"), *args]
+    proc = subprocess.run(argv, env=_env(data), capture_output=True, text=True, check=False, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{script} failed: {(proc.stderr or proc.stdout)[-1500:]}")
+    return proc.stdout
+
+
+def install(say=print) -> InstallReport:
+    t0, steps = time.perf_counter(), []
+    if not (MW / "maintenance" / "install.php").is_file() or shutil.which("php") is None:
+        say("apt-get update")
+        subprocess.run(["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
+        say(f"apt-get install -y --no-install-recommends {' '.join(APT)}")
+        subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *APT], check=True,
+                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
+        steps.append("apt-get install mediawiki")
+    h = home()
+    if not (h / "data" / "wiki.sqlite").is_file():
+        shutil.rmtree(h, ignore_errors=True)
+        (h / "data").mkdir(parents=True)
+        say("php maintenance/install.php --dbtype sqlite")
+        argv = ["php", str(MW / "maintenance" / "install.php"), "--dbtype=sqlite", f"--dbpath={h / 'data'}",
+                "--dbname=wiki", "--server=http://127.0.0.1:8931", "--scriptpath=", "--lang=en",
+                f"--pass={ADMIN_PASSWORD}", f"--confpath={h}", "Gazetteer Wiki", "Admin"]
+        subprocess.run(argv, check=True, capture_output=True, text=True)
+        ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+        ls = ls.replace(f'$wgSQLiteDataDir = "{h / "data"}";', '$wgSQLiteDataDir = getenv("WG_MW_DATA");')
+        ls = ls.replace('$wgServer = "http://127.0.0.1:8931";', '$wgServer = getenv("WG_MW_SERVER");')
+        ls += ("\n# webgauge: sessions and caches in the database (restored by a reset), no mail, no jobs on requests\n"
+               "$wgSessionCacheType = CACHE_DB;\n$wgParserCacheType = CACHE_DB;\n$wgEnableEmail = false;\n"
+               "$wgJobRunRate = 0;\n$wgPasswordAttemptThrottle = [];\n$wgRateLimits = [];\n")
+        (h / "LocalSettings.php").write_text(ls, encoding="utf-8")
+        steps.append("wiki installed (SQLite)")
+    if not (h / "snapshots" / "seed-0" / "wiki.sqlite").is_file():
+        say("importDump.php: seed 0")
+        build_seed(0)
+        steps.append("seed 0 built")
+    return InstallReport("mediawiki", installed_version() or "?", time.perf_counter() - t0,
+                         tuple(steps) or ("already installed",))
+
+
+def _snap(seed: int) -> Path:
+    return home() / "snapshots" / f"seed-{int(seed)}"
+
+
+def build_seed(seed: int) -> Path:
+    snap = _snap(seed)
+    if (snap / "wiki.sqlite").is_file():
+        return snap
+    with open(home() / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (snap / "wiki.sqlite").is_file():
+            return snap
+        blank = home() / "snapshots" / "blank"
+        if not (blank / "wiki.sqlite").is_file():
+            blank.mkdir(parents=True, exist_ok=True)
+            for f in DB_FILES:
+                restore_file(home() / "data" / f, blank / f)
+        build = home() / f"build-{int(seed)}"
+        shutil.rmtree(build, ignore_errors=True)
+        shutil.copytree(blank, build)
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as f:
+            f.write(dump_xml(world(seed)))
+        try:
+            _php("importDump.php", "--no-updates", f.name, data=build)
+            _php("rebuildrecentchanges.php", data=build)
+            _php("initSiteStats.php", "--update", data=build)
+        finally:
+            os.unlink(f.name)
+        tmp = snap.with_name(snap.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        for f in DB_FILES:
+            restore_file(build / f, tmp / f)
+        shutil.rmtree(snap, ignore_errors=True)
+        os.replace(tmp, snap)
+        shutil.rmtree(build, ignore_errors=True)
+    return snap
+
+
+def reset(seed: int) -> None:
+    snap = build_seed(seed)
+    for f in DB_FILES:
+        restore_file(snap / f, home() / "data" / f)
+
+
+_TEXT = ("SELECT p.page_id, p.page_namespace, p.page_title, p.page_latest, t.old_text AS text FROM page p "
+         "JOIN slots s ON s.slot_revision_id = p.page_latest JOIN content c ON c.content_id = s.slot_content_id "
+         "JOIN text t ON c.content_address = 'tt:' || t.old_id ORDER BY p.page_id")
+
+
+def state() -> dict[str, list[dict]]:
+    """Pages with their current wikitext, revisions (with comments) and users, by SQL on MediaWiki's tables."""
+    conn = sqlite3.connect(f"file:{home() / 'data' / 'wiki.sqlite'}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    try:
+        out = {"page": [dict(r) for r in conn.execute(_TEXT)],
+               "revision": [dict(r) for r in conn.execute(
+                   "SELECT r.rev_id, r.rev_page, a.actor_name, c.comment_text FROM revision r "
+                   "JOIN actor a ON a.actor_id = r.rev_actor "
+                   "JOIN revision_comment_temp rc ON rc.revcomment_rev = r.rev_id "
+                   "JOIN comment c ON c.comment_id = rc.revcomment_comment_id "
+                   "ORDER BY r.rev_id")],
+               "user": [dict(r) for r in conn.execute("SELECT user_id, user_name FROM user ORDER BY user_id")]}
+        for r in out["page"]:
+            if isinstance(r["text"], bytes):
+                r["text"] = r["text"].decode("utf-8", "replace")
+    finally:
+        conn.close()
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class MediaWikiServer:
+    """PHP's built-in server on loopback with MediaWiki behind ``router.php`` (4 workers)."""
+
+    port: int = 0
+    proc: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> MediaWikiServer:  # noqa: PYI034
+        SPEC.require()
+        self.port = self.port or _free_port()
+        env = {**_env(port=self.port), "PHP_CLI_SERVER_WORKERS": "4", "WG_MW_CONF": str(home() / "LocalSettings.php")}
+        self.proc = subprocess.Popen(["php", "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
+                                      str(Path(__file__).with_name("router.php"))], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base_url + "/index.php?title=Main_Page", timeout=20) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__()
+                raise RuntimeError(f"MediaWiki did not come up on port {self.port}")
+            time.sleep(0.3)
+
+    def __exit__(self, *exc) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+def app(server: MediaWikiServer) -> RealApp:
+    return RealApp("mediawiki", server.base_url + "/",
+                   ["webgauge", "arena", "apps", "reset", "mediawiki", "{seed}"], state,
+                   irreversible=("Delete page",), reset_fn=reset)
+
+
+SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version)

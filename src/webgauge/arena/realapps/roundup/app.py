@@ -1,0 +1,283 @@
+"""Roundup, the Python issue tracker, as a real arena app: install, seed, serve, reset, state.
+
+Layout under ``apps_home()/roundup``: ``lib/`` (Roundup from PyPI, ``pip install --target``),
+``tracker/`` (a ``classic`` tracker on the SQLite backend: ``db/db`` is the database,
+``db/files/`` the stored message and file contents) and ``snapshots/seed-N/`` (the same
+``db`` folder right after seeding). Resetting copies the snapshot's database file into
+place with an atomic rename (sessions, one-time keys and login-rate records live in it, so
+they are dropped with it) and brings ``db/files`` back to the snapshot's list of files.
+The server runs in Roundup's ``fork`` mode: every request is a fresh process that opens the
+database anew, so no cache survives a reset.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..base import (
+    InstallReport,
+    RealApp,
+    RealAppSpec,
+    apps_home,
+    restore_file,
+    restore_tree,
+)
+from .content import world
+
+__all__ = ["SPEC", "RoundupServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+
+PIP_SPEC = "roundup>=2.4,<3"
+ADMIN_PASSWORD = "admin-pass-1"  # the tracker's admin (tasks sign in as seeded users, never as admin)
+
+
+def home() -> Path:
+    return apps_home() / "roundup"
+
+
+def _env() -> dict:
+    return {**os.environ, "PYTHONPATH": str(home() / "lib"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def installed_version() -> str | None:
+    lib = home() / "lib"
+    metas = sorted(lib.glob("roundup-*.dist-info")) if lib.is_dir() else []
+    if not metas or not (home() / "tracker" / "db" / "db").is_file():
+        return None
+    return metas[-1].name[len("roundup-"):-len(".dist-info")]
+
+
+def _admin(*args: str) -> str:
+    argv = [sys.executable, "-m", "roundup.scripts.roundup_admin", "-i", str(home() / "tracker"), *args]
+    proc = subprocess.run(argv, check=False,
+                          env=_env(), capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+    if proc.returncode != 0 or "Traceback" in proc.stderr:
+        raise RuntimeError(f"roundup-admin {' '.join(args[:1])} failed: {(proc.stderr or proc.stdout)[-1500:]}")
+    return proc.stdout
+
+
+def set_option(cfg: Path, section: str, key: str, value: str) -> None:
+    """Set ``key`` in ``[section]`` of a Roundup config.ini (the commented default line is replaced)."""
+    lines = cfg.read_text(encoding="utf-8").splitlines()
+    cur, done = None, False
+    for i, line in enumerate(lines):
+        m = re.match(r"^\[(\w+)\]", line)
+        if m:
+            cur = m.group(1)
+            continue
+        if cur == section and re.match(rf"^#?\s*{re.escape(key)}\s*=", line):
+            lines[i] = f"{key} = {value}"
+            done = True
+            break
+    if not done:
+        raise RuntimeError(f"{cfg}: no option {key} in [{section}]")
+    cfg.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _configure(port: int) -> None:
+    cfg = home() / "tracker" / "config.ini"
+    set_option(cfg, "tracker", "web", f"http://127.0.0.1:{port}/tracker/")
+    set_option(cfg, "tracker", "name", "Roundup issue tracker")
+
+
+def install(say=print) -> InstallReport:
+    """Install Roundup from PyPI and a classic SQLite tracker (idempotent), then build seed 0's snapshot."""
+    t0, steps = time.perf_counter(), []
+    h = home()
+    if not list((h / "lib").glob("roundup-*.dist-info")):
+        say(f"pip install --target {h / 'lib'} '{PIP_SPEC}'")
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
+                        "--target", str(h / "lib"), PIP_SPEC], check=True)
+        steps.append("pip install roundup")
+    tracker = h / "tracker"
+    if not (tracker / "config.ini").is_file():
+        say(f"roundup-admin install classic sqlite -> {tracker}")
+        _admin("install", "classic", "sqlite")
+        cfg = tracker / "config.ini"
+        for section, key, value in (
+                ("mail", "domain", "tracker.example"), ("mail", "debug", str(tracker / "sent-mail.txt")),
+                ("main", "password_pbkdf2_default_rounds", "1000"), ("web", "login_attempts_min", "0"),
+                ("web", "registration_delay", "0"), ("main", "indexer", "native")):
+            set_option(cfg, section, key, value)
+        _configure(8917)
+        steps.append("tracker installed (classic template, SQLite backend, mail written to a file)")
+    if not (tracker / "db" / "db").is_file():
+        say("roundup-admin initialise")
+        _admin("initialise", ADMIN_PASSWORD)
+        steps.append("tracker initialised")
+    if not (h / "snapshots" / "seed-0" / "db").is_file():
+        say("seeding seed 0 through Roundup's API")
+        build_seed(0)
+        steps.append("seed 0 built")
+    version = installed_version() or "?"
+    return InstallReport("roundup", version, time.perf_counter() - t0, tuple(steps) or ("already installed",))
+
+
+def _snap(seed: int) -> Path:
+    return home() / "snapshots" / f"seed-{int(seed)}"
+
+
+def build_seed(seed: int) -> Path:
+    """Create seed ``seed``'s snapshot: a fresh database from the initialised tracker, the seed's
+    content written through Roundup's API (a separate process), saved as ``snapshots/seed-N``."""
+    snap = _snap(seed)
+    if (snap / "db").is_file():
+        return snap
+    home().mkdir(parents=True, exist_ok=True)
+    with open(home() / ".build.lock", "w") as lock:  # one builder at a time (two processes may ask)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return snap if (snap / "db").is_file() else _build(seed, snap)
+
+
+def _build(seed: int, snap: Path) -> Path:
+    live = home() / "tracker"
+    blank = home() / "snapshots" / "blank"
+    if not (blank / "db").is_file():  # the initialised, empty tracker: the start of every seed
+        blank.mkdir(parents=True, exist_ok=True)
+        restore_file(live / "db" / "db", blank / "db")
+    # seed in a scratch copy of the tracker (same config, schema, detectors), never in the served one
+    tracker = home() / f"build-{int(seed)}"
+    shutil.rmtree(tracker, ignore_errors=True)
+    shutil.copytree(live, tracker, ignore=shutil.ignore_patterns("db", "__pycache__", "sent-mail.txt"))
+    (tracker / "db").mkdir()
+    restore_file(blank / "db", tracker / "db" / "db")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(world(seed).to_json(), f)
+    try:
+        argv = [sys.executable, str(Path(__file__).with_name("seed_script.py")), str(tracker), f.name]
+        proc = subprocess.run(argv, check=False,
+                              env=_env(), capture_output=True, text=True, timeout=900)
+    finally:
+        os.unlink(f.name)
+    if proc.returncode != 0:
+        raise RuntimeError(f"seeding roundup seed {seed} failed: {proc.stderr[-2000:]}")
+    tmp = snap.with_name(snap.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    restore_file(tracker / "db" / "db", tmp / "db")
+    restore_tree(tracker / "db" / "files", tmp / "files")
+    shutil.rmtree(snap, ignore_errors=True)
+    os.replace(tmp, snap)
+    shutil.rmtree(tracker, ignore_errors=True)
+    return snap
+
+
+def reset(seed: int) -> None:
+    """Restore the seed's snapshot: database file (with sessions) and stored files."""
+    snap = build_seed(seed)
+    db = home() / "tracker" / "db"
+    restore_file(snap / "db", db / "db")
+    restore_tree(snap / "files", db / "files")
+
+
+_TABLES = {
+    "_issue": "id, _title, _status, _priority, _assignedto, _creator, _actor, __retired__",
+    "_msg": "id, _author, _date, _summary, __retired__",
+    "_user": "id, _username, _realname, _address, _organisation, _roles, _password, __retired__",
+    "_keyword": "id, _name, __retired__",
+    "_status": "id, _name, __retired__",
+    "_priority": "id, _name, __retired__",
+    "_file": "id, _name, _type, __retired__",
+    "_query": "id, _name, _klass, _url, _private_for, __retired__",
+}
+_LINKS = ("issue_messages", "issue_nosy", "issue_keyword", "issue_files", "issue_superseder", "msg_files")
+
+
+NEWEST_TEXTS = 20
+
+
+def state() -> dict[str, list[dict]]:
+    """The tracker's stored state, read with SQL from Roundup's own tables, plus the text of the
+    :data:`NEWEST_TEXTS` newest messages (where a task's new messages are), read from Roundup's file store."""
+    db = home() / "tracker" / "db"
+    conn = sqlite3.connect(f"file:{db / 'db'}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    try:
+        out = {t: [dict(r) for r in conn.execute(f"SELECT {cols} FROM {t} ORDER BY id")] for t, cols in _TABLES.items()}
+        for t in _LINKS:
+            out[t] = [{"key": f"{r['nodeid']}:{r['linkid']}", "nodeid": r["nodeid"], "linkid": r["linkid"]}
+                      for r in conn.execute(f"SELECT nodeid, linkid FROM {t} ORDER BY nodeid, linkid")]
+        out["sessions"] = [dict(r) for r in conn.execute("SELECT session_key FROM sessions ORDER BY session_key")]
+    finally:
+        conn.close()
+    newest = sorted(m["id"] for m in out["_msg"])[-NEWEST_TEXTS:]  # a new message is always the newest
+    out["msg_text"] = [{"id": i, "text": _msg_text(db, i)} for i in newest]
+    return out
+
+
+def _msg_text(db: Path, mid: int) -> str:
+    p = db / "files" / "msg" / str(int(mid) // 1000) / f"msg{mid}"
+    return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class RoundupServer:
+    """``roundup-server`` on loopback in fork mode; use as a context manager."""
+
+    port: int = 0
+    proc: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/tracker"
+
+    def __enter__(self) -> RoundupServer:  # noqa: PYI034
+        SPEC.require()
+        self.port = self.port or _free_port()
+        _configure(self.port)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("serve_script.py")), "-n", "127.0.0.1", "-p", str(self.port),
+             "-t", "fork", f"tracker={home() / 'tracker'}"],
+            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base_url + "/", timeout=10) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__()
+                raise RuntimeError(f"roundup-server did not come up on port {self.port}")
+            time.sleep(0.2)
+
+    def __exit__(self, *exc) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+def app(server: RoundupServer) -> RealApp:
+    """The tracker as an arena app (reset in-process; the same from a shell:
+    ``webgauge arena apps reset roundup SEED``)."""
+    return RealApp("roundup", server.base_url + "/",
+                   [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "roundup", "{seed}"],
+                   state, irreversible=("Retire",), reset_fn=reset)
+
+
+SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",
+                   install, installed_version)

@@ -1,0 +1,264 @@
+"""Task families on the Roundup tracker: validators read Roundup's own tables (the rows
+:func:`~.app.state` selects with SQL), oracles drive Roundup's real pages.
+
+Every family picks its targets from the seed's content (:func:`~.content.world`), so a task
+is a pure function of the seed; issue ``n`` of the content is row ``id = n + 1`` of
+``_issue`` and seeded person ``k`` is ``_user`` row ``k + 3`` (after Roundup's own
+``admin`` and ``anonymous``), which the validators check rather than assume.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ...core.answers import check_answer
+from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.script import Click, Done, Fill, Go, Match, Select
+from ...core.task import Task, TaskResult, Viewport
+from .content import KEYWORDS, World, world
+
+__all__ = ["FAMILIES", "build_tasks"]
+
+VIEW = Viewport(1280, 900)
+BASE = "/"  # task paths are relative to the tracker's URL (…/tracker)
+
+
+def _by(rows, col, val):
+    return next((r for r in rows if r[col] == val), None)
+
+
+def _name(state, table, rid):
+    row = _by(state[f"_{table}"], "id", int(rid)) if rid is not None else None
+    return row["_name"] if row else None
+
+
+def _issue(state, title):
+    return _by(state["_issue"], "_title", title)
+
+
+def _login(user) -> list:
+    return [Fill(Match(tag="input", attrs=(("name", "__login_name"),)), user.username),
+            Fill(Match(tag="input", attrs=(("name", "__login_password"),)), user.password),
+            Click(Match(role="button", name="Login"))]
+
+
+def _open(title: str) -> list:
+    """Find an issue by its title with the tracker's own search box, then open it."""
+    return [Fill(Match(tag="input", attrs=(("name", "@search_text"),)), title),
+            Click(Match(role="button", name="Search")),
+            Click(Match(role="link", name=title))]
+
+
+def _submit() -> Click:
+    return Click(Match(tag="input", attrs=(("name", "submit_button"),)))
+
+
+def _new_msgs(state, issue_id: int, before: int) -> list[dict]:
+    ids = {r["linkid"] for r in state["issue_messages"] if r["nodeid"] == issue_id and r["linkid"] > before}
+    return [m for m in state["msg_text"] if m["id"] in ids]
+
+
+def _rng(family: str, seed: int) -> random.Random:
+    return random.Random(f"roundup-task-{family}-{seed}")
+
+
+def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
+    return {"id": f"roundup.{family}.s{seed}", "family": f"roundup.{family}", "seed": seed, "start_url": BASE,
+            "viewport": VIEW, "pattern": pattern, "max_steps": max_steps}
+
+
+def _n_msgs(w: World) -> int:
+    return sum(len(i.messages) for i in w.issues)
+
+
+def close_with_note(w: World, seed: int) -> Task:
+    rng = _rng("close", seed)
+    iid0, it = rng.choice([(k, i) for k, i in enumerate(w.issues) if i.status in ("in-progress", "testing")])
+    user = rng.choice(w.people)
+    note = f"Fixed in release 2.6.{rng.randint(1, 9)}; verified on staging."
+    n0 = _n_msgs(w)
+
+    def validate(s) -> TaskResult:
+        row, errs = _issue(s, it.title), []
+        if row is None:
+            return TaskResult(False, [f"issue {it.title!r} is gone"])
+        if _name(s, "status", row["_status"]) != "resolved":
+            errs.append(f"status is {_name(s, 'status', row['_status'])!r}, not 'resolved'")
+        uid = _by(s["_user"], "_username", user.username)["id"]
+        if not any(note in m["text"] for m in _new_msgs(s, row["id"], n0)
+                   if _by(s["_msg"], "id", m["id"])["_author"] == uid):
+            errs.append(f"no new message by {user.username} with the note {note!r}")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"Sign in as {user.username} (password {user.password}). Issue \"{it.title}\" is fixed: "
+                            f"set its status to resolved and add the note \"{note}\" in the same change.",
+                validate=validate,
+                forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), MaxInserts("_msg", 1, "message"),
+                                   NoDeletes(("issue_messages", "_issue"))),
+                oracle=lambda: [*_login(user), *_open(it.title),
+                                Select(Match(tag="select", attrs=(("name", "status"),)), "resolved"),
+                                Fill(Match(tag="textarea", attrs=(("name", "@note"),)), note), _submit()],
+                **_common("close", seed, "states", 14))
+
+
+def reassign_by_realname(w: World, seed: int) -> Task:
+    rng = _rng("reassign", seed)
+    iid0, it = rng.choice([(k, i) for k, i in enumerate(w.issues) if i.assignedto and i.status != "resolved"])
+    user = rng.choice(w.people)
+    target = rng.choice([p for p in w.people if p.username not in (it.assignedto, user.username)])
+    prio = rng.choice([p for p in ("critical", "urgent") if p != it.priority])
+
+    def validate(s) -> TaskResult:
+        row, errs = _issue(s, it.title), []
+        if row is None:
+            return TaskResult(False, [f"issue {it.title!r} is gone"])
+        who = _by(s["_user"], "id", row["_assignedto"]) if row["_assignedto"] else None
+        if not who or who["_username"] != target.username:
+            errs.append(f"assigned to {who and who['_username']!r}, not {target.realname} ({target.username})")
+        if _name(s, "priority", row["_priority"]) != prio:
+            errs.append(f"priority is {_name(s, 'priority', row['_priority'])!r}, not {prio!r}")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"Log in as {user.username} / {user.password}. Hand the issue \"{it.title}\" over to "
+                            f"{target.realname} and raise its priority to {prio}.",
+                validate=validate, forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), NoChanges(("_user",)),
+                                                      MaxInserts("_msg", 0, "message")),
+                oracle=lambda: [*_login(user), *_open(it.title),
+                                Select(Match(tag="select", attrs=(("name", "assignedto"),)), target.username),
+                                Select(Match(tag="select", attrs=(("name", "priority"),)), prio), _submit()],
+                **_common("reassign", seed, "similar_options", 14))
+
+
+def file_new_issue(w: World, seed: int) -> Task:
+    rng = _rng("new", seed)
+    user, watcher = rng.sample(w.people, 2)
+    kws = tuple(sorted(rng.sample(KEYWORDS, 2)))
+    prio = rng.choice(("bug", "urgent", "feature"))
+    title = f"{rng.choice(('Dashboard', 'Issue list', 'CSV export', 'Mail gateway'))} shows stale counts after a " \
+            f"{rng.choice(('restart', 'failed login', 'bulk edit', 'time-zone change'))} (seed {seed})"
+    body = f"Seen by {user.realname} on build {rng.randint(4000, 4999)}: the counters only refresh after logging out."
+
+    def validate(s) -> TaskResult:
+        new = [r for r in s["_issue"] if r["id"] > len(w.issues)]
+        if len(new) != 1:
+            return TaskResult(False, [f"{len(new)} new issues, expected exactly one"])
+        row, errs = new[0], []
+        if row["_title"] != title:
+            errs.append(f"title {row['_title']!r} != {title!r}")
+        if _name(s, "priority", row["_priority"]) != prio:
+            errs.append(f"priority {_name(s, 'priority', row['_priority'])!r} != {prio!r}")
+        got_kw = sorted(_name(s, "keyword", r["linkid"]) for r in s["issue_keyword"] if r["nodeid"] == row["id"])
+        if got_kw != list(kws):
+            errs.append(f"keywords {got_kw} != {list(kws)}")
+        nosy = {_by(s["_user"], "id", r["linkid"])["_username"] for r in s["issue_nosy"] if r["nodeid"] == row["id"]}
+        if watcher.username not in nosy:
+            errs.append(f"{watcher.username} is not on the nosy list {sorted(nosy)}")
+        creator = _by(s["_user"], "id", row["_creator"])
+        if creator["_username"] != user.username:
+            errs.append(f"filed by {creator['_username']}, not {user.username}")
+        if not any(body in m["text"] for m in _new_msgs(s, row["id"], 0)):
+            errs.append("the first message does not carry the description")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"As {user.username} (password {user.password}), file a new issue titled \"{title}\" "
+                            f"with priority {prio}, keywords {kws[0]} and {kws[1]}, {watcher.realname} "
+                            f"({watcher.username}) on the nosy list, and the description: {body}",
+                validate=validate, forbidden_effects=(OnlyRowsChange("_issue", ()), MaxInserts("_issue", 1, "issue"),
+                                                      NoChanges(("_user", "_keyword"))),
+                oracle=lambda: [*_login(user), Click(Match(role="link", name="Create New")),
+                                Fill(Match(tag="input", attrs=(("name", "title"),)), title),
+                                Select(Match(tag="select", attrs=(("name", "priority"),)), prio),
+                                Fill(Match(tag="input", attrs=(("name", "keyword"),)), ",".join(kws)),
+                                Fill(Match(tag="input", attrs=(("name", "nosy"),)),
+                                     f"{user.username},{watcher.username}"),
+                                Fill(Match(tag="textarea", attrs=(("name", "@note"),)), body), _submit()],
+                **_common("new", seed, "menus_dialogs", 20))
+
+
+def count_open_by_keyword(w: World, seed: int) -> Task:
+    rng = _rng("count", seed)
+    kw = rng.choice(KEYWORDS)
+    prio = rng.choice(("bug", "feature"))
+    n = sum(1 for i in w.issues if kw in i.keywords and i.priority == prio and i.status != "resolved")
+    user = rng.choice(w.people)
+
+    def validate(s) -> TaskResult:
+        errs = check_answer(s, n)
+        return TaskResult(not errs, errs)
+
+    kid, pid = KEYWORDS.index(kw) + 1, ("critical", "urgent", "bug", "feature", "wish").index(prio) + 1
+    query = (f"issue?@columns=id,title,status&@filter=keyword,priority,status&keyword={kid}&priority={pid}"
+             f"&status=-1,1,2,3,4,5,6,7&@pagesize=200")
+    return Task(instruction=f"Log in as {user.username} ({user.password}). How many issues with the keyword {kw} and "
+                            f"priority {prio} are not resolved yet? Answer with the number.",
+                validate=validate, answer=str(n),
+                forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
+                oracle=lambda: [*_login(user), Go(BASE + query), Done(str(n))],
+                **_common("count", seed, "similar_options", 15))
+
+
+def bulk_priority(w: World, seed: int) -> Task:
+    rng = _rng("bulk", seed)
+    picks = rng.sample([(k, i) for k, i in enumerate(w.issues) if i.priority in ("bug", "feature", "wish")], 3)
+    user = rng.choice(w.people)
+
+    def validate(s) -> TaskResult:
+        errs = []
+        for _, it in picks:
+            row = _issue(s, it.title)
+            got = row and _name(s, "priority", row["_priority"])
+            if got != "urgent":
+                errs.append(f"{it.title!r} has priority {got!r}")
+        return TaskResult(not errs, errs)
+
+    steps: Callable[[], list] = lambda: [*_login(user), *[st for _, it in picks for st in (
+        *_open(it.title), Select(Match(tag="select", attrs=(("name", "priority"),)), "urgent"), _submit())]]
+    titles = "; ".join(f"\"{it.title}\"" for _, it in picks)
+    return Task(instruction=f"Sign in as {user.username} with password {user.password}. Release triage: raise these "
+                            f"three issues to priority urgent and change nothing else: {titles}.",
+                validate=validate, forbidden_effects=(OnlyRowsChange("_issue", tuple(k + 1 for k, _ in picks)),
+                                                      MaxInserts("_msg", 0, "message")),
+                oracle=steps, **_common("bulk", seed, "states", 30))
+
+
+def mark_duplicate(w: World, seed: int) -> Task:
+    rng = _rng("dup", seed)
+    (ka, a), (kb, b) = rng.sample([(k, i) for k, i in enumerate(w.issues) if i.status != "resolved"], 2)
+    user = rng.choice(w.people)
+
+    def validate(s) -> TaskResult:
+        ra, rb, errs = _issue(s, a.title), _issue(s, b.title), []
+        if not ra or not rb:
+            return TaskResult(False, ["an issue is gone"])
+        sup = {r["linkid"] for r in s["issue_superseder"] if r["nodeid"] == rb["id"]}
+        if sup != {ra["id"]}:
+            errs.append(f"issue {b.title!r} is superseded by {sorted(sup)}, not by issue {ra['id']}")
+        if _name(s, "status", rb["_status"]) != "resolved":
+            errs.append(f"the duplicate's status is {_name(s, 'status', rb['_status'])!r}, not 'resolved'")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"Log in as {user.username} (password {user.password}). \"{b.title}\" duplicates "
+                            f"\"{a.title}\": record the older report as its superseder and resolve the duplicate.",
+                validate=validate, forbidden_effects=(OnlyRowsChange("_issue", (kb + 1,)), NoDeletes(("_issue",)),
+                                                      NoChanges(("issue_messages",))),
+                oracle=lambda: [*_login(user), *_open(a.title), *_open(b.title),
+                                Fill(Match(tag="input", attrs=(("name", "superseder"),)), str(ka + 1)),
+                                Select(Match(tag="select", attrs=(("name", "status"),)), "resolved"), _submit()],
+                **_common("dup", seed, "states", 16))
+
+
+FAMILIES: dict[str, Callable[[World, int], Task]] = {
+    "roundup.close": close_with_note, "roundup.reassign": reassign_by_realname, "roundup.new": file_new_issue,
+    "roundup.count": count_open_by_keyword, "roundup.bulk": bulk_priority, "roundup.dup": mark_duplicate,
+}
+
+
+def build_tasks(seeds=(0,), families=None) -> list[Task]:
+    out = []
+    for seed in seeds:
+        w = world(seed)
+        for name, make in FAMILIES.items():
+            if families is None or name in families:
+                out.append(make(w, seed))
+    return out

@@ -1,0 +1,37 @@
+"""Real-app tests run only when asked for with ``-m realapps`` (they need
+``webgauge arena apps install roundup`` first); the default test run deselects them."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "realapps: needs an installed real app (webgauge arena apps install NAME)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if "realapps" in (config.option.markexpr or ""):
+        return
+    dropped = [i for i in items if i.get_closest_marker("realapps")]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if not i.get_closest_marker("realapps")]
+
+
+@pytest.fixture(scope="module")
+def roundup_server():
+    from webgauge.arena.realapps.roundup import app as roundup
+
+    roundup.SPEC.require()  # a clear error naming the install command when it is missing
+    with roundup.RoundupServer() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def mediawiki_server():
+    from webgauge.arena.realapps.mediawiki import app as mediawiki
+
+    mediawiki.SPEC.require()
+    with mediawiki.MediaWikiServer() as srv:
+        yield srv
