@@ -17,7 +17,7 @@ from webgauge.cli.design2code import group
 from webgauge.design2code.mrweb import export_mrweb, import_mrweb
 
 FIXTURES = Path(__file__).parent / "fixtures" / "mrweb"
-IDS = ["1001", "1002", "WebSight_7"]
+IDS = ["1001", "1003", "WebSight_7"]
 
 
 def test_fixtures_carry_every_trait():
@@ -41,7 +41,7 @@ def test_round_trip_is_byte_exact(tmp_path):
         for ext in ("json", "html", "png"):
             assert (tmp_path / "out" / f"{ident}.{ext}").read_bytes() == (FIXTURES / f"{ident}.{ext}").read_bytes(), \
                 f"{ident}.{ext}"
-    assert "»" in (tmp_path / "out" / "1002.json").read_text(encoding="utf-8")   # not written as \u00bb
+    assert "»" in (tmp_path / "out" / "1003.json").read_text(encoding="utf-8")   # not written as \u00bb
 
 
 def test_round_trip_in_a_c_locale(tmp_path):
@@ -79,15 +79,15 @@ def test_bad_folders_get_one_line_errors(tmp_path):
     assert r.exit_code == 1 and "holds no <id>.json or <id>.html" in _one_line_error(r.output)
 
     mixed = _copy(["1001"], tmp_path / "mixed")
-    shutil.copyfile(FIXTURES / "1002.html", mixed / "1002.html")        # an .html without its .json
+    shutil.copyfile(FIXTURES / "1003.html", mixed / "1003.html")        # an .html without its .json
     (mixed / "7.json").write_text("[{", encoding="utf-8")                  # invalid JSON
     shutil.copyfile(FIXTURES / "1001.png", mixed / "7.png")
     shutil.copyfile(FIXTURES / "1001.html", mixed / "7.html")
     r = run(group, ["import-mrweb", str(mixed), "--out", str(tmp_path / "o2")])
     assert r.exit_code == 0 and "imported 1 instances" in r.output, r.output
-    assert "failed 1002: FileNotFoundError: 1002.json and 1002.png missing beside 1002.html" in r.output
+    assert "failed 1003: FileNotFoundError: 1003.json and 1003.png missing beside 1003.html" in r.output
     assert "failed 7: ValueError: 7.json is not UTF-8 JSON" in r.output
-    assert (tmp_path / "o2" / "1001" / "instance.json").is_file() and not (tmp_path / "o2" / "1002").exists()
+    assert (tmp_path / "o2" / "1001" / "instance.json").is_file() and not (tmp_path / "o2" / "1003").exists()
 
     broken = tmp_path / "broken"
     broken.mkdir()
