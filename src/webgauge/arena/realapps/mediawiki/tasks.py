@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from urllib.parse import quote
 
-from ...core.answers import check_answer
+from ...core.answers import check_answer, names
 from ...core.effects import MaxInserts, NoChanges, OnlyRowsChange
 from ...core.script import Click, Done, Fill, Go, Match
 from ...core.task import Task, TaskResult, Viewport
@@ -76,14 +76,15 @@ def largest_district(towns: tuple[Town, ...], seed: int) -> Task:
     rng = _rng("district", seed)
     t = rng.choice([x for x in towns if len({p for _, p in x.districts}) == len(x.districts)])
     name = max(t.districts, key=lambda d: d[1])[0]
+    typ = names([d for d, _ in t.districts], label="district")
 
     def validate(s) -> TaskResult:
-        errs = check_answer(s, name)
+        errs = check_answer(s, name, typ)
         return TaskResult(not errs, errs)
 
     return Task(instruction=f"According to the wiki, which district of {t.name} has the most inhabitants? "
                             "Answer with the district's name.",
-                validate=validate, answer=name, forbidden_effects=(NoChanges(("page", "revision")),),
+                validate=validate, answer=name, answer_type=typ, forbidden_effects=(NoChanges(("page", "revision")),),
                 oracle=lambda: [_view(t.name), Done(name)], **_common("district", seed, "similar_options", 10))
 
 
@@ -93,16 +94,17 @@ def older_town(towns: tuple[Town, ...], seed: int) -> Task:
     while a.founded == b.founded:
         a, b = rng.sample([x for x in towns], 2)
     older = a if a.founded < b.founded else b
+    typ = names([x.name for x in towns], label="town")
 
     def validate(s) -> TaskResult:
-        errs = check_answer(s, older.name)
+        errs = check_answer(s, older.name, typ)
         return TaskResult(not errs, errs)
 
     def oracle() -> list:
         return [_view(a.name), _view(b.name), Done(older.name)]
 
     return Task(instruction=f"Which town was founded earlier, {a.name} or {b.name}? Answer with its name.",
-                validate=validate, answer=older.name, forbidden_effects=(NoChanges(("page", "revision")),),
+                validate=validate, answer=older.name, answer_type=typ, forbidden_effects=(NoChanges(("page", "revision")),),
                 oracle=oracle, **_common("older", seed, "similar_options", 10))
 
 

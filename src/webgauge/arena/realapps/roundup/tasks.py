@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ...core.answers import check_answer
+from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
@@ -184,7 +184,7 @@ def count_open_by_keyword(w: World, seed: int) -> Task:
     user = rng.choice(w.people)
 
     def validate(s) -> TaskResult:
-        errs = check_answer(s, n)
+        errs = check_answer(s, n, COUNT)
         return TaskResult(not errs, errs)
 
     kid, pid = KEYWORDS.index(kw) + 1, ("critical", "urgent", "bug", "feature", "wish").index(prio) + 1
@@ -192,7 +192,7 @@ def count_open_by_keyword(w: World, seed: int) -> Task:
              f"&status=-1,1,2,3,4,5,6,7&@pagesize=200")
     return Task(instruction=f"Log in as {user.username} ({user.password}). How many issues with the keyword {kw} and "
                             f"priority {prio} are not resolved yet? Answer with the number.",
-                validate=validate, answer=str(n),
+                validate=validate, answer=str(n), answer_type=COUNT,
                 forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
                 oracle=lambda: [*_login(user), Go(BASE + query), Done(str(n))],
                 **_common("count", seed, "similar_options", 15))
