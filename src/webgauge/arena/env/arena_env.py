@@ -193,7 +193,7 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         self.steps += 1
         before_tabs = len(self.page.tabs)
         before_popups = (len(self.page.popups), self.page.windows_opened)
-        target = self._element_at(action.x, action.y) if action.is_pointer else (
+        target = await self._element_at(action.x, action.y) if action.is_pointer else (
             self.obs.element(action.element) if action.element else None)
         result: dict[str, Any] = {"ok": True, "kind": action.kind,
                                   "target": _target_info(target, self.is_irreversible(target))}

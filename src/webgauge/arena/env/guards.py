@@ -15,6 +15,21 @@ def _activates(action: Action) -> bool:
         or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
 
 
+#: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
+#: topmost element at viewport point (x, y); -1 if none does. Read-only.
+_HIT_JS = """([x, y, paths]) => {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return -1;
+  const index = new Map();
+  paths.forEach((p, i) => {
+    const n = document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+    if (n && !index.has(n)) index.set(n, i);
+  });
+  for (let n = hit; n; n = n.parentElement) if (index.has(n)) return index.get(n);
+  return -1;
+}"""
+
+
 class _Rejected(Exception):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -32,19 +47,39 @@ def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
 class EnvGuards:
     """The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
 
-    def _element_at(self, x: float | None, y: float | None) -> Element | None:
-        """The deepest visible element of the current observation under a normalized point."""
+    def _elements_under(self, x: float | None, y: float | None) -> list[Element]:
+        """The visible elements of the current observation whose box holds a normalized point, deepest first."""
         if self.obs is None or x is None or y is None or not self.obs.elements:
-            return None
+            return []
         px, py = x * self.obs.viewport[0], y * self.obs.viewport[1]
-        best = None
+        under = []
         for el in self.obs.elements:
             if not el.visible:
                 continue
             bx, by, bw, bh = self.obs.viewport_box(el)
-            if bx <= px <= bx + bw and by <= py <= by + bh and (best is None or el.depth >= best.depth):
-                best = el
-        return best
+            if bx <= px <= bx + bw and by <= py <= by + bh:
+                under.append(el)
+        return sorted(under, key=lambda e: -e.depth)
+
+    async def _element_at(self, x: float | None, y: float | None) -> Element | None:
+        """The element a pointer at a normalized point reaches: the browser's hit test (the topmost
+        element there, as the click itself will find it), mapped to the nearest observed element that
+        holds it. DOM depth alone is not enough: a deeper element drawn below an irreversible button
+        would be taken for the target and the button's approval gate skipped. If the page cannot be
+        asked, the most guarded reading wins: an irreversible control under the point, else the deepest."""
+        under = self._elements_under(x, y)
+        if self.obs is None or x is None or y is None or not self.obs.elements:
+            return None
+        px, py = x * self.obs.viewport[0], y * self.obs.viewport[1]
+        try:
+            idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in under]])
+            if idx < 0:  # the hit is not inside any element whose box holds the point: ask with all of them
+                visible = [e for e in self.obs.elements if e.visible]
+                idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in visible]])
+                return visible[idx] if idx >= 0 else None
+            return under[idx]
+        except Exception:  # the page is navigating or closed: the step's own checks will say so
+            return next((e for e in under if self.is_irreversible(e)), under[0] if under else None)
 
     # ---- guards: each raises _Rejected with the reason the step records ----
     async def _guard(self, action: Action, target: Element | None) -> None:
