@@ -115,7 +115,8 @@ _UNDER = """([name]) => {
   b.textContent = name; b.style.cssText = 'position:fixed;left:40px;top:120px;width:220px;height:40px;z-index:10';
   b.onclick = () => (window.__clicked = (window.__clicked || []).concat(['top-ctl']));
   const outer = document.createElement('div'); outer.innerHTML = '<div><div><span id="under">under</span></div></div>';
-  outer.querySelector('#under').style.cssText = 'position:fixed;left:30px;top:110px;width:260px;height:60px;z-index:1;display:block';
+  outer.querySelector('#under').style.cssText =
+    'position:fixed;left:30px;top:110px;width:260px;height:60px;z-index:1;display:block';
   document.body.appendChild(b); document.body.appendChild(outer); }"""
 
 
