@@ -9,10 +9,16 @@ from ..core.actions import Action
 
 
 def _activates(action: Action) -> bool:
-    """Would this action activate its target (click, pointer click, Enter/Space on it)?"""
+    """Would this action activate its target (click, pointer click, Enter/Space on it, typed Enter)?"""
     return (
         action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
-        or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
+        or (action.kind == "press" and action.key in ("Enter", " ", "Space"))
+        or (action.kind == "type_text" and any(c in (action.value or "") for c in "\r\n")))
+
+
+def _is_key_activation(action: Action) -> bool:
+    """Is this a key that activates what has the focus (so its target is found in the page, not given)?"""
+    return action.kind in ("press", "type_text") and _activates(action)
 
 
 #: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
@@ -27,6 +33,26 @@ _HIT_JS = """([x, y, paths]) => {
   });
   for (let n = hit; n; n = n.parentElement) if (index.has(n)) return index.get(n);
   return -1;
+}"""
+
+
+#: For a key that activates: the index in ``paths`` of the nearest observed element holding the one
+#: the key reaches: the element at ``given`` (an XPath) or else the focused one, or, for Enter in a
+#: field of a form, the form's default button (implicit submission clicks it). -1 if none. Read-only.
+_KEY_JS = """([given, paths, enter]) => {
+  const find = p => document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const index = new Map();
+  paths.forEach((p, i) => { const n = find(p); if (n && !index.has(n)) index.set(n, i); });
+  const nearest = el => { for (let n = el; n; n = n.parentElement) if (index.has(n)) return index.get(n); return -1; };
+  let el = given ? find(given) : document.activeElement;
+  if (!el) return -1;
+  const field = el.tagName === 'INPUT' && !['button', 'submit', 'reset', 'image', 'file'].includes(el.type);
+  if (enter && field && el.form) {
+    const dflt = Array.from(el.form.elements).find(e => (e.tagName === 'BUTTON' && e.type === 'submit')
+      || (e.tagName === 'INPUT' && ['submit', 'image'].includes(e.type)));
+    if (dflt) return nearest(dflt);
+  }
+  return nearest(el);
 }"""
 
 
@@ -80,6 +106,20 @@ class EnvGuards:
             return under[idx]
         except Exception:  # the page is navigating or closed: the step's own checks will say so
             return next((e for e in under if self.is_irreversible(e)), under[0] if under else None)
+
+    async def _key_target(self, action: Action) -> Element | None:
+        """The element an activating key reaches: the given element or the focused one, or the default
+        button of the form whose field has the focus (Enter submits a form by clicking that button).
+        Without this, Enter in a form's field would place an order or delete an account past the
+        approval gate of its declared submit button. If the page cannot be asked, the given element."""
+        given = self.obs.element(action.element) if action.element else None
+        visible = [e for e in self.obs.elements if e.visible]
+        enter = action.kind == "type_text" or action.key == "Enter"
+        try:
+            idx = await self.page.evaluate(_KEY_JS, [given.path if given else None, [e.path for e in visible], enter])
+        except Exception:  # the page is navigating or closed: the step's own checks will say so
+            return given
+        return visible[idx] if idx >= 0 else given
 
     # ---- guards: each raises _Rejected with the reason the step records ----
     async def _guard(self, action: Action, target: Element | None) -> None:
