@@ -32,12 +32,17 @@ def asgi_app(server):
         if scope["type"] == "lifespan":
             while True:
                 m = await receive()
-                if m["type"] == "lifespan.startup": await send({"type": "lifespan.startup.complete"})
-                else: await send({"type": "lifespan.shutdown.complete"}); return
+                if m["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
         body = b""
         while True:
-            m = await receive(); body += m.get("body", b"")
-            if not m.get("more_body"): break
+            m = await receive()
+            body += m.get("body", b"")
+            if not m.get("more_body"):
+                break
         segs = scope["path"].split("/", 3)
         ep = server.episodes.get(segs[2]) if len(segs) > 2 else None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
@@ -64,7 +69,9 @@ def asgi_app(server):
         for r in routes:
             mm = r.pattern.match(path)
             if mm and r.method == method.replace("HEAD", "GET"):
-                handler, params = r.handler, mm.groupdict(); break
+                handler, params = r.handler, mm.groupdict()
+                break
+
         def run(conn):
             return handler(Request(method, path, query, form, body, _cookies(headers.get("cookie", "")), f"/e/{ep.id}", conn, params, headers))
         ep.track(+1)
@@ -88,7 +95,8 @@ def timeit(host, port, reqs, n):
         for i in range(n):
             t = time.perf_counter()
             conn.request(method, path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
-            r = conn.getresponse(); r.read()
+            r = conn.getresponse()
+            r.read()
             ts.append((time.perf_counter() - t) * 1000)
             assert r.status < 400, (path, r.status)
         out[name] = statistics.median(ts)
@@ -101,8 +109,10 @@ with ArenaServer() as srv:
             ("POST /shop/cart/add", "POST", f"/e/{eid}/shop/cart/add", "product=3&size=42&qty=1")]
     cfg = uvicorn.Config(asgi_app(srv), host="127.0.0.1", port=0, log_level="error", loop="uvloop", http="httptools", lifespan="off")
     us = uvicorn.Server(cfg)
-    th = threading.Thread(target=us.run, daemon=True); th.start()
-    while not us.started: time.sleep(0.01)
+    th = threading.Thread(target=us.run, daemon=True)
+    th.start()
+    while not us.started:
+        time.sleep(0.01)
     uport = us.servers[0].sockets[0].getsockname()[1]
     host, port = srv.app_url.split("//")[1].split(":")
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50
@@ -110,8 +120,12 @@ with ArenaServer() as srv:
     print("load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores")
     rows = {}
     for rnd in range(3):  # interleaved rounds
-        a = timeit(host, int(port), reqs, n); b = timeit("127.0.0.1", uport, reqs, n)
-        for k in a: rows.setdefault(k, ([], [])); rows[k][0].append(a[k]); rows[k][1].append(b[k])
+        a = timeit(host, int(port), reqs, n)
+        b = timeit("127.0.0.1", uport, reqs, n)
+        for k in a:
+            rows.setdefault(k, ([], []))
+            rows[k][0].append(a[k])
+            rows[k][1].append(b[k])
     print(f"{'request (median ms, keep-alive)':34s}{'threaded stdlib':>16s}{'uvicorn+uvloop':>16s}{'ratio':>8s}")
     for k, (a, b) in rows.items():
         print(f"{k:34s}{statistics.median(a):16.2f}{statistics.median(b):16.2f}{statistics.median(a)/statistics.median(b):7.2f}x")

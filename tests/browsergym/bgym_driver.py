@@ -54,7 +54,7 @@ class Driver:
                 time.sleep(0.2)
         else:
             raise RuntimeError("could not read the page's element table")
-        for e, b in zip(table["elements"], bids):
+        for e, b in zip(table["elements"], bids, strict=True):
             e["bid"] = b
         return table
 

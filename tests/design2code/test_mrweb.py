@@ -1,10 +1,9 @@
-import pytest
-
 """MRWeb-format data in and out: import, bare-array resource lists, export, outside generations."""
 
 import csv
 import json
 
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 

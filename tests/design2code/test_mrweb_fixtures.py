@@ -29,7 +29,7 @@ def test_fixtures_carry_every_trait():
     assert {"http://www.kzyx.org/", "http://blog.example.com/"} <= set(urls)     # bare hosts, browser form
     assert {r["type"] for r in allrows} == {"a", "img", "background-image"}
     assert any(not t.isascii() for t in (r.get("text", "") for r in allrows))    # non-ASCII text
-    assert all(u.startswith("https://") for r, u in zip(allrows, urls) if r["type"] != "a")  # remote images
+    assert all(u.startswith("https://") for r, u in zip(allrows, urls, strict=True) if r["type"] != "a")  # remote images
     assert [0, 102, 204] in [r.get("color") for r in allrows]                    # the recording browser's link colour
 
 

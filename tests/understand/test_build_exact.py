@@ -1,9 +1,9 @@
-import pytest
-
 """What keeps the faster build exact: the caret of an autofocused field is hidden (it blinked
 in and out of captures), and a snapshot file leaves out the blocked requests (a browser race)."""
 
 import asyncio
+
+import pytest
 
 from webgauge.pages import load_pages, serve_pages
 from webgauge.understand.build import BUILD_PROFILE

@@ -1,7 +1,6 @@
-import pytest
-
 """The `webgauge understand` commands end to end: build, run (resume), report."""
 
+import pytest
 from click.testing import CliRunner
 
 from webgauge.cli.understand import group

@@ -212,8 +212,13 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
     import asyncio
 
-    from webgauge.arena.outputs.report import (family_success_text, leakage_text, write_arena_report, write_leakage,
-                                               write_variety)
+    from webgauge.arena.outputs.report import (
+        family_success_text,
+        leakage_text,
+        write_arena_report,
+        write_leakage,
+        write_variety,
+    )
     from webgauge.arena.outputs.scoring import load_episodes
 
     eps = load_episodes(run_dir)

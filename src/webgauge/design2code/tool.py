@@ -67,7 +67,7 @@ def write_project(root: Path, designs: list[dict]) -> Instance:
     (root / "ref").mkdir(parents=True, exist_ok=True)
     (root / "site").mkdir(exist_ok=True)
     pages, routes = [], set()
-    for name, d in zip(names, designs):
+    for name, d in zip(names, designs, strict=True):
         png = _decode_image(d.get("image"))
         w, h = Image.open(io.BytesIO(png)).size
         shot = f"ref/{Path(name).stem}.png"

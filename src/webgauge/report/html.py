@@ -156,12 +156,12 @@ def table(rows: Iterable[dict], columns: Sequence[str | Column], caption: Any = 
     if caption is not None:
         out.append(Markup("<caption>{}</caption>").format(caption))
     out.append(Markup("<thead><tr>"))
-    for c, num in zip(cols, numeric):
+    for c, num in zip(cols, numeric, strict=True):
         out.append(Markup('<th{}>{}</th>').format(Markup(' class="num"') if num else "", c.label or c.key))
     out.append(Markup("</tr></thead><tbody>"))
     for row_cells in cells:
         out.append(Markup("<tr>"))
-        for (html, _), num in zip(row_cells, numeric):
+        for (html, _), num in zip(row_cells, numeric, strict=True):
             out.append(Markup("<td{}>{}</td>").format(Markup(' class="num"') if num else "", html))
         out.append(Markup("</tr>"))
     out.append(Markup("</tbody></table>"))

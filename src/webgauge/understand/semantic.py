@@ -58,7 +58,7 @@ def calibrate(embedder) -> float:
     pos = embedder.cosine([a for a, _ in PARAPHRASES], [b for _, b in PARAPHRASES])
     neg = embedder.cosine([a for a, _ in DIFFERENT], [b for _, b in DIFFERENT])
     vals = sorted(set(pos) | set(neg))
-    cuts = [(x + y) / 2 for x, y in zip(vals, vals[1:])]
+    cuts = [(x + y) / 2 for x, y in zip(vals, vals[1:], strict=False)]
     best = max(cuts, key=lambda t: (sum(p >= t for p in pos) + sum(n < t for n in neg), t))
     return round(best, 3)
 

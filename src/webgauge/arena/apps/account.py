@@ -88,7 +88,7 @@ def list_keys(conn: sqlite3.Connection, q: str = "", status: str = "", before: s
     if before:
         sql, args = sql + " AND created_at < ?", args + [before]
     cols = ("id", "name", "prefix", "created_at", "revoked_at")
-    return [dict(zip(cols, r)) for r in conn.execute(sql + " ORDER BY created_at DESC, id DESC", args)]
+    return [dict(zip(cols, r, strict=True)) for r in conn.execute(sql + " ORDER BY created_at DESC, id DESC", args)]
 
 
 def list_keys_state(state: dict, q: str = "", status: str = "", before: str = "") -> list[dict]:
@@ -134,10 +134,10 @@ async def settings(request):
     return render(
         request, "account.html", "Settings", toast=toast, err=err,
         name_val=qp.get("tried", prof["display_name"]) if err else prof["display_name"],
-        notes=[dict(zip(("channel", "enabled"), r)) for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
+        notes=[dict(zip(("channel", "enabled"), r, strict=True)) for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
         keys=keys[(page - 1) * PER_PAGE: page * PER_PAGE], total=len(keys), page=page, pages=pages, f=f,
         here=urlencode({**f, "page": page}), pager=lambda p: urlencode({**f, "page": p}),
-        sessions=[dict(zip(("device", "created_at"), r)) for r in
+        sessions=[dict(zip(("device", "created_at"), r, strict=True)) for r in
                   conn.execute("SELECT device, created_at FROM acct_sessions ORDER BY created_at DESC, token")])
 
 

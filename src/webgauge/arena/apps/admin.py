@@ -169,7 +169,7 @@ async def users(request):
     except ValueError:
         page = 1
     cols = ("id", "name", "email", "team", "role", "status")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         f"SELECT {', '.join(cols)} FROM admin_users{sql} ORDER BY name, id LIMIT ? OFFSET ?",
         (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in f.items() if v}
@@ -195,7 +195,7 @@ async def user_detail(request):
                        (int(request.path_params["uid"]),)).fetchone()
     if row is None:
         return _redirect(request, "/admin/users")
-    return _render(request, "admin_user.html", user=who, u=dict(zip(cols, row)), roles=ROLES,
+    return _render(request, "admin_user.html", user=who, u=dict(zip(cols, row, strict=True)), roles=ROLES,
                    show_email=flag(conn, "admin_show_email"), back=urlencode(_back(request)),
                    toast="Saved" if request.query_params.get("saved") else "")
 

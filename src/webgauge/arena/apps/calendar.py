@@ -94,7 +94,7 @@ async def api_day(request):
 
     conn, day = request.state.conn, _day(request.query_params.get("date", FIRST_DAY))
     cols = ("id", "room", "start", "end", "title")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT id, room, start, end, title FROM cal_bookings WHERE date=? AND status='confirmed' ORDER BY start",
         (day.isoformat(),))]
     return JSONResponse({"date": day.isoformat(), "label": day.strftime("%A %d %B %Y"), "hours": list(HOURS),
@@ -138,7 +138,7 @@ async def api_booking(request):
     if request.method == "POST":
         conn.execute("UPDATE cal_bookings SET status='cancelled' WHERE id=?", (bid,))
         return JSONResponse({"ok": True})
-    return JSONResponse(dict(zip(cols, row)))
+    return JSONResponse(dict(zip(cols, row, strict=True)))
 
 
 def _app():

@@ -96,7 +96,7 @@ def list_alerts(conn: sqlite3.Connection, q: str = "", severity: str = "", team:
         sql, args = sql + " AND title LIKE ?", args + [f"%{q}%"]
     cur = conn.execute(sql + " ORDER BY " + SORTS.get(sort, SORTS["newest"]), args)
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur]
+    return [dict(zip(cols, r, strict=True)) for r in cur]
 
 
 def chart_png(values: list[int], title: str, unit: str = "") -> bytes:

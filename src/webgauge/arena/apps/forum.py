@@ -155,7 +155,7 @@ def _me(request) -> dict | None:
         return None
     row = request.state.conn.execute("SELECT u.id, u.username, u.name, u.role FROM forum_sessions s JOIN forum_users u "
                                      "ON u.id=s.user_id WHERE s.token=?", (token,)).fetchone()
-    return dict(zip(("id", "username", "name", "role"), row)) if row else None
+    return dict(zip(("id", "username", "name", "role"), row, strict=True)) if row else None
 
 
 def _render(request, name: str, **ctx):
@@ -208,7 +208,7 @@ async def home(request, category: str = ""):
         f"(SELECT count(*) FROM forum_posts p WHERE p.thread_id=t.id AND p.deleted=0) - 1, t.created "
         f"FROM forum_threads t JOIN forum_categories c ON c.id=t.category_id WHERE {sql} ORDER BY {order} "
         f"LIMIT ? OFFSET ?", (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE)).fetchall()
-    threads = [dict(zip(("id", "title", "category", "votes", "locked", "solved", "replies", "created"), r)) for r in rows]
+    threads = [dict(zip(("id", "title", "category", "votes", "locked", "solved", "replies", "created"), r, strict=True)) for r in rows]
     pages = max(1, -(-total // PAGE_SIZE))
     return _render(request, "forum_list.html", threads=threads, q=q, category=category, cat_name=cat_name, sort=sort,
                    page=page, pages=pages, total=total)
@@ -289,7 +289,7 @@ async def download(request):
 def _thread(conn, tid: int) -> dict | None:
     row = conn.execute("SELECT t.id, t.title, c.name, c.slug, t.author_id, t.locked, t.solution_id, t.votes "
                        "FROM forum_threads t JOIN forum_categories c ON c.id=t.category_id WHERE t.id=?", (tid,)).fetchone()
-    return dict(zip(("id", "title", "category", "category_slug", "author_id", "locked", "solution_id", "votes"), row)) \
+    return dict(zip(("id", "title", "category", "category_slug", "author_id", "locked", "solution_id", "votes"), row, strict=True)) \
         if row else None
 
 

@@ -172,7 +172,7 @@ _COLS = ("id", "folder", "sender", "sender_name", "recipients", "subject", "body
 
 def _message(conn, mid: int) -> dict | None:
     row = conn.execute(f"SELECT {', '.join(_COLS)} FROM mail_messages WHERE id=?", (mid,)).fetchone()
-    return dict(zip(_COLS, row)) if row else None
+    return dict(zip(_COLS, row, strict=True)) if row else None
 
 
 # ---------------------------------------------------------------- routes
@@ -189,7 +189,7 @@ async def listing(request):
     total = conn.execute(f"SELECT count(*) FROM mail_messages {where}", args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(pages, max(1, _int(qp.get("page"))))
-    rows = [dict(zip(_COLS, r)) for r in conn.execute(
+    rows = [dict(zip(_COLS, r, strict=True)) for r in conn.execute(
         f"SELECT {', '.join(_COLS)} FROM mail_messages {where} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?",
         (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in (("folder", folder if folder != "inbox" else ""), ("q", q)) if v}

@@ -237,7 +237,7 @@ def _names(typ: AnswerType, text: str) -> list[str]:
 
 def _roman(token: str) -> int:
     vals, total = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}, 0
-    for a, b in zip(token, token[1:] + " "):
+    for a, b in zip(token, token[1:] + " ", strict=False):
         total += -vals[a] if vals.get(b, 0) > vals[a] else vals[a]
     return total
 

@@ -36,7 +36,7 @@ def family_success(eps: Episodes) -> list[dict]:
 def family_success_text(eps: Episodes) -> str:
     """Success per family for every agent (the heuristic's included), public and held-out slices apart."""
     lines = []
-    for name, part in zip(("public", "held-out"), split_slices(eps)):
+    for name, part in zip(("public", "held-out"), split_slices(eps), strict=True):
         rows = family_success(part)
         if not rows:
             continue

@@ -209,7 +209,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     hero = (f'<section class="panel hero"><div><h1 id="{hid}">{html.escape(headline)}</h1><p>{html.escape(intro)}</p>'
             f'<button class="btn solid" type="button" id="{cta}">{html.escape(cta_label)}</button>'
             + "".join(f'<button class="btn" type="button" id="{i}">{html.escape(s)}</button>'
-                      for i, s in zip(sec_ids, secondary))
+                      for i, s in zip(sec_ids, secondary, strict=True))
             + '</div><img src="img/hero.png" alt="" width="360" height="220"></section>')
     n_cards = {"brief": 0, "short": 2, "medium": 4, "long": 8, "tall": 16}[length]
     cards = []
