@@ -20,7 +20,7 @@ from urllib.parse import parse_qs
 try:
     import uvicorn
 except ImportError:
-    raise SystemExit("uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)")
+    raise SystemExit("uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)") from None
 from webgauge.arena.apps import ASGI_APPS, SITES
 from webgauge.arena.apps.common import Request
 from webgauge.arena.apps.server import ArenaServer, _cookies, _index
@@ -92,7 +92,7 @@ def timeit(host, port, reqs, n):
     out = {}
     for name, method, path, body in reqs:
         ts = []
-        for i in range(n):
+        for _ in range(n):
             t = time.perf_counter()
             conn.request(method, path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
             r = conn.getresponse()
@@ -119,7 +119,7 @@ with ArenaServer() as srv:
     import os
     print("load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores")
     rows = {}
-    for rnd in range(3):  # interleaved rounds
+    for _round in range(3):  # interleaved rounds
         a = timeit(host, int(port), reqs, n)
         b = timeit("127.0.0.1", uport, reqs, n)
         for k in a:

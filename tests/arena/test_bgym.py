@@ -77,8 +77,10 @@ async def test_an_episode_driven_by_browsergym_action_strings_only(browser, aren
         assert obs["url"].endswith("/account/") and obs["open_pages_urls"] and obs["active_page_index"] == 0
         box = next(iter(obs["extra_element_properties"].values()))
         assert set(box) >= {"bbox", "visibility", "clickable"} and "[" in obs["axtree_txt"]
-        bid = lambda role, name: next(line.split("]")[0].strip().lstrip("[") for line in obs["axtree_txt"].splitlines()
-                                      if f"] {role} '{name}'" in line)
+        def bid(role, name, obs=obs):
+            return next(line.split("]")[0].strip().lstrip("[") for line in obs["axtree_txt"].splitlines()
+                        if f"] {role} '{name}'" in line)
+
         obs, reward, term, trunc, _ = await ep.step(f"click('{bid('textbox', 'Display name')}')\nkeyboard_press('Control+a')")
         assert not obs["last_action_error"], obs["last_action_error"]
         obs, *_ = await ep.step(f"keyboard_type({new!r})")

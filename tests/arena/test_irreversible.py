@@ -70,7 +70,7 @@ async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(brow
                 await env.page.evaluate(f"() => document.getElementById('{pid}').onclick = () => "
                                         f"(window.__clicked = (window.__clicked || []).concat(['{pid}']))")
             out = await env.step(Action("wait", ms=10))
-            for pid, name, cls in probes:
+            for pid, name, _cls in probes:
                 el = next(e for e in out.observation.elements if e.attrs.get("id") == pid)
                 out = await env.step(Action("click", element=el.id))
                 res = out.info["result"]

@@ -382,7 +382,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
                             (ids["size"], lambda t: page.select(t, "Large", timeout=1.0)),
                             (ids["size"], lambda t: page.select(t, "XXL", timeout=1.0))):
             n = len(resolved)
-            with pytest.raises(Exception):
+            with pytest.raises(Exception, match="Timeout"):
                 await act(target)
             assert resolved[n:] == [target]
         assert await page.evaluate("() => [document.getElementById('ro').value, "
@@ -390,7 +390,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         # a page faking its own DOM functions cannot fool the checks run in the isolated world
         await page.evaluate("() => { HTMLElement.prototype.checkVisibility = () => true; }")
         n = len(resolved)
-        with pytest.raises(Exception):
+        with pytest.raises(Exception, match="Timeout"):
             await page.fill(ids["gone"], "x", timeout=1.0)
         assert resolved[n:] == [ids["gone"]]
     finally:

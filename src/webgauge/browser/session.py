@@ -349,6 +349,10 @@ class LivePage(PageActions, PageCapture, PageReuse):
     # ---- tabs -------------------------------------------------------------
     @property
     def _page(self):
+        return self._live_tab()
+
+    def _live_tab(self):
+        """The active tab, after pruning closed tabs (fails when the page or every tab is closed)."""
         if self._closed:
             raise BrowserError("this page is closed")
         live = [p for p in self._pages if not p.is_closed()]
@@ -367,7 +371,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         return self._active
 
     async def switch_tab(self, index: int) -> None:
-        self._page  # prune closed tabs
+        self._live_tab()
         if not 0 <= index < len(self._pages):
             raise BrowserError(f"no tab {index}; open tabs: {len(self._pages)}")
         self._active = index
@@ -376,7 +380,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
     async def close_tab(self, index: int | None = None) -> None:
         page = self._pages[self._active if index is None else index]
         await page.close()
-        self._page
+        self._live_tab()
 
     @property
     def url(self) -> str:

@@ -36,7 +36,7 @@ _FETCH_JS = (
 
 
 def _hex(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(int(v) for v in rgb)
+    return "#" + "".join(f"{int(v):02x}" for v in rgb)
 
 
 def _mode_color(region: np.ndarray) -> str:

@@ -225,7 +225,7 @@ def markdown_table(rows: Iterable[dict], columns: Sequence[str | Column]) -> str
     rows = list(rows)
     body = [[_md_cell(c.fmt(r.get(c.key)) if c.fmt else r.get(c.key)) for c in cols] for r in rows]
     numeric = []
-    for j, c in enumerate(cols):
+    for c in cols:
         vals = [c.fmt(r.get(c.key)) if c.fmt else r.get(c.key) for r in rows]
         guess = bool(vals) and all(isinstance(v, (int, float, tuple, list)) and not isinstance(v, bool)
                                    for v in vals if v is not None)

@@ -60,7 +60,7 @@ def bar_chart(path: str | os.PathLike, labels: Sequence[str], means: Sequence[fl
     colors = [_PALETTE[i % len(_PALETTE)] for i in range(n)]
     err = None
     if lo is not None and hi is not None:
-        err = [[max(0.0, m - l) for m, l in zip(means, lo, strict=True)], [max(0.0, h - m) for m, h in zip(means, hi, strict=True)]]
+        err = [[max(0.0, m - low) for m, low in zip(means, lo, strict=True)], [max(0.0, h - m) for m, h in zip(means, hi, strict=True)]]
     pos = list(range(n))
     if horizontal:
         ax.barh(pos, means, xerr=err, color=colors, capsize=3, ecolor="#333333")

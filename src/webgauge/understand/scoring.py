@@ -257,8 +257,8 @@ def summarize(scores: RunScores, embedder=None) -> dict:
     for m in scores.models:
         mine = [it for it in items if it.model == m]
 
-        def cell(task, metric=lambda it: it.score, **where):
-            return _cell([it for it in mine if it.task == task and all(getattr(it, k) == v for k, v in where.items())],
+        def cell(task, metric=lambda it: it.score, _mine=mine, **where):
+            return _cell([it for it in _mine if it.task == task and all(getattr(it, k) == v for k, v in where.items())],
                          metric)
 
         t2.append({"model": m,

@@ -67,7 +67,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         keys.append((name, f"wg_{rng.randrange(16 ** 6):06x}", created.isoformat(), revoked))
     conn.executemany("INSERT INTO acct_api_keys(name,prefix,created_at,revoked_at) VALUES(?,?,?,?)", keys)
     sessions = [("sess-main", "This browser", "2026-03-01T08:00:00Z")]
-    for i in range(N_SESSIONS - 1):
+    for _ in range(N_SESSIONS - 1):
         day = dt.date(2026, 2, 1) + dt.timedelta(days=rng.randrange(28))
         sessions.append((f"sess-{rng.randrange(16 ** 8):08x}", f"{rng.choice(DEVICES)} · {pool.city()}",
                          f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}:00Z"))

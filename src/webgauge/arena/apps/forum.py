@@ -113,7 +113,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
         add_post(tid, author, f"{title}\nWe tried the obvious things already. Details below, any help welcome.", day,
                  votes)
         solution = None
-        for r in range(rng.randrange(0, 5)):
+        for _ in range(rng.randrange(0, 5)):
             add_post(tid, rng.choice(members), rng.choice(_CHAT), day, rng.randrange(0, 40))
         if rng.random() < 0.45:
             setting, value = rng.choice(SETTINGS), rng.randrange(2, 9000)
@@ -300,7 +300,7 @@ async def api_thread(request):
         return _json({"error": "no such thread"}, 404)
     me = _me(request)
     posts = []
-    for pid, author, name, body, created, votes in conn.execute(
+    for pid, _author, name, body, created, votes in conn.execute(
             "SELECT p.id, p.author_id, u.name, p.body, p.created, p.votes FROM forum_posts p JOIN forum_users u "
             "ON u.id=p.author_id WHERE p.thread_id=? AND p.deleted=0 ORDER BY p.id", (tid,)):
         files = [{"id": f[0], "name": f[1]} for f in

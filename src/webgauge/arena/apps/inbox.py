@@ -86,7 +86,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         rows.append((folder, f"{user}@example.test", name, ME, subj, body, int(rng.random() < 0.08), _when(rng)))
     for company in pool.companies(8):  # newsletters: several a sender, spread over the weeks
         slug = company.lower().replace(" ", "")
-        for n in range(rng.randint(3, 7)):
+        for _ in range(rng.randint(3, 7)):
             issue = rng.randrange(10, 99)
             rows.append(("inbox", f"news@{slug}.example", f"{company} News", ME, f"{company} digest no. {issue}",
                          f"This week at {company}: {pool.topic()}, {pool.topic()} and {pool.topic()}.",
@@ -97,7 +97,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         rows.append(("inbox", f"hello@{slug}.example", company, ME, f"[{tag}] {pool.topic().capitalize()} at {company}",
                      f"{company} invites you. Reply STOP to unsubscribe.", 0, _when(rng)))
     for vendor in pool.companies(5):  # invoices
-        for n in range(rng.randint(2, 4)):
+        for _ in range(rng.randint(2, 4)):
             amount = pool.amount(40, 900)
             rows.append(("inbox", f"billing@{vendor.lower().replace(' ', '')}.example", f"{vendor} Billing", ME,
                          f"Invoice INV-{rng.randrange(10000, 99999)} from {vendor}",

@@ -261,7 +261,7 @@ def _infer(expected: Any) -> AnswerType:
         return DATE
     m = re.fullmatch(r"([A-Za-z]{1,4})([-_])([A-Za-z0-9]+)", s)
     if m and re.search(r"\d", m.group(3)):
-        body = r"\d{%d}" % len(m.group(3)) if m.group(3).isdigit() else r"[A-Za-z0-9]{%d}" % len(m.group(3))
+        body = rf"\d{{{len(m.group(3))}}}" if m.group(3).isdigit() else rf"[A-Za-z0-9]{{{len(m.group(3))}}}"
         return code(m.group(1), body, sep=m.group(2))
     return TEXT
 
