@@ -56,7 +56,9 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     async def worker():
         nonlocal solved
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
-        env = ArenaEnv(browser, srv.app_url, client, EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups, watch_changes=speedups, double_buffer=double_buffer))
+        env = ArenaEnv(browser, srv.app_url, client,
+                       EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
+                                  watch_changes=speedups, double_buffer=double_buffer))
         try:
             while queue:
                 t = queue.pop(0)

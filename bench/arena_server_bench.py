@@ -20,7 +20,8 @@ from urllib.parse import parse_qs
 try:
     import uvicorn
 except ImportError:
-    raise SystemExit("uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)") from None
+    raise SystemExit(
+        "uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)") from None
 from webgauge.arena.apps import ASGI_APPS, SITES
 from webgauge.arena.apps.common import Request
 from webgauge.arena.apps.server import ArenaServer, _cookies, _index
@@ -48,7 +49,8 @@ def asgi_app(server):
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         path = "/" + (segs[3] if len(segs) > 3 else "")
         method = scope["method"]
-        form = parse_qs(body.decode(), keep_blank_values=True) if "urlencoded" in headers.get("content-type", "") else {}
+        form = parse_qs(body.decode(), keep_blank_values=True) if "urlencoded" in headers.get("content-type",
+                                                                                              "") else {}
         query = {k: v[-1] for k, v in parse_qs(scope["query_string"].decode(), keep_blank_values=True).items()}
         native = next((a for a in ASGI_APPS if path == a.prefix or path.startswith(a.prefix + "/")), None)
         if native is not None:  # a Starlette app awaited on this loop, as a real port would serve it
@@ -73,7 +75,8 @@ def asgi_app(server):
                 break
 
         def run(conn):
-            return handler(Request(method, path, query, form, body, _cookies(headers.get("cookie", "")), f"/e/{ep.id}", conn, params, headers))
+            return handler(Request(method, path, query, form, body, _cookies(headers.get("cookie", "")), f"/e/{ep.id}",
+                                   conn, params, headers))
         ep.track(+1)
         try:
             resp = await asyncio.to_thread(ep.db.run, run)  # handlers are sync (asgi sites run their own loop)
@@ -94,7 +97,8 @@ def timeit(host, port, reqs, n):
         ts = []
         for _ in range(n):
             t = time.perf_counter()
-            conn.request(method, path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
+            conn.request(method, path, body=body,
+                         headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
             r = conn.getresponse()
             r.read()
             ts.append((time.perf_counter() - t) * 1000)
@@ -104,10 +108,13 @@ def timeit(host, port, reqs, n):
 
 with ArenaServer() as srv:
     eid = srv.client().create(0)["id"]
-    reqs = [("GET /shop/ (handler)", "GET", f"/e/{eid}/shop/", None), ("GET /mail/ (handler)", "GET", f"/e/{eid}/mail/", None),
-            ("GET /wiki/ (Starlette app)", "GET", f"/e/{eid}/wiki/", None), ("GET /calendar/ (Starlette app)", "GET", f"/e/{eid}/calendar/", None),
+    reqs = [("GET /shop/ (handler)", "GET", f"/e/{eid}/shop/", None),
+            ("GET /mail/ (handler)", "GET", f"/e/{eid}/mail/", None),
+            ("GET /wiki/ (Starlette app)", "GET", f"/e/{eid}/wiki/", None),
+            ("GET /calendar/ (Starlette app)", "GET", f"/e/{eid}/calendar/", None),
             ("POST /shop/cart/add", "POST", f"/e/{eid}/shop/cart/add", "product=3&size=42&qty=1")]
-    cfg = uvicorn.Config(asgi_app(srv), host="127.0.0.1", port=0, log_level="error", loop="uvloop", http="httptools", lifespan="off")
+    cfg = uvicorn.Config(asgi_app(srv), host="127.0.0.1", port=0, log_level="error", loop="uvloop", http="httptools",
+                         lifespan="off")
     us = uvicorn.Server(cfg)
     th = threading.Thread(target=us.run, daemon=True)
     th.start()

@@ -32,7 +32,8 @@ async def old_capture(page, profile) -> None:
     """The capture path before issue 15: old settle, full-page screenshot, element table."""
     raw = page._page
     await asyncio.wait_for(raw.evaluate(_OLD_SETTLE_JS), 5)
-    await raw.evaluate("() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)")
+    await raw.evaluate(
+        "() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)")
     await screenshot_page(raw, profile, full_page=True)
     await raw.evaluate(_capture_js(), {"maxElements": 20000})
 

@@ -55,7 +55,8 @@ async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the
         url = arena.episode_url(ep["id"], "/mail/")
         shown = "() => !!document.querySelector('a[href$=\"folder=archive\"]').offsetParent"
         for width, height, want in ((390, 844, False), (1280, 800, True)):
-            async with browser.open(url, RenderProfile(width=width, height=height), allowed_origins=(arena.app_url,)) as page:
+            async with browser.open(url, RenderProfile(width=width, height=height),
+                                    allowed_origins=(arena.app_url,)) as page:
                 assert await page.evaluate(shown) is want, width
                 if not want:
                     await page.evaluate("() => document.querySelector('.menu-btn').click()")

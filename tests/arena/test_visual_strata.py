@@ -103,7 +103,8 @@ async def test_details_panel_reflows_below_its_breakpoint(browser, arena, contro
         url = arena.episode_url(ep["id"], f"/media/a/{code}")
         shown = "() => !!document.getElementById('licence').offsetParent"
         for width, height, want in ((820, 1180, False), (1280, 800, True)):
-            async with browser.open(url, RenderProfile(width=width, height=height), allowed_origins=(arena.app_url,)) as page:
+            async with browser.open(url, RenderProfile(width=width, height=height),
+                                    allowed_origins=(arena.app_url,)) as page:
                 assert await page.evaluate(shown) is want, width
                 if not want:  # widen with the keyboard on the separator: the editor appears
                     await page.evaluate("() => { const s = document.getElementById('sep'); for (let i = 0; i < 8; i++)"

@@ -355,7 +355,8 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         await page.fill(ids["when"], "2026-12-02")  # a date input: Playwright sets its value
         chosen = [await page.select(ids["size"], "Medium size"), await page.select(ids["tags"], ["c", "Alpha"])]
         values = await page.evaluate("() => [...document.querySelectorAll('input,textarea,select')].map("
-                                     "(e) => [e.id, e.value, e.multiple ? [...e.selectedOptions].map((o) => o.value) : null,"
+                                     "(e) => [e.id, e.value, e.multiple ? [...e.selectedOptions].map((o) => o.value) "
+                                     ": null,"
                                      " document.activeElement === e])")
         return await page.evaluate("() => log.splice(0)"), values + chosen, list(resolved), ids
 

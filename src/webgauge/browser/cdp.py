@@ -23,7 +23,8 @@ import base64
 import json
 import math
 
-__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
+__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
+           "STORAGE_TYPES"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).

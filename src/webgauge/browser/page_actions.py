@@ -310,7 +310,8 @@ class PageActions:
         visible and enabled). Returns the selected values."""
         values = [value] if isinstance(value, str) else value
         if self.fast_actions and target in self._paths:
-            chosen = await self._fast_unless_blocked(target, _SELECT_JS, [self._paths[target], list(values), self.reject_blocked])
+            chosen = await self._fast_unless_blocked(target, _SELECT_JS,
+                                                     [self._paths[target], list(values), self.reject_blocked])
             if chosen is not None:
                 return chosen
         else:

@@ -34,7 +34,8 @@ def _playwright():
     try:
         from playwright.async_api import async_playwright
     except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise BrowserError("Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
+        raise BrowserError(
+            "Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
     return async_playwright
 
 
@@ -248,7 +249,8 @@ class LivePage(PageActions, PageCapture, PageReuse):
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
-        page.on("filechooser", lambda fc: self.file_choosers.append(fc))  # a listener: Playwright intercepts the native dialog
+        # a listener: Playwright intercepts the native dialog
+        page.on("filechooser", lambda fc: self.file_choosers.append(fc))
         page.on("framenavigated", lambda f: self._on_nav(page, f))
         page.on("request", lambda r: self._inflight.__setitem__(r, (page, r.url)))
         page.on("requestfinished", lambda r: self._inflight.pop(r, None))

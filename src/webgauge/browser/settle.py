@@ -88,7 +88,8 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
                 f"{len(waiting)} request(s) to the page's own origin still pending after {timeout:.0f}s: "
                 + ", ".join(u[:120] for u in waiting[:3])])
         if left <= 0.05:
-            return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
+            return SettleReport(False, frames, loop.time() - start,
+                                reasons=[f"no time left to settle ({timeout:.0f}s)"])
         try:
             arg = {"budgetMs": int(left * 1000), "stableFrames": stable_frames, "quietMs": quiet_ms,
                    "quietCapMs": quiet_cap_ms, "tracker": run_js is not None}

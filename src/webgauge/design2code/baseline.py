@@ -110,7 +110,8 @@ def baseline_page(task: PageTask) -> str:
             region = img[max(0, int(y1)):max(0, int(y2)), max(0, int(x1)):max(0, int(x2))]
             bg = _mode_color(region) if r.type in ("link", "backend_route") and region.size else None
             parts.append(_element(r, bg))
-    script = _FETCH_JS if any(r.type == "backend_route" for r in task.resources.resources) and task.strategy != "sc" else ""
+    script = _FETCH_JS if any(r.type == "backend_route"
+                              for r in task.resources.resources) and task.strategy != "sc" else ""
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + _html.escape(task.page) +
             "</title><style>html,body{margin:0;padding:0}</style></head>"
             f'<body><div style="position:relative;width:{w}px;height:{h}px;overflow:hidden">'

@@ -112,7 +112,8 @@ def make_app(work_dir: str | Path) -> web.Application:
         name = req.match_info["name"]
         if name not in ("tool.js",):
             raise web.HTTPNotFound()
-        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"), content_type="application/javascript")
+        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"),
+                            content_type="application/javascript")
 
     async def generate(req: web.Request) -> web.Response:
         try:

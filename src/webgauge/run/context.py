@@ -112,7 +112,8 @@ class WorkerContext:
                     if asyncio.iscoroutine(res):
                         await res
                 except Exception as exc:  # noqa: BLE001 - closing must not hide the run's results
-                    warnings.warn(f"closing model {m!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning, stacklevel=2)
+                    warnings.warn(f"closing model {m!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning,
+                                  stacklevel=2)
         cm, shared.browser_cm, shared.browser = shared.browser_cm, None, None
         if cm is not None:
             await cm.__aexit__(None, None, None)

@@ -226,7 +226,8 @@ def _self_contrast(pairs, embedder) -> dict:
         return str(it.parsed) if it.parsed_ok and it.parsed else None
 
     free = [i for i, (c, p) in enumerate(pairs) if c.task != "color" and ans(c) and ans(p)]
-    sims = dict(zip(free, embedder.cosine([ans(pairs[i][0]) for i in free], [ans(pairs[i][1]) for i in free]), strict=True)) \
+    sims = dict(zip(free, embedder.cosine([ans(pairs[i][0]) for i in free], [ans(pairs[i][1]) for i in free]),
+                    strict=True)) \
         if free else {}
     rows = []
     for i, (c, p) in enumerate(pairs):

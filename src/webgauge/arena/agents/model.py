@@ -49,7 +49,8 @@ def _element_lines(obs: Observation) -> list[str]:
         for k in ("value", "disabled", "aria-checked", "aria-pressed", "aria-expanded", "checked", "href"):
             if k in e.attrs:
                 extra.append(f"{k}={e.attrs[k][:40]!r}")
-        lines.append(f"[{e.id}] {e.role or e.tag} {label!r} box=({x:.0f},{y:.0f},{w:.0f},{h:.0f}) {' '.join(extra)}".rstrip())
+        lines.append(
+            f"[{e.id}] {e.role or e.tag} {label!r} box=({x:.0f},{y:.0f},{w:.0f},{h:.0f}) {' '.join(extra)}".rstrip())
         if len(lines) >= MAX_ELEMENTS:
             lines.append("... (more elements omitted)")
             break

@@ -106,7 +106,8 @@ def _filters(request) -> dict[str, str]:
         before = dt.date.fromisoformat(before).isoformat() if before else ""
     except ValueError:
         before = ""
-    return {"q": qp.get("q", "").strip(), "status": qp.get("status", "") if qp.get("status") in ("active", "revoked") else "",
+    return {"q": qp.get("q", "").strip(),
+            "status": qp.get("status", "") if qp.get("status") in ("active", "revoked") else "",
             "before": before}
 
 
@@ -134,7 +135,8 @@ async def settings(request):
     return render(
         request, "account.html", "Settings", toast=toast, err=err,
         name_val=qp.get("tried", prof["display_name"]) if err else prof["display_name"],
-        notes=[dict(zip(("channel", "enabled"), r, strict=True)) for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
+        notes=[dict(zip(("channel", "enabled"), r, strict=True))
+               for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
         keys=keys[(page - 1) * PER_PAGE: page * PER_PAGE], total=len(keys), page=page, pages=pages, f=f,
         here=urlencode({**f, "page": page}), pager=lambda p: urlencode({**f, "page": p}),
         sessions=[dict(zip(("device", "created_at"), r, strict=True)) for r in

@@ -89,7 +89,8 @@ def _login_required(request):
 
 
 def _audit(conn, actor: str, action: str, target: int | None) -> None:
-    conn.execute("INSERT INTO admin_audit(at, actor, action, target) VALUES(?,?,?,?)", (now(conn), actor, action, target))
+    conn.execute("INSERT INTO admin_audit(at, actor, action, target) VALUES(?,?,?,?)",
+                 (now(conn), actor, action, target))
 
 
 async def login(request):

@@ -123,7 +123,8 @@ async def api_book(request):
     if clash:
         return JSONResponse({"error": f"The room is taken by '{clash[0]}'."})
     cur = conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
-                       "VALUES(?,?,?,?,?,?,?,?)", (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
+                       "VALUES(?,?,?,?,?,?,?,?)",
+                       (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
     return JSONResponse({"ok": True, "reference": reference(cur.lastrowid, date, room, start)})
 
 

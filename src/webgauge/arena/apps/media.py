@@ -235,7 +235,8 @@ async def image(request):
 
 async def briefs(request):
     rows = request.state.conn.execute("SELECT ref, kind, title, client FROM media_briefs ORDER BY ref").fetchall()
-    return _render(request, "media_briefs.html", title="Briefs", briefs=[dict(zip(("ref", "kind", "title", "client"), r, strict=True))
+    return _render(request, "media_briefs.html", title="Briefs",
+                   briefs=[dict(zip(("ref", "kind", "title", "client"), r, strict=True))
                                                                         for r in rows])
 
 

@@ -268,7 +268,8 @@ async def cart_promo(request):
 
 def _addresses(conn) -> list[dict]:
     cols = ("id", "label", "name", "street", "city", "zip")
-    return [dict(zip(cols, r, strict=True)) for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
+    return [dict(zip(cols, r, strict=True))
+            for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
 
 
 async def checkout(request):

@@ -163,4 +163,5 @@ def _metrics(steps: list[StepRecord], writes: list[dict], net_changes: int, dura
 
 
 def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
-    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
+    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name,
+               t in diff.items() if name not in skip)

@@ -257,7 +257,8 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     foot = ""
     if "bottom" in regions:
         flinks = "".join(f'<a href="#" id="{w.label(w.uid("footer-" + x), "bottom", "link", "footer", x)}">{x}</a>'
-                         for x in rng.sample(["About us", "Careers", "Privacy", "Terms", "Contact", "Help centre"], k=4))
+                         for x in rng.sample(["About us", "Careers", "Privacy", "Terms", "Contact", "Help centre"],
+                                             k=4))
         foot = f'<footer class="bottombar">{flinks}<span class="copy">© 2026 {html.escape(site)}</span></footer>'
     doc = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(site)}'
            f' - {html.escape(headline)}</title><style>{_css(th, font, radius, size, cols)}</style></head>'
