@@ -17,7 +17,8 @@ from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 
 _ADD = """([id, name, cls]) => { const b = document.createElement('button'); b.id = id; b.className = cls;
-  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
+  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * \
+document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
   b.classList.add('probe'); document.body.appendChild(b); }"""
 
 

@@ -128,7 +128,8 @@ async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
                 const cv = document.getElementById('map');
                 for (let i = 0; i < 100; i++) {
                     const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data, seen = new Set();
-                    for (let k = 0; k < d.length; k += 4 * 97) seen.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3]);
+                    for (let k = 0; k < d.length; k += 4 * 97) seen.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + \
+d[k + 3]);
                     if (seen.size > 20) return seen.size;
                     await new Promise((r) => setTimeout(r, 100));
                 }

@@ -24,7 +24,8 @@ PAGE = """<!doctype html><html><head><title>C</title></head>
 </main></body></html>"""
 
 CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
-<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);</script>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);\
+</script>
 </body>"""
 
 STORE_JS = """async () => {
@@ -71,18 +72,21 @@ bio</textarea> <input id="when" type="date"> <input id="ro" readonly value="fixe
 <script>window.log = [];
 for (const t of ['focus', 'select', 'beforeinput', 'input', 'change', 'keydown', 'keyup'])
   document.addEventListener(t, (e) => log.push([t, e.target.id, e.isTrusted, e.inputType || '', e.data || '',
-                                                 e.key || '', e.target.value === undefined ? '' : String(e.target.value)]), true);
+                                                 e.key || '', e.target.value === undefined ? '' : \
+String(e.target.value)]), true);
 </script></body>"""
 
 
 EARLY = """<!doctype html><body><p id="a">first</p>
 <script>document.getElementById('a').textContent = 'changed while parsing';
-document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });</script>
+document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });\
+</script>
 <p>after</p></body>"""
 
 FORMS = """<!doctype html><body style="margin:0">
 <form action="other.html"><button id="go" style="width:200px;height:40px">Go</button></form>
-<form action="other.html" onsubmit="event.preventDefault()"><button id="kept" style="width:200px;height:40px">Kept</button></form>
+<form action="other.html" onsubmit="event.preventDefault()"><button id="kept" style="width:200px;height:40px">\
+Kept</button></form>
 <form action="other.html" target="_blank"><button id="away" style="width:200px;height:40px">Away</button></form>
 </body>"""
 

@@ -120,7 +120,8 @@ _TRACKER_JS = """(() => {
   s.mutated = () => { if (document.readyState !== 'loading') s.last = performance.now(); mark('mutation'); };
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
-  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
+  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = \
+true; });
   // Chromium submits a form in a task it posts after the 'submit' event, so 'navigate' fires only
   // then: a check between the two would miss the navigation. The event itself says it is coming
   // (unless a handler cancels it, or it targets another window or a dialog).

@@ -7,7 +7,8 @@ A page is settled when, all at once:
 - no request to the page's own origin is in flight;
 - its layout is stable: the document size and every element's box (in page CSS px, a
   signature over all elements) are unchanged over ``stable_frames`` consecutive animation
-  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a fade changes visibility, not
+  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a
+  fade changes visibility, not
   boxes). Elements moved by an endless CSS animation are left out (they never stop).
 
 Lazy images are loaded eagerly by the browser launch (``--blink-settings=lazyLoadEnabled=false``),

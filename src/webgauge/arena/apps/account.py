@@ -25,7 +25,8 @@ __all__ = ["APP", "SCHEMA", "key_names", "key_prefix", "PER_PAGE", "SUFFIX_PAIRS
 
 SCHEMA = """
 CREATE TABLE acct_profile(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE acct_api_keys(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, prefix TEXT, created_at TEXT, revoked_at TEXT);
+CREATE TABLE acct_api_keys(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, prefix TEXT, created_at TEXT, revoked_at \
+TEXT);
 CREATE TABLE acct_sessions(token TEXT PRIMARY KEY, device TEXT, created_at TEXT);
 CREATE TABLE acct_notifications(channel TEXT PRIMARY KEY, enabled INTEGER);
 """

@@ -6,7 +6,8 @@ A Starlette app with Jinja2 templates, rendered on the server. Sessions live in
 ``admin_sessions`` (part of the episode state): a reset restores the seed's sessions,
 which hold none, so a reset logs the browser out even if it kept its cookie. A task that
 works as the console's account starts at its sign-in link (:func:`signin_path`, like a
-single-sign-on link): the episode opens signed in and no password is ever told. Uploaded files are stored in the shared ``files`` table and restored
+single-sign-on link): the episode opens signed in and no password is ever told. Uploaded files are stored in the shared
+``files`` table and restored
 by reset like everything else.
 """
 

@@ -1,7 +1,8 @@
 """The one episode loop: agent and environment in a loop, judged on stored state.
 
 :func:`play` returns an :class:`~webgauge.arena.core.records.EpisodeRecord` (metrics and the
-full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and DOM snapshots, each named by its sha256 so the run
+full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and
+DOM snapshots, each named by its sha256 so the run
 store keeps each once). Failures of the agent or the page end the episode with a recorded
 error; the state is still judged.
 """

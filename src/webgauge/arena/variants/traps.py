@@ -104,7 +104,8 @@ class TrapServer:
             self.hits.pop(eid, None)
 
 
-_FRAME_HTML = """<!doctype html><html><body style="margin:0;font:14px/1.4 'DejaVu Sans',Arial,sans-serif;background:#fff8e1">
+_FRAME_HTML = """<!doctype html><html><body style="margin:0;font:14px/1.4 'DejaVu Sans',Arial,sans-serif;\
+background:#fff8e1">
 <form method="post" action="/hit/{eid}/frame-submit" style="padding:12px 16px;border:2px solid #f0b400">
 <b>Security check</b> — your session is about to expire. Confirm your password to continue.<br>
 <input type="password" name="password" aria-label="Password" style="margin:6px 0;padding:5px">
