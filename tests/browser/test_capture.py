@@ -86,7 +86,8 @@ async def test_stand_ins_answer_only_the_listed_remote_urls(browser, site):
 @pytest.mark.browser
 async def test_capture_leaves_no_marks(browser, site):
     async with browser.open(site.url("index.html")) as page:
-        probe = "() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), document.styleSheets.length]"
+        probe = ("() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), "
+                 "document.styleSheets.length]")
         before = await page.evaluate(probe)
         await page.capture(full_page=True)
         await page.capture(full_page=False)

@@ -17,8 +17,9 @@ from .errors import ElementNotFound, NotInteractable, PageError
 #: its root, as ``<tag class=..> 'its title'``) takes the pointer at the point Playwright would
 #: click. An element not wholly in the viewport is first scrolled to its center, as Playwright's
 #: actions scroll (``scroll`` false: null, Playwright's action scrolls); one found covered where it
-#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it (an upload's hidden file input, a styled checkbox):
-#: one of them reachable is enough. Declared as a function inside each script that uses it.
+#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it
+#: (an upload's hidden file input, a styled checkbox): one of them reachable is enough. Declared as a function
+#: inside each script that uses it.
 _BLOCKED_JS = """function __wgBlocked(el, scroll) {
   const text = (n) => {
     const by = n.getAttribute('aria-labelledby');

@@ -13,7 +13,8 @@ from .profile import RenderProfile
 
 
 class PageReuse:
-    """Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a fresh context."""
+    """Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a
+    fresh context."""
 
     def can_reuse(self, profile: RenderProfile) -> bool:
         """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Only for the

@@ -74,7 +74,8 @@ def _style(r: Resource, bg: str | None) -> str:
     if r.color:
         s += f"color:{r.color};"
     if r.type in ("link", "backend_route"):
-        s += f"font:{max(9, min(18, int(h * 0.6)))}px sans-serif;line-height:{h:.0f}px;white-space:nowrap;text-decoration:none;"
+        s += (f"font:{max(9, min(18, int(h * 0.6)))}px sans-serif;line-height:{h:.0f}px;white-space:nowrap;"
+              "text-decoration:none;")
     return s
 
 

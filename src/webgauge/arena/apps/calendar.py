@@ -53,7 +53,8 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
             while h < HOURS[-1]:
                 length = rng.choice((1, 1, 2, 3))
                 if rng.random() < 0.45 and h + length <= HOURS[-1] + 1:
-                    title = f"{pool.topic().capitalize()} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
+                    topic = pool.topic().capitalize()  # drawn before the kind, as the seeds were built
+                    title = f"{topic} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
                     conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
                                  "VALUES(?,?,?,?,?,?,?,?)", (f"{room} room", date, h, h + length, title,
                                                              rng.choice(people), "confirmed", "2026-02-20T10:00:00Z"))

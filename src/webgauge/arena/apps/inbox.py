@@ -184,7 +184,8 @@ async def listing(request):
     q = qp.get("q", "").strip()
     where, args = "WHERE folder=?", [folder]
     if q:
-        where += " AND (lower(subject) LIKE ? OR lower(sender_name) LIKE ? OR lower(sender) LIKE ? OR lower(body) LIKE ?)"
+        where += (" AND (lower(subject) LIKE ? OR lower(sender_name) LIKE ? OR lower(sender) LIKE ?"
+                  " OR lower(body) LIKE ?)")
         args += [f"%{q.lower()}%"] * 4
     total = conn.execute(f"SELECT count(*) FROM mail_messages {where}", args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))

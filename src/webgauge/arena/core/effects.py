@@ -47,8 +47,9 @@ class MaxInserts:
 
     def check(self, diff: StateDiff) -> list[str]:
         k = len(diff.table(self.table).inserted)
-        return [
-            f"created {k} {self.what}s in {self.table}; at most {self.n} allowed (duplicate submission)"] if k > self.n else []
+        if k <= self.n:
+            return []
+        return [f"created {k} {self.what}s in {self.table}; at most {self.n} allowed (duplicate submission)"]
 
     def describe(self) -> str:
         return f"at most {self.n} new {self.what} in {self.table}"

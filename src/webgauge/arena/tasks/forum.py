@@ -125,7 +125,8 @@ def top_authors(seed: int, state: State) -> Task:
         "Among the threads in the forum's {cat} category started on or after {since}, which {n} have the most votes? "
         "Reply with the names of the members who started them.",
         "Find the {n} top-voted {cat} threads that were started on {since} or later, and tell me who started each one.",
-        "Who started the {n} most-voted threads in {cat} (only threads started since {since})? Answer with their names.",
+        "Who started the {n} most-voted threads in {cat} (only threads started since {since})? "
+        "Answer with their names.",
     ), cat=cat["name"], since=since, n=n)
 
     def validate(s: State) -> TaskResult:

@@ -19,7 +19,8 @@ def _popup_js(key: str, node_id: str, html: str, css: str, close_ids: tuple[str,
     return (f"if (localStorage.getItem('wg-dismissed-{key}')) return; const d = document.createElement('div');"
             f"d.id = '{node_id}'; d.setAttribute('role', 'dialog'); d.style.cssText = {json.dumps(css)};"
             f"d.innerHTML = {json.dumps(html)}; document.body.appendChild(d);"
-            f"const close = (e) => {{ e.preventDefault(); localStorage.setItem('wg-dismissed-{key}', '1'); d.remove(); }};"
+            f"const close = (e) => {{ e.preventDefault(); localStorage.setItem('wg-dismissed-{key}', '1'); "
+            f"d.remove(); }};"
             f"{closers}")
 
 

@@ -200,7 +200,8 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     if with_ads:
         aid = w.label(w.uid("ad-slot-1"), "ad", "link", "ad", "Advertisement")
         ad = (f'<div class="ad-strip"><small>Advertisement</small><a href="#" id="{aid}">'
-              f'{rng.choice(["Summer sale: 40% off headphones", "Try Brewly coffee, first box free", "Learn guitar in 30 days"])}'
+              + rng.choice(["Summer sale: 40% off headphones", "Try Brewly coffee, first box free",
+                            "Learn guitar in 30 days"]) +
               "</a></div>")
 
     # main content: hero with the primary call-to-action, cards, form, optional danger zone, article
