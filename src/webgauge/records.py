@@ -53,7 +53,8 @@ class Record:
         if cls.SCHEMA:
             other = _REGISTRY.get(cls.SCHEMA)
             if other is not None and other.__qualname__ != cls.__qualname__:
-                raise TypeError(f"record schema {cls.SCHEMA!r} is declared twice ({other.__qualname__}, {cls.__qualname__})")
+                raise TypeError(
+                    f"record schema {cls.SCHEMA!r} is declared twice ({other.__qualname__}, {cls.__qualname__})")
             _REGISTRY[cls.SCHEMA] = cls
 
     @classmethod

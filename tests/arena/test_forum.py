@@ -117,7 +117,8 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
     queue, results, uploads = list(tasks), {}, {}
 
     async def worker(k):
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), EnvOptions(upload_dir=tmp_path / str(k)))
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url),
+                       EnvOptions(upload_dir=tmp_path / str(k)))
         try:
             while queue:
                 t = queue.pop(0)
@@ -188,7 +189,8 @@ def test_sealed_heldout_records_hide_the_upload_file_names():
     name = t.files[0][0]
     rec = {"task": t.describe(), "steps": [{"action": {"kind": "upload", "element": "e3", "value": name},
                                             "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""},
-                                           {"action": {"kind": "upload", "value": name}, "observed": {"file_chooser": [name]},
+                                           {"action": {"kind": "upload", "value": name},
+                                            "observed": {"file_chooser": [name]},
                                             "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""}],
            "validator_errors": [], "forbidden_violations": [], "done_answer": None}
     assert name in json.dumps(rec)

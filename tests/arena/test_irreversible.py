@@ -17,7 +17,8 @@ from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 
 _ADD = """([id, name, cls]) => { const b = document.createElement('button'); b.id = id; b.className = cls;
-  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
+  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * \
+document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
   b.classList.add('probe'); document.body.appendChild(b); }"""
 
 
@@ -70,7 +71,7 @@ async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(brow
                 await env.page.evaluate(f"() => document.getElementById('{pid}').onclick = () => "
                                         f"(window.__clicked = (window.__clicked || []).concat(['{pid}']))")
             out = await env.step(Action("wait", ms=10))
-            for pid, name, cls in probes:
+            for pid, name, _cls in probes:
                 el = next(e for e in out.observation.elements if e.attrs.get("id") == pid)
                 out = await env.step(Action("click", element=el.id))
                 res = out.info["result"]

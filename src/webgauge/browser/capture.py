@@ -94,7 +94,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
     shot = None
     if with_screenshot:
         if full_page and before.size[1] > max_full_page_height:
-            warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
+            warnings.append(
+                f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
             full_page = False
         if viewport_screenshot is not None and not full_page:
             # A CDP screenshot waits for the compositor's next frame; the element table is read-only
@@ -207,7 +208,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
         snap.warnings = ["unsettled: " + r for r in unsettled] + snap.warnings
     if with_aria:
         try:
-            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0, max(1.0, deadline - loop.time())) * 1000)
+            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0,
+                                                                             max(1.0, deadline - loop.time())) * 1000)
         except Exception as exc:  # a huge or stuck page: keep the rest of the capture
             snap.warnings.append(f"aria snapshot unavailable: {str(exc).splitlines()[0][:200]}")
     return snap

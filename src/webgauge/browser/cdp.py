@@ -23,7 +23,8 @@ import base64
 import json
 import math
 
-__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
+__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
+           "STORAGE_TYPES"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -119,7 +120,8 @@ _TRACKER_JS = """(() => {
   s.mutated = () => { if (document.readyState !== 'loading') s.last = performance.now(); mark('mutation'); };
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
-  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
+  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = \
+true; });
   // Chromium submits a form in a task it posts after the 'submit' event, so 'navigate' fires only
   // then: a check between the two would miss the navigation. The event itself says it is coming
   // (unless a handler cancels it, or it targets another window or a dialog).

@@ -17,19 +17,22 @@ from .errors import ElementNotFound, NotInteractable, PageError
 #: its root, as ``<tag class=..> 'its title'``) takes the pointer at the point Playwright would
 #: click. An element not wholly in the viewport is first scrolled to its center, as Playwright's
 #: actions scroll (``scroll`` false: null, Playwright's action scrolls); one found covered where it
-#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it (an upload's hidden file input, a styled checkbox):
-#: one of them reachable is enough. Declared as a function inside each script that uses it.
+#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it
+#: (an upload's hidden file input, a styled checkbox): one of them reachable is enough. Declared as a function
+#: inside each script that uses it.
 _BLOCKED_JS = """function __wgBlocked(el, scroll) {
   const text = (n) => {
     const by = n.getAttribute('aria-labelledby');
     const lab = n.getAttribute('aria-label') || (by && by.split(/\\s+/).map((i) => {
       const t = document.getElementById(i); return t ? t.textContent : ''; }).join(' '));
     const head = n.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend');
-    return (lab || (head && head.textContent) || n.innerText || n.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
+    return (lab || (head && head.textContent) || n.innerText || n.textContent || '').replace(/\\s+/g, ' \
+').trim().slice(0, 60);
   };
   const describe = (n) => {
     let tag = '<' + n.tagName.toLowerCase();
-    for (const a of ['id', 'class', 'role']) if (n.getAttribute(a)) tag += ' ' + a + '=' + n.getAttribute(a).trim().slice(0, 40);
+    for (const a of ['id', 'class', 'role']) if (n.getAttribute(a)) tag += ' ' + a + '=' + \
+n.getAttribute(a).trim().slice(0, 40);
     const t = text(n);
     return tag + '>' + (t ? " '" + t + "'" : '');
   };
@@ -111,7 +114,8 @@ _CLICK_POINT_JS = """([xpath, scroll]) => {
   const rects = el.getClientRects();
   if (rects.length !== 1) return null;
   const r = rects[0];
-  if (!(r.width > 0 && r.height > 0) || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return null;
+  if (!(r.width > 0 && r.height > 0) || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) \
+return null;
   const st = getComputedStyle(el);
   if (st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
   if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
@@ -144,7 +148,8 @@ _FILL_TARGET_JS = """([xpath, scroll]) => {
   const blocked = __wgBlocked(el, scroll);
   if (blocked) return {blocked};
   const TEXT = ['', 'email', 'password', 'search', 'tel', 'text', 'url'];
-  if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
+  if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && \
+TEXT.includes(el.type.toLowerCase())))) return null;
   if (!__wgActionable(el) || el.readOnly || el.closest('[aria-readonly=true]')) return null;
   if (el.tagName === 'INPUT') { el.select(); el.focus(); }
   else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
@@ -310,7 +315,8 @@ class PageActions:
         visible and enabled). Returns the selected values."""
         values = [value] if isinstance(value, str) else value
         if self.fast_actions and target in self._paths:
-            chosen = await self._fast_unless_blocked(target, _SELECT_JS, [self._paths[target], list(values), self.reject_blocked])
+            chosen = await self._fast_unless_blocked(target, _SELECT_JS,
+                                                     [self._paths[target], list(values), self.reject_blocked])
             if chosen is not None:
                 return chosen
         else:

@@ -34,7 +34,8 @@ def _playwright():
     try:
         from playwright.async_api import async_playwright
     except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise BrowserError("Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
+        raise BrowserError(
+            "Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
     return async_playwright
 
 
@@ -248,7 +249,8 @@ class LivePage(PageActions, PageCapture, PageReuse):
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
-        page.on("filechooser", lambda fc: self.file_choosers.append(fc))  # a listener: Playwright intercepts the native dialog
+        # a listener: Playwright intercepts the native dialog
+        page.on("filechooser", lambda fc: self.file_choosers.append(fc))
         page.on("framenavigated", lambda f: self._on_nav(page, f))
         page.on("request", lambda r: self._inflight.__setitem__(r, (page, r.url)))
         page.on("requestfinished", lambda r: self._inflight.pop(r, None))
@@ -349,6 +351,10 @@ class LivePage(PageActions, PageCapture, PageReuse):
     # ---- tabs -------------------------------------------------------------
     @property
     def _page(self):
+        return self._live_tab()
+
+    def _live_tab(self):
+        """The active tab, after pruning closed tabs (fails when the page or every tab is closed)."""
         if self._closed:
             raise BrowserError("this page is closed")
         live = [p for p in self._pages if not p.is_closed()]
@@ -367,7 +373,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         return self._active
 
     async def switch_tab(self, index: int) -> None:
-        self._page  # prune closed tabs
+        self._live_tab()
         if not 0 <= index < len(self._pages):
             raise BrowserError(f"no tab {index}; open tabs: {len(self._pages)}")
         self._active = index
@@ -376,7 +382,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
     async def close_tab(self, index: int | None = None) -> None:
         page = self._pages[self._active if index is None else index]
         await page.close()
-        self._page
+        self._live_tab()
 
     @property
     def url(self) -> str:

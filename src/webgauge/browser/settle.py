@@ -7,7 +7,8 @@ A page is settled when, all at once:
 - no request to the page's own origin is in flight;
 - its layout is stable: the document size and every element's box (in page CSS px, a
   signature over all elements) are unchanged over ``stable_frames`` consecutive animation
-  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a fade changes visibility, not
+  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a
+  fade changes visibility, not
   boxes). Elements moved by an endless CSS animation are left out (they never stop).
 
 Lazy images are loaded eagerly by the browser launch (``--blink-settings=lazyLoadEnabled=false``),
@@ -88,7 +89,8 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
                 f"{len(waiting)} request(s) to the page's own origin still pending after {timeout:.0f}s: "
                 + ", ".join(u[:120] for u in waiting[:3])])
         if left <= 0.05:
-            return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
+            return SettleReport(False, frames, loop.time() - start,
+                                reasons=[f"no time left to settle ({timeout:.0f}s)"])
         try:
             arg = {"budgetMs": int(left * 1000), "stableFrames": stable_frames, "quietMs": quiet_ms,
                    "quietCapMs": quiet_cap_ms, "tracker": run_js is not None}

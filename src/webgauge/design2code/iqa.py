@@ -87,7 +87,7 @@ def compute_mos(ratings: Iterable[Rating], outlier_sd: float = 2.0) -> MosResult
         for r in rs:
             z[(rater, r.pair)] = (r.rating - vals.mean()) / sd
     by_pair: dict[str, list[float]] = {}
-    for (rater, pair), v in z.items():
+    for (_rater, pair), v in z.items():
         by_pair.setdefault(pair, []).append(v)
     mos, se, sd, n, removed = {}, {}, {}, {}, 0
     for pair, vals in sorted(by_pair.items()):

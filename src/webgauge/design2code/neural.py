@@ -171,7 +171,7 @@ class LpipsScorer:
         ref, gen = align_pair(reference, generated, align)
         with torch.no_grad():
             total = 0.0
-            for f1, f2, w in zip(self._feats(ref), self._feats(gen), self.lins):
+            for f1, f2, w in zip(self._feats(ref), self._feats(gen), self.lins, strict=True):
                 total += float(((f1 - f2).pow(2) * w).sum(dim=1).mean())
         return total
 

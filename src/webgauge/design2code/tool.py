@@ -67,7 +67,7 @@ def write_project(root: Path, designs: list[dict]) -> Instance:
     (root / "ref").mkdir(parents=True, exist_ok=True)
     (root / "site").mkdir(exist_ok=True)
     pages, routes = [], set()
-    for name, d in zip(names, designs):
+    for name, d in zip(names, designs, strict=True):
         png = _decode_image(d.get("image"))
         w, h = Image.open(io.BytesIO(png)).size
         shot = f"ref/{Path(name).stem}.png"
@@ -112,7 +112,8 @@ def make_app(work_dir: str | Path) -> web.Application:
         name = req.match_info["name"]
         if name not in ("tool.js",):
             raise web.HTTPNotFound()
-        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"), content_type="application/javascript")
+        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"),
+                            content_type="application/javascript")
 
     async def generate(req: web.Request) -> web.Response:
         try:

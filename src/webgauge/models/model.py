@@ -18,7 +18,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from webgauge.models.cache import ResponseCache, cache_key, is_deterministic
 from webgauge.models.config import GenerateConfig, Response
@@ -35,7 +35,7 @@ log = logging.getLogger("webgauge.models")
 
 DEFAULT_TIMEOUT = 120.0
 
-Messages = Union[str, Message, Sequence[Message]]
+Messages = str | Message | Sequence[Message]
 
 
 @runtime_checkable

@@ -316,7 +316,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     counts = Counter(q.task for q in questions)
     info = {
         "format_version": FORMAT_VERSION, "seed": seed, "synthetic_pages": synthetic,
-        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops, "all_layout_levels": all_layout_levels,
+        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops,
+        "all_layout_levels": all_layout_levels,
         "format": fmt, "generator_version": GENERATOR_VERSION, "profile": BUILD_PROFILE.to_dict(),
         "prompts": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in all_prompts().items()},
         "questions": dict(sorted(counts.items())), "dropped": dict(sorted(drops.items())),

@@ -22,7 +22,8 @@ import json
 import random
 from pathlib import Path
 
-__all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text", "read_questions"]
+__all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text",
+           "read_questions"]
 
 
 def answer_text(q) -> str | None:
@@ -139,7 +140,8 @@ def write_card(root: Path, tasks: list[str], fmt: str, seed: int) -> None:
         # an empty split file makes load_dataset fail ("corresponds to no data"): list only the
         # splits that hold rows (a tiny benchmark may have all its pages in train)
         splits = [s for s in ("train", "validation", "test")
-                  if (root / "splits" / t / f"{s}.jsonl").is_file() and (root / "splits" / t / f"{s}.jsonl").stat().st_size]
+                  if (root / "splits" / t / f"{s}.jsonl").is_file()
+                  and (root / "splits" / t / f"{s}.jsonl").stat().st_size]
         if splits:
             lines += [f"- config_name: {t}_sft", "  data_files:"] + [
                 f"  - split: {s}\n    path: splits/{t}/{s}.jsonl" for s in splits]

@@ -132,7 +132,7 @@ def load_examples(bench: str | Path, task: str, split: str = "train", *, decompo
         raise FinetuneError(f"{path} does not exist: build the benchmark with `webgauge understand build` "
                             f"including --task {task}")
     out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for line in path.read_text().splitlines():
         if not line.strip():
             continue
         row = json.loads(line)

@@ -53,7 +53,8 @@ def axtree_text(obs: Observation) -> str:
             continue
         name = (e.name or e.text or "").replace("\n", " ").strip()[:100]
         props = [f"{k}={e.attrs[k]!r}" for k in ("value", "checked", "disabled", "aria-expanded") if k in e.attrs]
-        lines.append("\t" * min(e.depth, 12) + f"[{e.id}] {e.role or e.tag} {name!r}" + (" " + " ".join(props) if props else ""))
+        lines.append("\t" * min(e.depth, 12) + f"[{e.id}] {e.role or e.tag} {name!r}"
+                     + (" " + " ".join(props) if props else ""))
     return "\n".join(lines)
 
 

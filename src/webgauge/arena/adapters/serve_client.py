@@ -117,7 +117,8 @@ class ServiceProcess:
         import time
 
         child_env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
-        self.proc = subprocess.Popen([sys.executable, "-m", "webgauge.cli.main", "arena", "serve", "--slots", str(slots)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "webgauge.cli.main", "arena", "serve", "--slots",
+                                      str(slots)],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env)
         self.url = ""
         deadline = time.monotonic() + start_timeout

@@ -53,7 +53,8 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
             while h < HOURS[-1]:
                 length = rng.choice((1, 1, 2, 3))
                 if rng.random() < 0.45 and h + length <= HOURS[-1] + 1:
-                    title = f"{pool.topic().capitalize()} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
+                    topic = pool.topic().capitalize()  # drawn before the kind, as the seeds were built
+                    title = f"{topic} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
                     conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
                                  "VALUES(?,?,?,?,?,?,?,?)", (f"{room} room", date, h, h + length, title,
                                                              rng.choice(people), "confirmed", "2026-02-20T10:00:00Z"))
@@ -94,7 +95,7 @@ async def api_day(request):
 
     conn, day = request.state.conn, _day(request.query_params.get("date", FIRST_DAY))
     cols = ("id", "room", "start", "end", "title")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT id, room, start, end, title FROM cal_bookings WHERE date=? AND status='confirmed' ORDER BY start",
         (day.isoformat(),))]
     return JSONResponse({"date": day.isoformat(), "label": day.strftime("%A %d %B %Y"), "hours": list(HOURS),
@@ -123,7 +124,8 @@ async def api_book(request):
     if clash:
         return JSONResponse({"error": f"The room is taken by '{clash[0]}'."})
     cur = conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
-                       "VALUES(?,?,?,?,?,?,?,?)", (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
+                       "VALUES(?,?,?,?,?,?,?,?)",
+                       (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
     return JSONResponse({"ok": True, "reference": reference(cur.lastrowid, date, room, start)})
 
 
@@ -138,7 +140,7 @@ async def api_booking(request):
     if request.method == "POST":
         conn.execute("UPDATE cal_bookings SET status='cancelled' WHERE id=?", (bid,))
         return JSONResponse({"ok": True})
-    return JSONResponse(dict(zip(cols, row)))
+    return JSONResponse(dict(zip(cols, row, strict=True)))
 
 
 def _app():

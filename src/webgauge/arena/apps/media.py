@@ -131,7 +131,7 @@ def _redirect(request, path: str, toast: str = ""):
 
 def _asset_dict(r) -> dict:
     keys = ("id", "code", "name", "shape", "color", "pattern", "licence", "credit", "rights_until", "tags", "updated")
-    return dict(zip(keys, r))
+    return dict(zip(keys, r, strict=True))
 
 
 async def library(request):
@@ -235,7 +235,8 @@ async def image(request):
 
 async def briefs(request):
     rows = request.state.conn.execute("SELECT ref, kind, title, client FROM media_briefs ORDER BY ref").fetchall()
-    return _render(request, "media_briefs.html", title="Briefs", briefs=[dict(zip(("ref", "kind", "title", "client"), r))
+    return _render(request, "media_briefs.html", title="Briefs",
+                   briefs=[dict(zip(("ref", "kind", "title", "client"), r, strict=True))
                                                                         for r in rows])
 
 
@@ -244,7 +245,7 @@ async def brief_page(request):
                                    "FROM media_briefs WHERE ref=?", (request.path_params["ref"],)).fetchone()
     if r is None:
         return _redirect(request, "/media/briefs", "No such brief")
-    b = dict(zip(("ref", "kind", "title", "client", "refs", "asset_code", "share_code", "updated"), r))
+    b = dict(zip(("ref", "kind", "title", "client", "refs", "asset_code", "share_code", "updated"), r, strict=True))
     names = [request.state.conn.execute("SELECT name FROM media_assets WHERE id=?", (i,)).fetchone()
              for i in json.loads(b["refs"])]
     return _render(request, "media_brief.html", title=b["ref"], b=b, shots=[n[0] if n else "(deleted)" for n in names])

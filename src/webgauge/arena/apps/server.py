@@ -153,7 +153,8 @@ class ArenaServer:
             return {"ok": True, "episodes": len(server.episodes)}
         if segs == ["episodes"] and m == "POST":
             ep = server.create_episode(int(p["seed"]), p.get("id"))
-            return {"id": ep.id, "base_url": server.episode_url(ep.id, ""), "seed_hash": server.templates.seed_hash(ep.db.seed)}
+            return {"id": ep.id, "base_url": server.episode_url(ep.id, ""),
+                    "seed_hash": server.templates.seed_hash(ep.db.seed)}
         if len(segs) < 2 or segs[0] != "episodes":
             raise KeyError(f"no control endpoint /{'/'.join(segs)}")
         ep = server.episode(segs[1])

@@ -169,7 +169,7 @@ def _int(value, default: int = 1) -> int:
 def _cart(conn) -> tuple[list[dict], int, int, int, str]:
     """Cart lines, subtotal, discount, total and the applied promo's description."""
     cols = ("id", "size", "qty", "name", "price_cents", "pid", "category")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT c.id, c.size, c.qty, p.name, p.price_cents, p.id, p.category FROM shop_cart c "
         "JOIN shop_products p ON p.id=c.product_id ORDER BY c.id")]
     sub = sum(r["qty"] * r["price_cents"] for r in rows)
@@ -202,7 +202,7 @@ async def catalog(request):
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(pages, max(1, _int(qp.get("page"))))
     cols = ("id", "name", "hex", "price_cents", "category")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         f"SELECT id, name, hex, price_cents, category FROM shop_products{sql} ORDER BY {_ORDER_BY[sort]} "
         "LIMIT ? OFFSET ?", (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in (("q", q), ("category", cat), ("sort", sort if sort != "featured" else "")) if v}
@@ -217,7 +217,7 @@ async def product(request):
     row = conn.execute(f"SELECT {', '.join(cols)} FROM shop_products WHERE id=?", (pid,)).fetchone()
     if row is None:
         return _redirect(request, "/shop/")
-    p = dict(zip(cols, row))
+    p = dict(zip(cols, row, strict=True))
     others = [{"id": r[0], "color": r[1]} for r in conn.execute(
         "SELECT id, color FROM shop_products WHERE model=? AND id!=? ORDER BY color", (p["model"], pid))]
     return _render(request, "shop_product.html", p["name"], p=p, sizes=p["sizes"].split(","), others=others,
@@ -268,7 +268,8 @@ async def cart_promo(request):
 
 def _addresses(conn) -> list[dict]:
     cols = ("id", "label", "name", "street", "city", "zip")
-    return [dict(zip(cols, r)) for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
+    return [dict(zip(cols, r, strict=True))
+            for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
 
 
 async def checkout(request):
@@ -303,7 +304,7 @@ async def checkout(request):
 
 def _order_rows(conn, where: str = "", args: tuple = ()) -> list[dict]:
     cols = ("id", "created_at", "total_cents", "status", "label")
-    return [dict(zip(cols, r)) for r in conn.execute(
+    return [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT o.id, o.created_at, o.total_cents, o.status, a.label FROM shop_orders o "
         f"LEFT JOIN shop_addresses a ON a.id=o.address_id {where} ORDER BY o.id DESC", args)]
 
@@ -332,7 +333,7 @@ async def order_detail(request):
     if not rows:
         return _redirect(request, "/shop/orders")
     cols = ("pid", "name", "size", "qty", "price_cents")
-    items = [dict(zip(cols, r)) for r in conn.execute(
+    items = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT p.id, p.name, i.size, i.qty, i.price_cents FROM shop_order_items i JOIN shop_products p "
         "ON p.id=i.product_id WHERE i.order_id=? ORDER BY i.id", (oid,))]
     return _render(request, "shop_order.html", f"Order #{oid}", o=rows[0], items=items)
@@ -363,7 +364,7 @@ async def addresses(request):
 
 async def deals(request):
     cols = ("code", "percent", "active", "category")
-    rows = [dict(zip(cols, r)) for r in request.state.conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in request.state.conn.execute(
         "SELECT code, percent, active, category FROM shop_promos ORDER BY active DESC, category, code")]
     return _render(request, "shop_deals.html", "Weekly deals", promos=rows)
 

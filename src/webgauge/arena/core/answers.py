@@ -237,7 +237,7 @@ def _names(typ: AnswerType, text: str) -> list[str]:
 
 def _roman(token: str) -> int:
     vals, total = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}, 0
-    for a, b in zip(token, token[1:] + " "):
+    for a, b in zip(token, token[1:] + " ", strict=False):
         total += -vals[a] if vals.get(b, 0) > vals[a] else vals[a]
     return total
 
@@ -261,7 +261,7 @@ def _infer(expected: Any) -> AnswerType:
         return DATE
     m = re.fullmatch(r"([A-Za-z]{1,4})([-_])([A-Za-z0-9]+)", s)
     if m and re.search(r"\d", m.group(3)):
-        body = r"\d{%d}" % len(m.group(3)) if m.group(3).isdigit() else r"[A-Za-z0-9]{%d}" % len(m.group(3))
+        body = rf"\d{{{len(m.group(3))}}}" if m.group(3).isdigit() else rf"[A-Za-z0-9]{{{len(m.group(3))}}}"
         return code(m.group(1), body, sep=m.group(2))
     return TEXT
 

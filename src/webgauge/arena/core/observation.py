@@ -103,7 +103,8 @@ class Observation:
 
     def meta(self) -> dict[str, Any]:
         """JSON-ready metadata (no pixels, no elements) for traces."""
-        meta = {"step": self.step, "url": self.url, "navigation_id": self.navigation_id, "viewport": list(self.viewport),
+        meta = {"step": self.step, "url": self.url, "navigation_id": self.navigation_id,
+                "viewport": list(self.viewport),
                 "device_scale_factor": self.device_scale_factor, "scroll": list(self.scroll), "frame": self.frame,
                 "tabs": self.tabs, "active_tab": self.active_tab, "screenshot_hash": self.screenshot_hash,
                 "token": self.token,

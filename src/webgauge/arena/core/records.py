@@ -37,7 +37,8 @@ class StepRecord(Record):
     raw: str = ""
     usage: dict = field(default_factory=dict)
     after: dict = field(default_factory=dict)  # observation meta and blob refs after the step
-    timings_ms: dict = field(default_factory=dict)  # where the env's step time went (guard, action, settle, observe, state)
+    # where the env's step time went (guard, action, settle, observe, state)
+    timings_ms: dict = field(default_factory=dict)
 
     @property
     def kind(self) -> str:

@@ -37,7 +37,8 @@ class SettleAndCapture:
             await self._wait_load()
             if loop.time() >= deadline:
                 break
-            if not (await self._control("inflight", self.episode_id) or (self.watch_changes and await page.fetches_pending())):
+            if not (await self._control("inflight", self.episode_id)
+                    or (self.watch_changes and await page.fetches_pending())):
                 break
             await asyncio.sleep(0.005)  # a request is still being served or sent: its response may change the page
         popups, windows = before_popups

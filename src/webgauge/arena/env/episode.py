@@ -1,7 +1,8 @@
 """The one episode loop: agent and environment in a loop, judged on stored state.
 
 :func:`play` returns an :class:`~webgauge.arena.core.records.EpisodeRecord` (metrics and the
-full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and DOM snapshots, each named by its sha256 so the run
+full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and
+DOM snapshots, each named by its sha256 so the run
 store keeps each once). Failures of the agent or the page end the episode with a recorded
 error; the state is still judged.
 """
@@ -163,4 +164,5 @@ def _metrics(steps: list[StepRecord], writes: list[dict], net_changes: int, dura
 
 
 def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
-    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
+    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name,
+               t in diff.items() if name not in skip)

@@ -186,5 +186,5 @@ class EnvGuards:
         self.moved_checks["capture"] += 1
         fresh = await self.page.capture(with_aria=False, with_screenshot=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
-        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
+        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box, strict=True)):
             raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")

@@ -96,7 +96,8 @@ class Variant(EnvHooks):
         params = {"variant_kind": self.kind, "base_task": task.id, "base_fingerprint": task.fingerprint}
         if self.viewport is not None:
             params["viewport"] = self.viewport.to_dict()
-        return dataclasses.replace(task, id=f"{task.id}~{self.name}", variant=self.name, params={**task.params, **params},
+        return dataclasses.replace(task, id=f"{task.id}~{self.name}", variant=self.name,
+                                   params={**task.params, **params},
                                    viewport=self.viewport or task.viewport, max_steps=task.max_steps + self.extra_steps)
 
     # ---- the live side ----------------------------------------------------

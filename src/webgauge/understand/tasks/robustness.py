@@ -245,7 +245,7 @@ async def build_layout(ctx) -> list[Question]:
               pair=pair, snap_id=clean_id, elements=[cta.path])]
     levels = ("easy", "medium", "hard")
     pending = [(level, await _perturbed(ctx, "layout",
-                                        lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
+                                        lambda level=level: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
                                         kind=f"layout-{level}"))
                for level in (levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],))]
     for level, p in pending:
