@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -344,7 +344,7 @@ class PageActions(PageState):
         loc = await self.resolve(target)
         await loc.focus()
 
-    async def set_input_files(self, target: str, files: list[str | Path] | list[dict[str, Any]], *,
+    async def set_input_files(self, target: str, files: Sequence[str | Path] | Sequence[dict[str, Any]], *,
                               timeout: float = 5.0) -> None:
         """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer). With
         ``reject_blocked``, the input (or one of its labels: a styled upload hides the input) must be
@@ -353,7 +353,7 @@ class PageActions(PageState):
         loc = await self.resolve(target)
         await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
 
-    async def choose_files(self, chooser: Any, files: list[str | Path], *, timeout: float = 5.0) -> None:
+    async def choose_files(self, chooser: Any, files: Sequence[str | Path], *, timeout: float = 5.0) -> None:
         """Answer a file chooser a click opened (one of :attr:`file_choosers`) with ``files``."""
         await chooser.set_files([str(f) for f in files], timeout=timeout * 1000)
 
