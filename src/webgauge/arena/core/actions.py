@@ -112,14 +112,14 @@ class Action:
         """Actions that can submit something (used for retry accounting)."""
         return self.kind in ("click", "press", "pointer", "type_text")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if v is not None and not (k in ("dx", "dy") and v == 0.0)}
         if "modifiers" in d:
             d["modifiers"] = list(d["modifiers"])
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Action:
+    def from_dict(cls, d: dict[str, Any]) -> Action:
         """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
         return validate_action_dict(d)
 
@@ -147,7 +147,7 @@ ACTION_SCHEMA: dict[str, Any] = {
 }
 
 
-def _type_ok(value: Any, spec: dict) -> str:
+def _type_ok(value: Any, spec: dict[str, Any]) -> str:
     """'' when ``value`` fits the JSON-schema ``spec`` subset used by ACTION_SCHEMA, else why not."""
     if "enum" in spec:
         if not isinstance(value, str) or value not in spec["enum"]:
@@ -185,7 +185,7 @@ def _short(value: Any) -> str:
     return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
 
 
-def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
+def validate_action_dict(d: Any, schema: dict[str, Any] = ACTION_SCHEMA) -> Action:
     """``d`` as an :class:`Action` after checking it against ``schema``; raises :class:`ActionError`."""
     if not isinstance(d, dict):
         raise ActionError(f"an action is a JSON object, got {type(d).__name__}")
