@@ -63,7 +63,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return ctype
 
     def do_GET(self):  # noqa: N802 - the stdlib's name
-        files = self.server.files  # type: ignore[attr-defined]
+        files = self.server.files
         if files is None:
             return super().do_GET()
         path = posixpath.normpath(unquote(urlsplit(self.path).path))

@@ -77,7 +77,7 @@ def call_asgi(app: Any, req: Request) -> Response:
         "query_string": urlencode(req.query).encode(), "headers": _headers(req),
         "state": {"conn": req.conn, "base": req.base},
     }
-    sent = {"status": 500, "headers": [], "body": bytearray()}
+    sent: dict[str, Any] = {"status": 500, "headers": [], "body": bytearray()}
     chunks = [body]
 
     async def receive() -> dict:

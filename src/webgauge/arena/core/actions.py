@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA",
            "validate_action_dict", "check_file_name", "mode_error"]
@@ -48,6 +48,16 @@ def check_file_name(name: object, what: str = "upload") -> str:
         raise ActionError(f"{what}: {name[:60]!r} is a path; name one of the task's files by its bare name "
                           "(e.g. 'report.log'), never a host path")
     return name
+
+
+_T = TypeVar("_T")
+
+
+def need(value: _T | None, what: str, kind: str) -> _T:
+    """A field an action's kind requires (:class:`Action` checks it when made), never ``None``."""
+    if value is None:
+        raise ActionError(f"{kind} needs {what!r}")
+    return value
 
 
 @dataclass(frozen=True)

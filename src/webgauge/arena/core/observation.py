@@ -63,8 +63,10 @@ class Observation:
     @classmethod
     def from_snapshot(cls, snap: Snapshot, step: int, tabs: list[str], active_tab: int,
                       last_result: dict[str, Any] | None = None, approval: str | None = None) -> Observation:
-        return cls(step=step, url=snap.url, navigation_id=snap.navigation_id, viewport=tuple(snap.viewport),
-                   device_scale_factor=snap.device_scale_factor, scroll=tuple(snap.scroll), tabs=list(tabs),
+        return cls(step=step, url=snap.url, navigation_id=snap.navigation_id,
+                   viewport=(snap.viewport[0], snap.viewport[1]),
+                   device_scale_factor=snap.device_scale_factor, scroll=(snap.scroll[0], snap.scroll[1]),
+                   tabs=list(tabs),
                    active_tab=active_tab, png=snap.png, screenshot_hash=snap.png_sha256,
                    token=short_token(snap.png_sha256, step), elements=snap.elements,
                    aria=snap.aria, title=snap.title, last_result=dict(last_result or {}), approval=approval,

@@ -42,7 +42,7 @@ class StepRecord(Record):
 
     @property
     def kind(self) -> str:
-        return self.action.get("kind", "")
+        return str(self.action.get("kind", ""))
 
 
 @dataclass

@@ -65,7 +65,7 @@ class Task:
     pattern: str = ""
     visual: bool = False  # success depends on pixels or spatial relations absent from DOM and aria
     params: dict[str, Any] = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
-    oracle: Callable[[], list[Any]] = field(default=None, repr=False)  # scripted solution (harness only)
+    oracle: Callable[[], list[Any]] | None = field(default=None, repr=False)  # scripted solution (harness only)
     answer: str | None = None  # expected done(answer) when the task asks for one
     answer_type: AnswerType | None = field(default=None, repr=False)  # what the answer must commit to (answers.py)
     transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
