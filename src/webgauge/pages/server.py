@@ -92,6 +92,7 @@ class LoopbackServer:
     """
 
     thread_name = "webgauge-http"
+    _httpd: http.server.ThreadingHTTPServer  # set by each subclass
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None

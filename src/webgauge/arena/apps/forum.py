@@ -18,6 +18,7 @@ import hashlib
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
@@ -87,7 +88,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     members = [u[0] for u in users if u[0] not in spammers]
     normal_cats = list(range(1, len(CATEGORIES)))  # every category but Quarantine
     titles: set[str] = set()
-    threads, posts, files = [], [], []
+    threads, posts, files = list[Any](), list[Any](), list[Any]()
     votes_used: dict[int, set[int]] = {c: set() for c in normal_cats}
 
     def distinct_votes(cat: int) -> int:

@@ -112,14 +112,14 @@ def build_seed(seed: int) -> Path:
         build = home() / f"build-{int(seed)}"
         shutil.rmtree(build, ignore_errors=True)
         shutil.copytree(blank, build)
-        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as f:
-            f.write(dump_xml(world(seed)))
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as dump:
+            dump.write(dump_xml(world(seed)))
         try:
-            _php("importDump.php", "--no-updates", f.name, data=build)
+            _php("importDump.php", "--no-updates", dump.name, data=build)
             _php("rebuildrecentchanges.php", data=build)
             _php("initSiteStats.php", "--update", data=build)
         finally:
-            os.unlink(f.name)
+            os.unlink(dump.name)
         tmp = snap.with_name(snap.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
