@@ -11,13 +11,11 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps import ASGI_APPS
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.actions import Action, ActionError
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
@@ -110,7 +108,7 @@ def test_upload_names_a_task_file_never_a_host_path():
 
 @pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
+async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, oracle_steps):
     """Two workers; the upload family also checks that its file was written under the run's
     folder, landed in the files table, and that a reset removes it (and a stray file name is refused)."""
     tasks = build_tasks((seed,), families=FORUM)
@@ -122,23 +120,7 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
         try:
             while queue:
                 t = queue.pop(0)
-                obs = await env.reset(t)
-                agent = OracleAgent(t)
-                agent.start(t.public(), env.base)
-                problems = []
-                while True:
-                    step = await agent.act(obs)
-                    if "script step failed" in step.thought:
-                        problems.append(step.thought)
-                    out = await env.step(step.action)
-                    obs = out.observation
-                    if out.info["result"].get("rejected"):
-                        problems.append(out.info["result"])
-                    if out.terminated or out.truncated:
-                        break
-                r = t.validate(env.judged_state)
-                results[t.family] = (r.success, r.errors + problems,
-                                     check_effects(t.forbidden_effects, env.final_diff()), env.steps)
+                obs, results[t.family] = await oracle_steps(env, t)
                 if t.files:
                     name = t.files[0][0]
                     stored = [f for f in env.state["files"] if f["name"] == name]

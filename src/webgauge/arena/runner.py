@@ -59,7 +59,7 @@ def agent_name(spec: dict) -> str:
 
     It is a label only: records carry ``agent_kind``, ``model`` and ``obs_mode`` as fields.
     """
-    kind = spec.get("kind")
+    kind = str(spec.get("kind"))
     if kind == "model":
         mode = spec.get("obs_mode", "screenshot+tree")
         return spec.get("name") or f"{spec['model']}|{MODE_AGENTS.get(mode, mode)}"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import ElementNotFound, NotInteractable, PageError
+from .page_state import PageState
 
 #: Why an element action cannot reach ``el`` now, or null when nothing here stops it (hidden and
 #: uncertain cases stay Playwright's to wait for): ``['inert', what]`` inside an inert subtree or
@@ -187,11 +188,11 @@ _SELECT_JS = """([xpath, wanted, scroll]) => {
 }"""
 
 
-class PageActions:
+class PageActions(PageState):
     """Acting on a live page: locating targets, the actionability checks, and one method per input kind."""
 
     # ---- actions on elements ---------------------------------------------
-    def _locator(self, target: str):
+    def _locator(self, target: str) -> Any:
         if target in self._paths:
             return self._page.locator("xpath=" + self._paths[target])
         for prefix in ("css=", "xpath=", "text="):
@@ -203,7 +204,7 @@ class PageActions:
         raise ElementNotFound(f"unknown element id {target!r}: it was not in any capture of this page; "
                               "capture first or pass a selector such as 'css=button.primary'")
 
-    async def resolve(self, target: str, timeout: float = 5.0):
+    async def resolve(self, target: str, timeout: float = 5.0) -> Any:
         loc = self._locator(target)
         try:
             count = await asyncio.wait_for(loc.count(), timeout)
@@ -318,14 +319,15 @@ class PageActions:
             chosen = await self._fast_unless_blocked(target, _SELECT_JS,
                                                      [self._paths[target], list(values), self.reject_blocked])
             if chosen is not None:
-                return chosen
+                return list(chosen)
         else:
             await self._reachable(target)
         loc = await self.resolve(target)
         try:
-            return await loc.select_option(values, timeout=timeout * 1000)
+            selected: list[str] = await loc.select_option(values, timeout=timeout * 1000)
         except Exception:
-            return await loc.select_option(label=values, timeout=timeout * 1000)
+            selected = await loc.select_option(label=values, timeout=timeout * 1000)
+        return selected
 
     async def check(self, target: str, checked: bool = True, *, timeout: float = 5.0) -> None:
         await self._reachable(target)
@@ -342,7 +344,8 @@ class PageActions:
         loc = await self.resolve(target)
         await loc.focus()
 
-    async def set_input_files(self, target: str, files: list[str | Path] | list[dict], *, timeout: float = 5.0) -> None:
+    async def set_input_files(self, target: str, files: Sequence[str | Path] | Sequence[dict[str, Any]], *,
+                              timeout: float = 5.0) -> None:
         """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer). With
         ``reject_blocked``, the input (or one of its labels: a styled upload hides the input) must be
         reachable as for a click."""
@@ -350,7 +353,7 @@ class PageActions:
         loc = await self.resolve(target)
         await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
 
-    async def choose_files(self, chooser, files: list[str | Path], *, timeout: float = 5.0) -> None:
+    async def choose_files(self, chooser: Any, files: Sequence[str | Path], *, timeout: float = 5.0) -> None:
         """Answer a file chooser a click opened (one of :attr:`file_choosers`) with ``files``."""
         await chooser.set_files([str(f) for f in files], timeout=timeout * 1000)
 

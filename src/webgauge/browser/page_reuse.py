@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from .cdp import clear_origin_data
 from .errors import BrowserError
 from .origins import origin_of
+from .page_state import PageState
 from .profile import RenderProfile
 
 
-class PageReuse:
+class PageReuse(PageState):
     """Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a
     fresh context."""
 
@@ -40,7 +42,7 @@ class PageReuse:
         :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
         self._live_tab()  # prunes closed tabs
 
-        async def one(p) -> None:
+        async def one(p: Any) -> None:
             with contextlib.suppress(Exception):
                 await (await self.cdp(p)).send("Page.setWebLifecycleState", {"state": "frozen"})
         await asyncio.gather(*(one(p) for p in self._pages))

@@ -133,7 +133,7 @@ class LpipsScorer:
         taps = blob.get("taps") or (ALEX_TAPS if blob.get("layers") == "alex" else None)
         if not taps:
             raise ValueError(f"{path}: 'taps' (indices of compared layers) is required for custom layers")
-        mods = []
+        mods: list[Any] = []
         for spec in layers:
             if "conv" in spec:
                 ci, co, k, s, p = spec["conv"]

@@ -21,6 +21,7 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 __all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text",
            "read_questions"]
@@ -105,7 +106,7 @@ def write_splits(root: Path, questions: list, seed: int) -> dict[str, dict[str, 
     for task in sorted({q.task for q in questions}):
         folder = root / "splits" / task
         folder.mkdir(parents=True, exist_ok=True)
-        rows = {"train": [], "validation": [], "test": []}
+        rows: dict[str, list[Any]] = {"train": [], "validation": [], "test": []}
         for q in sorted(questions, key=lambda q: q.id):
             answer = answer_text(q)
             if q.task != task or answer is None:

@@ -92,7 +92,7 @@ def _assemble(rows: np.ndarray, bands: list[bytes]) -> bytes:
     h, width = rows.shape
     adler = 1
     for i in range(0, h, BAND_ROWS):
-        adler = zlib.adler32(rows[i:i + BAND_ROWS], adler)
+        adler = zlib.adler32(rows[i:i + BAND_ROWS].tobytes(), adler)
     # zlib header (deflate, 32K window, fastest), the bands, a final empty block, the checksum
     data = b"".join([b"\x78\x01", *bands, b"\x03\x00", struct.pack(">I", adler)])
     ihdr = struct.pack(">IIBBBBB", (width - 1) // 3, h, 8, 2, 0, 0, 0)

@@ -99,8 +99,8 @@ def parse_position(text: str | None, keys: list[str]) -> dict | None:
         for k, v in js.items():
             nums = re.findall(r"\d+", str(k))
             key = "-".join(nums[:2])
-            if key in keys and isinstance(v, str) and _relation_of(v):
-                out[key] = _relation_of(v)
+            if key in keys and isinstance(v, str) and (rel := _relation_of(v)):
+                out[key] = rel
     for line in t.splitlines():
         m = re.search(r"(\d+)\s*(?:-|–|,|&|and|to|vs\.?|/)\s*(\d+)\s*\)?\s*[:=\-–>)\]]*\s*(.*)", line, re.I)
         if m:

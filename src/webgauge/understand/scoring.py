@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..report.summary import compare
 from ..report.summary import summarize as summarize_kit
@@ -122,7 +123,8 @@ def score_run(run_dir: str | Path, *, baselines_vote: bool = False) -> RunScores
     need_embed = any(q.task in EMBED_TASKS or (q.target is None and q.task != "color") for q in questions.values())
     embedder = get_embedder() if need_embed else None
     consensus = _consensus_targets(questions, answers, models, electorate, embedder)
-    items, excluded = [], Counter()
+    items: list[Any] = []
+    excluded: Counter[tuple[str, str, str]] = Counter()
     for (model, qid), a in sorted(answers.items()):
         q = questions.get(qid)
         if q is None:

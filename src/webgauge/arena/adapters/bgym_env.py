@@ -123,7 +123,7 @@ class BrowserGymEpisode:
             terminated, truncated = out.terminated, out.truncated
             if terminated or truncated or error:
                 break
-        reward, info = 0.0, {"results": results}
+        reward, info = 0.0, dict[str, Any](results=results)
         if terminated or truncated:
             res = self.task.validate(self.env.judged_state)
             violations = check_effects(self.task.forbidden_effects, self.env.final_diff())

@@ -123,14 +123,15 @@ class ServiceProcess:
         self.url = ""
         deadline = time.monotonic() + start_timeout
         while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
+            line = self.proc.stdout.readline() if self.proc.stdout else ""
             if not line:
                 break
             if line.startswith("control API:"):
                 self.url = line.split()[2]
                 return
         self.close()
-        raise RuntimeError(f"`webgauge arena serve` did not start: {self.proc.stderr.read()[-2000:]}")
+        raise RuntimeError(
+            f"`webgauge arena serve` did not start: {self.proc.stderr.read()[-2000:] if self.proc.stderr else ''}")
 
     def close(self) -> None:
         import signal

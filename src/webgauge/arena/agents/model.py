@@ -118,7 +118,7 @@ class ModelAgent:
         resp = await self.model.generate([system(SYSTEM_PROMPT), user(*parts)], cfg)
         usage = {k: v for k, v in resp.usage.to_dict().items() if isinstance(v, (int, float)) and v is not None}
         parsed = parse_model_answer(resp.text)
-        if parsed.valid:
+        if parsed.valid and parsed.action is not None:
             action, invalid = parsed.action, ""
             self.history.append(json.dumps(action.to_dict()))
         else:

@@ -59,6 +59,8 @@ class OracleAgent:
     def start(self, public_task: dict, base_url: str) -> None:
         if public_task["id"] != self.task.id:
             raise ValueError(f"oracle for {self.task.id} started on {public_task['id']}")
+        if self.task.oracle is None:
+            raise ValueError(f"task {self.task.id} has no scripted solution (oracle) to play")
         self._steps: list[Step] = list(self.task.oracle())
         self._base = base_url
         self._last: Step | None = None

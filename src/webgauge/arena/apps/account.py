@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import random
 import sqlite3
+from typing import Any
 
 from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
@@ -79,7 +80,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 
 def list_keys(conn: sqlite3.Connection, q: str = "", status: str = "", before: str = "") -> list[dict]:
     """The keys the settings page lists for these filters, in its order (newest first)."""
-    sql, args = "SELECT id, name, prefix, created_at, revoked_at FROM acct_api_keys WHERE 1=1", []
+    sql, args = "SELECT id, name, prefix, created_at, revoked_at FROM acct_api_keys WHERE 1=1", list[Any]()
     if q:
         sql, args = sql + " AND name LIKE ?", args + [f"%{q}%"]
     if status == "active":

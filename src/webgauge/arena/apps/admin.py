@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, flag, now, safe_next, signin_token
 
 __all__ = ["APP", "SCHEMA", "ROLES", "STATUSES", "PAGE_SIZE", "COOKIE", "FLAGS", "signin_path"]
@@ -40,7 +40,6 @@ PAGE_SIZE = 25
 COOKIE = "wg_admin"
 FLAGS = {"admin_show_email": ("Show email column", "0"), "admin_compact_tables": ("Compact tables", "0")}
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
@@ -55,11 +54,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     conn.execute("INSERT INTO admin_accounts VALUES(?,?,?)", (user, password, "Operations"))
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, **ctx):

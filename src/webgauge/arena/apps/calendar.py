@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "HOURS", "FIRST_DAY", "DAYS", "reference"]
@@ -31,7 +31,6 @@ HOURS = tuple(range(8, 18))
 FIRST_DAY = "2026-03-02"
 DAYS = 60
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def reference(booking_id: int, date: str, room: str, start: int) -> str:
@@ -61,11 +60,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
                 h += length + rng.randrange(2)
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 async def home(request):

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 __all__ = [
+    "int_param",
     "Request",
     "Response",
     "Route",
@@ -31,6 +32,14 @@ __all__ = [
     "safe_next",
     "BASE_CSS",
 ]
+
+
+def int_param(value: Any, default: int = 1) -> int:
+    """A query parameter as an int (``default`` when missing or not a number: a page number, say)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def signin_token(app: str, username: str, password: str) -> str:

@@ -14,6 +14,7 @@ import datetime as dt
 import io
 import random
 import sqlite3
+from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool
@@ -90,7 +91,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 def list_alerts(conn: sqlite3.Connection, q: str = "", severity: str = "", team: str = "", status: str = "",
                 sort: str = "newest") -> list[dict]:
     """The alerts the dashboard lists for these filters, in its order."""
-    sql, args = "SELECT * FROM dash_alerts WHERE 1=1", []
+    sql, args = "SELECT * FROM dash_alerts WHERE 1=1", list[Any]()
     for col, val in (("severity", severity), ("team", team), ("status", status)):
         if val:
             sql, args = sql + f" AND {col}=?", args + [val]

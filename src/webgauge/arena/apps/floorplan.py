@@ -14,6 +14,7 @@ import datetime as dt
 import io
 import random
 import sqlite3
+from typing import Any
 
 from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
@@ -36,7 +37,7 @@ DESK_W, DESK_H = 70, 46
 
 
 def _working_days(start: str, n: int) -> tuple[str, ...]:
-    d, out = dt.date.fromisoformat(start), []
+    d, out = dt.date.fromisoformat(start), list[Any]()
     while len(out) < n:
         d += dt.timedelta(days=1)
         if d.weekday() < 5:

@@ -18,10 +18,11 @@ import hashlib
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now, safe_next, signin_token
 
 __all__ = ["APP", "SCHEMA", "CATEGORIES", "PAGE_SIZE", "COOKIE", "SETTINGS", "SPAM_MARKERS", "QUARANTINE",
@@ -51,7 +52,6 @@ SPAM_MARKERS = ("limited offer", "click now", "free gift inside", "crypto giveaw
                 "miracle deal", "instant payout", "act fast")
 N_THREADS = 150
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 _QUESTIONS = ("How do I set up {topic} for {company}?", "{product} keeps dropping {topic} after the update",
               "Is {topic} supported in the {city} region?", "Best way to automate {topic} with {product}?",
@@ -87,7 +87,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     members = [u[0] for u in users if u[0] not in spammers]
     normal_cats = list(range(1, len(CATEGORIES)))  # every category but Quarantine
     titles: set[str] = set()
-    threads, posts, files = [], [], []
+    threads, posts, files = list[Any](), list[Any](), list[Any]()
     votes_used: dict[int, set[int]] = {c: set() for c in normal_cats}
 
     def distinct_votes(cat: int) -> int:
@@ -143,11 +143,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
 
 
 # ---- helpers ------------------------------------------------------------------
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _me(request) -> dict | None:

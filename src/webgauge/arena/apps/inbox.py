@@ -18,8 +18,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, now
+from .asgi import AsgiApp, LazyApp, template_cache
+from .common import BASE_CSS, int_param, now
 
 __all__ = ["APP", "SCHEMA", "ME", "PAGE_SIZE", "FOLDERS", "TAGS", "people_and_subjects"]
 
@@ -38,7 +38,6 @@ KINDS = ("numbers", "notes", "plan", "questions", "draft v2", "agenda", "review"
          "timeline", "checklist", "proposal", "handover", "retro")
 N_PERSONAL = 190
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 @functools.lru_cache(maxsize=8)
@@ -137,11 +136,7 @@ def _reorder_requests(conn: sqlite3.Connection, rng: random.Random, people: list
 
 # ---------------------------------------------------------------- rendering helpers
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, title: str, **ctx):
@@ -158,13 +153,6 @@ def _redirect(request, path: str, **query):
 
     q = ("?" + urlencode({k: v for k, v in query.items() if v not in ("", None)})) if query else ""
     return RedirectResponse(request.state.base + path + q, status_code=303)
-
-
-def _int(value, default: int = 1) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 _COLS = ("id", "folder", "sender", "sender_name", "recipients", "subject", "body", "starred", "received_at")
@@ -189,7 +177,7 @@ async def listing(request):
         args += [f"%{q.lower()}%"] * 4
     total = conn.execute(f"SELECT count(*) FROM mail_messages {where}", args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
+    page = min(pages, max(1, int_param(qp.get("page"))))
     rows = [dict(zip(_COLS, r, strict=True)) for r in conn.execute(
         f"SELECT {', '.join(_COLS)} FROM mail_messages {where} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?",
         (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
@@ -211,7 +199,7 @@ async def compose(request):
     conn, qp = request.state.conn, request.query_params
     to = subject = body = ""
     src = qp.get("fwd") or qp.get("reply")
-    m = _message(conn, _int(src, 0)) if src else None
+    m = _message(conn, int_param(src, 0)) if src else None
     if m is not None:
         if qp.get("fwd"):
             subject = f"Fwd: {m['subject']}"

@@ -21,7 +21,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "MAP_W", "MAP_H", "KINDS", "LISTS", "M_PER_PX", "PICK_RADIUS", "handle_at", "share_code"]
@@ -45,7 +45,6 @@ KINDS = {"cafe": ("Cafe", (150, 90, 40), "C"), "pharmacy": ("Pharmacy", (30, 140
          "depot": ("Depot", (30, 30, 30), "D")}
 LISTS = ("Favourites", "Lunch spots", "Client visits", "Weekend", "Errands")
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def share_code(fav_id: int, share_id: int) -> str:
@@ -154,11 +153,7 @@ def map_png(conn: sqlite3.Connection, seed_key: str, draft_zone: tuple[int, int]
     return buf.getvalue()
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _redirect(request, toast: str):

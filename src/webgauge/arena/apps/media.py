@@ -24,7 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 from .media_images import COLORS, PATTERNS, SHAPES, asset_png, distinct, reference_png
 
@@ -43,7 +43,6 @@ LICENCES = ("All rights reserved", "Editorial only", "Internal use", "Royalty fr
 PAGE_SIZE = 24
 N_GROUPS = 55  # near-duplicate groups of 4 assets: 220 assets
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def share_code(asset_code: str, link_id: int) -> str:
@@ -105,11 +104,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     conn.executemany("INSERT INTO media_tickets VALUES(?,?,?,?,?)", tickets)
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, **ctx):

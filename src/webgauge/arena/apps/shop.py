@@ -18,8 +18,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, flag, now
+from .asgi import AsgiApp, LazyApp, template_cache
+from .common import BASE_CSS, flag, int_param, now
 
 __all__ = ["APP", "SCHEMA", "PAGE_SIZE", "ORDERS_PAGE_SIZE", "CATEGORIES", "COLORS", "SORTS", "category_of",
            "money", "FIRST_ORDER_ID"]
@@ -71,7 +71,6 @@ STREETS = ("Maple Ave", "Harbor Rd", "Elm Street", "Station Sq", "Mill Lane", "O
            "Quarry Road", "Bridge Row", "Linden Close", "Market Place", "Chapel Hill")
 OWN_LABELS = ("Parents", "Studio", "Cabin", "Gym", "Lake house", "Workshop", "Allotment", "Boat")
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def category_of(model: str) -> str:
@@ -134,12 +133,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 
 # ---------------------------------------------------------------- rendering helpers
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-        _ENV.filters["money"] = money
-    return _ENV
+_env = template_cache(_DIR, {"money": money})
 
 
 def _render(request, name: str, title: str, **ctx):
@@ -157,13 +151,6 @@ def _redirect(request, path: str, **query):
 
     q = ("?" + urlencode(query)) if query else ""
     return RedirectResponse(request.state.base + path + q, status_code=303)
-
-
-def _int(value, default: int = 1) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 def _cart(conn) -> tuple[list[dict], int, int, int, str]:
@@ -200,7 +187,7 @@ async def catalog(request):
     sql = (" WHERE " + " AND ".join(where)) if where else ""
     total = conn.execute("SELECT count(*) FROM shop_products" + sql, args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
+    page = min(pages, max(1, int_param(qp.get("page"))))
     cols = ("id", "name", "hex", "price_cents", "category")
     rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         f"SELECT id, name, hex, price_cents, category FROM shop_products{sql} ORDER BY {_ORDER_BY[sort]} "
@@ -226,13 +213,13 @@ async def product(request):
 
 async def cart_add(request):
     conn, form = request.state.conn, await request.form()
-    pid, size = _int(form.get("product"), 0), str(form.get("size", ""))
+    pid, size = int_param(form.get("product"), 0), str(form.get("size", ""))
     row = conn.execute("SELECT sizes FROM shop_products WHERE id=?", (pid,)).fetchone()
     if row is None:
         return _redirect(request, "/shop/")
     if size not in row[0].split(","):
         return _redirect(request, f"/shop/p/{pid}")
-    qty = max(1, min(5, _int(form.get("qty"), 1)))
+    qty = max(1, min(5, int_param(form.get("qty"), 1)))
     line = conn.execute("SELECT id FROM shop_cart WHERE product_id=? AND size=?", (pid, size)).fetchone()
     if line:
         conn.execute("UPDATE shop_cart SET qty=min(5, qty+?) WHERE id=?", (qty, line[0]))
@@ -283,7 +270,7 @@ async def checkout(request):
                        error="Choose a shipping address." if request.query_params.get("noaddr") else "")
     form = await request.form()
     rows, _, _, total, _ = _cart(conn)
-    addr = _int(form.get("address"), 0)
+    addr = int_param(form.get("address"), 0)
     if not rows:
         return _redirect(request, "/shop/cart")
     if not conn.execute("SELECT 1 FROM shop_addresses WHERE id=?", (addr,)).fetchone():
@@ -313,7 +300,7 @@ async def orders(request):
     conn, qp = request.state.conn, request.query_params
     rows = _order_rows(conn)
     pages = max(1, -(-len(rows) // ORDERS_PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
+    page = min(pages, max(1, int_param(qp.get("page"))))
     shown = rows[(page - 1) * ORDERS_PAGE_SIZE: page * ORDERS_PAGE_SIZE]
     first = {}
     for oid, name, n in conn.execute(

@@ -121,7 +121,7 @@ def describe_sealed(effect: Effect) -> str:
     other rule (a plug-in's, a new one) is published by kind only, since its text may name targets."""
     sealed = getattr(effect, "describe_sealed", None)
     if callable(sealed):
-        return sealed()
+        return str(sealed())
     if type(effect).__name__ in TABLE_ONLY_RULES and type(effect).__module__ == __name__:
         return effect.describe()
     return f"a {type(effect).__name__} rule (its text is sealed for held-out tasks)"

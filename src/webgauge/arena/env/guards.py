@@ -6,6 +6,7 @@ import hashlib
 
 from ...browser import Element
 from ..core.actions import Action
+from .env_state import EnvState
 
 
 def _activates(action: Action) -> bool:
@@ -70,7 +71,7 @@ def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
             "destructive": irreversible}
 
 
-class EnvGuards:
+class EnvGuards(EnvState):
     """The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
 
     def _elements_under(self, x: float | None, y: float | None) -> list[Element]:
@@ -98,10 +99,10 @@ class EnvGuards:
             return None
         px, py = x * self.obs.viewport[0], y * self.obs.viewport[1]
         try:
-            idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in under]])
+            idx = await self._live_page.evaluate(_HIT_JS, [px, py, [e.path for e in under]])
             if idx < 0:  # the hit is not inside any element whose box holds the point: ask with all of them
                 visible = [e for e in self.obs.elements if e.visible]
-                idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in visible]])
+                idx = await self._live_page.evaluate(_HIT_JS, [px, py, [e.path for e in visible]])
                 return visible[idx] if idx >= 0 else None
             return under[idx]
         except Exception:  # the page is navigating or closed: the step's own checks will say so
@@ -128,7 +129,7 @@ class EnvGuards:
             await self._check_stale(action)
         if self.is_irreversible(target) and _activates(action):
             self._check_approval()
-            if not action.is_pointer:
+            if not action.is_pointer and target is not None:  # is_irreversible(None) is False
                 await self._check_moved(target)
 
     def _check_disabled(self, action: Action, target: Element | None) -> None:
@@ -138,7 +139,7 @@ class EnvGuards:
 
     async def _check_stale(self, action: Action) -> None:
         """A pointer action must aim at the current screenshot, and the page must still show it."""
-        obs, page = self.obs, self.page
+        obs, page = self._obs_now, self._live_page
         aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
         if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
@@ -163,8 +164,8 @@ class EnvGuards:
     async def _unchanged_since_observation(self) -> bool:
         """Did the change watch see nothing since the observation that can change a pixel or a box
         (no mutation, scroll, resize, load, animation, navigation or new dialog)? False without a watch."""
-        page = self.page
-        return (self.watch_changes and page.navigation_id == self.obs.navigation_id
+        page = self._live_page
+        return (self.watch_changes and page.navigation_id == self._obs_now.navigation_id
                 and len(page.dialogs) == self._dialogs_seen and not await page.changes_since_watch())
 
     def is_irreversible(self, el: Element | None) -> bool:
@@ -184,7 +185,7 @@ class EnvGuards:
             self.moved_checks["watch"] += 1
             return
         self.moved_checks["capture"] += 1
-        fresh = await self.page.capture(with_aria=False, with_screenshot=False)
+        fresh = await self._live_page.capture(with_aria=False, with_screenshot=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
         if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box, strict=True)):
             raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")

@@ -129,7 +129,7 @@ def environment_pins(seeds: list[int]) -> dict:
 def _machine() -> dict:
     from importlib import metadata
 
-    pkgs = {}
+    pkgs: dict[str, str | None] = {}
     for name in ("playwright", "numpy", "pillow", "webgauge"):
         try:
             pkgs[name] = metadata.version(name)
@@ -274,7 +274,7 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
         "environment": env,
         "reset": {"procedure": RESET_PROCEDURE, "code": _code(_RESET_MODULES)},
         "tasks": {"tasks": tasks, "tasks_sha256": _json_sha(tasks), "code": _code(_TASK_MODULES)},
-        "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items()},
+        "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items() if v.viewport is not None},
                      "definitions": {v: get_variant(v).describe() for v in variants}},
         "agents": {"system_prompt_sha256": _sha(SYSTEM_PROMPT.encode()),
                    "action_schema_sha256": _json_sha(ACTION_SCHEMA),

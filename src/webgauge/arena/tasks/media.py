@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from ..apps.media import LICENCES, share_code
 from ..content.pools import phrase
@@ -130,7 +131,7 @@ def tag_matches(seed: int, state: State) -> Task:
             errs.append(f"assets not on the moodboard were tagged: {wrong}")
         return TaskResult(not errs, errs)
 
-    steps = [Click(Match(role="link", name="Briefs")), Click(Match(role="link", name=b["ref"]))]
+    steps: list[Any] = [Click(Match(role="link", name="Briefs")), Click(Match(role="link", name=b["ref"]))]
     for a in targets:
         steps += [*_find(a["code"]), Fill(Match(role="textbox", name="Tags"), tag),
                   Click(Match(role="button", name="Save tags"))]

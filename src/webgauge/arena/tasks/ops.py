@@ -65,11 +65,15 @@ def team_visit(seed: int, state: State) -> Task:
             errs.append(f"bookings on {sorted({b['day'] for b in new})}, expected only {day}")
         if any((b["user"] or "").strip().casefold() != team.casefold() for b in new):
             errs.append(f"bookings for {sorted({b['user'] for b in new})}, expected {team!r}")
-        if got and not errs:
-            cols = sorted(d["col"] for d in got)
-            if {(d["floor"], d["row"])
-                for d in got} != {(floor, got[0]["row"])} or cols != list(range(cols[0], cols[0] + n)):
-                errs.append(f"desks {[d['label'] for d in got]} are not {n} neighbours in one row on floor {floor}")
+        if any(d is None for d in got):
+            errs.append("a new booking names a desk that does not exist")
+        desks_got = [d for d in got if d is not None]
+        if desks_got and not errs:
+            cols = sorted(d["col"] for d in desks_got)
+            one_row = {(d["floor"], d["row"]) for d in desks_got} == {(floor, desks_got[0]["row"])}
+            if not one_row or cols != list(range(cols[0], cols[0] + n)):
+                labels = [d["label"] for d in desks_got]
+                errs.append(f"desks {labels} are not {n} neighbours in one row on floor {floor}")
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (

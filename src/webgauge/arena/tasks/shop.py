@@ -281,8 +281,10 @@ _LINE = re.compile(r"^- (\d+) x (.+), size (.+)$")
 def reorder_request(state: State, mail: dict) -> tuple[list[tuple[str, str, int]], str]:
     """The items (name, size, qty) and the address label a reorder mail asks for."""
     items = [(m.group(2), m.group(3), int(m.group(1))) for m in map(_LINE.match, mail["body"].splitlines()) if m]
-    label = re.search(r"for the (.+) address", mail["body"]).group(1)
-    return items, label
+    m = re.search(r"for the (.+) address", mail["body"])
+    if m is None:
+        raise ValueError(f"the reorder mail names no address ('for the ... address'): {mail['body'][:80]!r}")
+    return items, m.group(1)
 
 
 def reorder_from_mail(seed: int, state: State) -> Task:

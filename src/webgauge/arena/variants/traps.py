@@ -72,7 +72,7 @@ class TrapServer:
     @property
     def url(self) -> str:
         host, port = self._srv.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def start(self) -> TrapServer:
         self._thread = threading.Thread(target=self._srv.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)

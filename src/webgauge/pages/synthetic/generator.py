@@ -19,6 +19,7 @@ import html
 import random
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .content import DOMAINS, Domain, make_persona
 from .images import make_png
@@ -182,7 +183,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     radius, size = rng.choice([0, 4, 8, 14]), rng.choice([14, 15, 16])
     persona, site = make_persona(rng), rng.choice(d.sites)
     regions = LAYOUTS[layout]
-    w, fields, assets = _Writer(), [], {}
+    w, fields, assets = _Writer(), list[Any](), dict[str, bytes]()
     assets["img/logo.png"] = make_png(seed, "logo", 40, 40)
     assets["img/hero.png"] = make_png(seed, "hero", 360, 220)
 
