@@ -113,11 +113,14 @@ class EnvGuards(EnvState):
         button of the form whose field has the focus (Enter submits a form by clicking that button).
         Without this, Enter in a form's field would place an order or delete an account past the
         approval gate of its declared submit button. If the page cannot be asked, the given element."""
+        if self.obs is None:
+            return None
         given = self.obs.element(action.element) if action.element else None
-        visible = [e for e in self.obs.elements if e.visible]
+        visible = [e for e in self.obs.elements or () if e.visible]
         enter = action.kind == "type_text" or action.key == "Enter"
         try:
-            idx = await self.page.evaluate(_KEY_JS, [given.path if given else None, [e.path for e in visible], enter])
+            paths = [e.path for e in visible]
+            idx = await self._live_page.evaluate(_KEY_JS, [given.path if given else None, paths, enter])
         except Exception:  # the page is navigating or closed: the step's own checks will say so
             return given
         return visible[idx] if idx >= 0 else given
