@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict, cast
 
-__all__ = ["RESOURCE_LIST_VERSION", "RESOURCE_TYPES", "Resource", "ResourceList",
+__all__ = ["RESOURCE_LIST_VERSION", "RESOURCE_TYPES", "Resource", "ResourceList", "ResourceDict", "ResourceListDict",
            "box_center", "box_area", "resource_key", "MRWEB_TYPES", "MRWEB_WINDOW", "resources_from_mrweb"]
 
 RESOURCE_LIST_VERSION = "webgauge.design2code.resources/1"
@@ -46,6 +46,31 @@ RESOURCE_TYPES: tuple[str, ...] = ("link", "image", "background_image", "backend
 MRWEB_TYPES: dict[str, str] = {"a": "link", "img": "image", "background-image": "background_image"}
 MRWEB_WINDOW: tuple[int, int] = (1920, 1080)
 """The window MRWeb records its boxes and screenshots in (its ``get_driver`` default)."""
+
+
+class ResourceDict(TypedDict, total=False):
+    """A resource as JSON (:meth:`Resource.to_dict`): ``type``, ``box``, ``url`` and ``text`` always;
+    the others only when set."""
+    type: str
+    box: list[list[float]]
+    url: str
+    text: str
+    color: str
+    background_color: str
+    method: str
+    target_page: str
+    fields: list[str]
+    via: str
+    raw_url: str
+
+
+class ResourceListDict(TypedDict):
+    """A page's resource list as JSON (:meth:`ResourceList.to_dict`)."""
+    version: str
+    page: str
+    viewport: list[int]
+    page_size: list[int]
+    resources: list[ResourceDict]
 
 
 @dataclass
@@ -83,12 +108,12 @@ class Resource:
     def height(self) -> float:
         return self.box[1][1] - self.box[0][1]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResourceDict:
         d = asdict(self)
-        return {k: v for k, v in d.items() if v not in (None, []) or k in ("text", "url")}
+        return cast(ResourceDict, {k: v for k, v in d.items() if v not in (None, []) or k in ("text", "url")})
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Resource:
+    def from_dict(cls, d: Mapping[str, Any]) -> Resource:
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(d) - known
         if unknown:
@@ -106,7 +131,7 @@ class ResourceList:
     page_size: tuple[int, int] = (1280, 800)
     version: str = RESOURCE_LIST_VERSION
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResourceListDict:
         return {"version": self.version, "page": self.page, "viewport": list(self.viewport),
                 "page_size": list(self.page_size),
                 "resources": [r.to_dict() for r in self.resources]}
@@ -121,7 +146,7 @@ class ResourceList:
         return json.dumps(rows, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ResourceList:
+    def from_dict(cls, d: Mapping[str, Any]) -> ResourceList:
         version = d.get("version")
         if version != RESOURCE_LIST_VERSION:
             raise ValueError(f"resource list version {version!r} is not supported; "

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .context import WorkerContext
-from .items import ItemResult, WorkItem
+from .items import ItemResult, Outcome, WorkItem, WorkItemDict
 
 __all__ = ["resolve_handler", "execute_item", "error_info", "Handler"]
 
@@ -74,8 +74,8 @@ def _check_result(result: Any, item: WorkItem) -> ItemResult:
     return result
 
 
-async def execute_item(handler: Handler, item_data: dict, ctx: WorkerContext,
-                       timeout: float | None = None) -> dict:
+async def execute_item(handler: Handler, item_data: WorkItemDict, ctx: WorkerContext,
+                       timeout: float | None = None) -> Outcome:
     """Run ``handler`` on one item and return an outcome message (never raises for item errors)."""
     item = WorkItem.from_dict(item_data)
     started = time.time()
@@ -99,8 +99,8 @@ async def execute_item(handler: Handler, item_data: dict, ctx: WorkerContext,
     return _outcome(item, "ok", result.record, blobs, None, started, ctx.worker)
 
 
-def _outcome(item: WorkItem, status: str, record: dict | None, blobs: dict[str, bytes],
-             error: dict | None, started: float, worker: str) -> dict:
+def _outcome(item: WorkItem, status: str, record: dict[str, Any] | None, blobs: dict[str, bytes],
+             error: dict[str, Any] | None, started: float, worker: str) -> Outcome:
     return {
         "item_id": item.id, "kind": item.kind, "status": status, "record": record, "blobs": blobs,
         "error": error, "started": started, "finished": time.time(), "worker": worker,

@@ -10,15 +10,40 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-__all__ = ["WorkItem", "ItemResult", "payload_sha256", "canonical_json"]
+__all__ = ["WorkItem", "ItemResult", "payload_sha256", "canonical_json", "WorkItemDict", "Outcome", "Event"]
 
 
 def canonical_json(value: Any) -> str:
     """JSON with sorted keys and no whitespace: the same value always gives the same text."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class WorkItemDict(TypedDict):
+    """A work item as it crosses to a worker (:meth:`WorkItem.to_dict`)."""
+    id: str
+    kind: str
+    payload: dict[str, Any]
+
+
+class Outcome(TypedDict):
+    """What a worker reports for one item: its record and blobs, or the error, with timings."""
+    item_id: str
+    kind: str
+    status: str  # "ok" or "error"
+    record: dict[str, Any] | None
+    blobs: dict[str, bytes]
+    error: dict[str, Any] | None
+    started: float
+    finished: float
+    worker: str
+
+
+# an executor's report: ("done", the item's outcome) or ("requeue", an item to send again)
+Event = tuple[str, "Outcome | WorkItemDict"]
 
 
 @dataclass(frozen=True)
@@ -49,12 +74,12 @@ class WorkItem:
                 "pass plain dicts/lists/str/numbers and store bytes as blobs"
             ) from None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> WorkItemDict:
         """Plain dict form (what crosses process boundaries)."""
         return {"id": self.id, "kind": self.kind, "payload": self.payload}
 
     @classmethod
-    def from_dict(cls, data: dict) -> WorkItem:
+    def from_dict(cls, data: Mapping[str, Any]) -> WorkItem:
         """Inverse of :meth:`to_dict`."""
         return cls(id=data["id"], kind=data["kind"], payload=data.get("payload") or {})
 

@@ -19,10 +19,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from typing import Any
 
 from .context import WorkerContext
 from .execute import error_info, execute_item, resolve_handler
 from .executor_base import ExecutorBase, ExecutorSettings
+from .items import Event, Outcome, WorkItemDict
 
 __all__ = ["LocalExecutor", "HARD_TIMEOUT_GRACE"]
 
@@ -77,7 +79,7 @@ async def _worker_loop(conn: Connection, handler_path: str, run_dir: str, option
 
     threading.Thread(target=reader, name=f"{name}-reader", daemon=True).start()
 
-    async def run_one(item: dict) -> None:
+    async def run_one(item: WorkItemDict) -> None:
         outcome = await execute_item(handler, item, ctx, item_timeout)
         try:
             conn.send({"type": "result", "outcome": outcome})
@@ -107,7 +109,7 @@ class _Worker:
     name: str
     process: mp.process.BaseProcess
     conn: Connection
-    in_flight: dict[str, tuple[dict, float]] = field(default_factory=dict)  # item_id -> (item, sent at)
+    in_flight: dict[str, tuple[WorkItemDict, float]] = field(default_factory=dict)  # item_id -> (item, sent at)
     pid: int | None = None
     spawned_at: float = field(default_factory=time.monotonic)
     ready_at: float | None = None  # item clocks start no earlier than this: startup is not the item's time
@@ -178,7 +180,7 @@ class LocalExecutor(ExecutorBase):
     def has_capacity(self) -> bool:
         return self.in_flight < self.capacity
 
-    def submit(self, item: dict) -> None:
+    def submit(self, item: WorkItemDict) -> None:
         """Send an item to the least busy worker (restarting a crashed one if needed)."""
         slot = min(range(len(self._workers)),
                    key=lambda i: len(w.in_flight) if (w := self._workers[i]) is not None else -1)
@@ -191,12 +193,12 @@ class LocalExecutor(ExecutorBase):
         w.in_flight[item["id"]] = (item, time.monotonic())
         w.conn.send({"type": "item", "item": item})
 
-    def poll(self, timeout: float) -> list[tuple[str, dict]]:
+    def poll(self, timeout: float) -> list[Event]:
         """Wait up to ``timeout`` s; return events ``("done", outcome)`` or ``("requeue", item)``."""
         live = [w for w in self._workers if w is not None]
         if not live:
             return []
-        events: list[tuple[str, dict]] = []
+        events: list[Event] = []
         wait([w.conn for w in live] + [w.process.sentinel for w in live], timeout)
         for w in live:
             events += self._drain(w)
@@ -206,8 +208,8 @@ class LocalExecutor(ExecutorBase):
         events += self._hard_timeouts()
         return events
 
-    def _drain(self, w: _Worker) -> list[tuple[str, dict]]:
-        events = []
+    def _drain(self, w: _Worker) -> list[Event]:
+        events: list[Event] = []
         try:
             while w.conn.poll():
                 msg = w.conn.recv()
@@ -225,10 +227,10 @@ class LocalExecutor(ExecutorBase):
             pass
         return events
 
-    def _crashed(self, w: _Worker) -> list[tuple[str, dict]]:
+    def _crashed(self, w: _Worker) -> list[Event]:
         """Turn a dead worker's in-flight items into failures and free its slot."""
         code = w.process.exitcode
-        events = []
+        events: list[Event] = []
         now = time.time()
         for item, sent in w.in_flight.values():
             err = {"type": "WorkerCrashed", "traceback": "",
@@ -239,9 +241,9 @@ class LocalExecutor(ExecutorBase):
         self._workers[self._workers.index(w)] = None
         return events
 
-    def _stalled_starts(self) -> list[tuple[str, dict]]:
+    def _stalled_starts(self) -> list[Event]:
         """Workers that never reported ready: their items fail as ``WorkerCrashed``."""
-        events = []
+        events: list[Event] = []
         now_m = time.monotonic()
         for w in [w for w in self._workers if w is not None and w.ready_at is None]:
             if now_m - w.spawned_at <= WORKER_START_TIMEOUT:
@@ -255,11 +257,11 @@ class LocalExecutor(ExecutorBase):
             self._workers[self._workers.index(w)] = None
         return events
 
-    def _hard_timeouts(self) -> list[tuple[str, dict]]:
+    def _hard_timeouts(self) -> list[Event]:
         if not self.item_timeout:
             return []
         limit = self.item_timeout + HARD_TIMEOUT_GRACE
-        events = []
+        events: list[Event] = []
         now_m, now = time.monotonic(), time.time()
         for w in self._workers:
             if w is None or w.ready_at is None:
@@ -282,6 +284,6 @@ class LocalExecutor(ExecutorBase):
         return events
 
 
-def _synthetic(item: dict, error: dict, started: float, worker: str) -> dict:
+def _synthetic(item: WorkItemDict, error: dict[str, Any], started: float, worker: str) -> Outcome:
     return {"item_id": item["id"], "kind": item["kind"], "status": "error", "record": None, "blobs": {},
             "error": error, "started": started, "finished": time.time(), "worker": worker}

@@ -15,6 +15,7 @@ from typing import Any
 from .context import WorkerContext
 from .execute import execute_item, resolve_handler
 from .executor_base import ExecutorBase, ExecutorSettings
+from .items import Event, Outcome, WorkItemDict
 from .local import HARD_TIMEOUT_GRACE, WorkerStartupError, _synthetic
 
 __all__ = ["RayExecutor", "import_ray"]
@@ -40,7 +41,7 @@ class _ItemActor:
         self.ctx = WorkerContext(run_dir, options, base_seed, worker=name, browser_options=browser_options)
         self.item_timeout = item_timeout
 
-    async def run(self, item: dict) -> dict:
+    async def run(self, item: WorkItemDict) -> Outcome:
         return await execute_item(self.handler, item, self.ctx, self.item_timeout)
 
     async def ping(self) -> str:
@@ -60,7 +61,7 @@ class RayExecutor(ExecutorBase):
         self.ray_address = ray_address
         self._actors: list[Any] = []
         self._names: list[str] = []
-        self._futures: dict[Any, tuple[int, dict, float, Any]] = {}  # ref -> (slot, item, submitted, actor)
+        self._futures: dict[Any, tuple[int, WorkItemDict, float, Any]] = {}  # ref -> (slot, item, submitted, actor)
         self._started_ray = False
         self._actor_cls: Any = None
         self._generation = 0
@@ -118,7 +119,7 @@ class RayExecutor(ExecutorBase):
     def has_capacity(self) -> bool:
         return self.in_flight < len(self._actors) * self.per_worker
 
-    def submit(self, item: dict) -> None:
+    def submit(self, item: WorkItemDict) -> None:
         slot = min(range(len(self._actors)), key=self._load)
         if self._actors[slot] is None:  # replace a dead actor only when there is work for it
             self._generation += 1
@@ -132,12 +133,12 @@ class RayExecutor(ExecutorBase):
         ref = actor.run.remote(item)
         self._futures[ref] = (slot, item, time.monotonic(), actor)
 
-    def poll(self, timeout: float) -> list[tuple[str, dict]]:
+    def poll(self, timeout: float) -> list[Event]:
         ray = self.ray
         if not self._futures:
             return []
         ready, _ = ray.wait(list(self._futures), num_returns=len(self._futures), timeout=timeout)
-        events: list[tuple[str, dict]] = []
+        events: list[Event] = []
         dead: set[int] = set()
         for ref in ready:
             slot, item, sent, actor = self._futures.pop(ref)
@@ -159,13 +160,13 @@ class RayExecutor(ExecutorBase):
             self._actors[slot] = None
         return events
 
-    def _hard_timeouts(self, dead: set[int]) -> list[tuple[str, dict]]:
+    def _hard_timeouts(self, dead: set[int]) -> list[Event]:
         if not self.item_timeout:
             return []
         limit = self.item_timeout + HARD_TIMEOUT_GRACE
         now_m = time.monotonic()
         hung_slots = {s for s, _, sent, _ in self._futures.values() if now_m - sent > limit}
-        events = []
+        events: list[Event] = []
         for ref, (slot, item, sent, _) in list(self._futures.items()):
             if slot not in hung_slots:
                 continue

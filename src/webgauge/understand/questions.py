@@ -15,18 +15,55 @@ import json
 import random
 import weakref
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, cast
 from urllib.parse import urlsplit
 
 from ..browser import Element
 from ..perturb import EditLog, assume_settled
 from .images import ImageStore
 
-__all__ = ["TASKS", "Question", "PageContext", "TaskBuilder", "SnapshotStore", "hide_caret", "snapshot_dict"]
+__all__ = ["TASKS", "Question", "QuestionDict", "QuestionMeta", "PageContext", "TaskBuilder", "SnapshotStore",
+           "hide_caret", "snapshot_dict"]
 
 TASKS = ("position", "ui_group", "form_fill", "hint_text", "color", "text", "layout", "safety")
+
+
+class QuestionMeta(TypedDict, total=False):
+    """What a question records beside its target; each task fills the keys it has."""
+    label: str  # the element's label (ui_group, form_fill, hint_text, text)
+    placeholder: str  # form_fill: the field's placeholder
+    page_height: int  # position: the page's height in CSS px
+    labels: list[str]  # position: the compared elements' labels
+    perturbation: dict[str, Any]  # robustness: the edit's record (PerturbationRecord.to_dict())
+    changed_pixels: float  # robustness: the share of pixels the edit changed
+    perturbed_label: str  # text: the label after the edit
+    extra: bool  # text: an extra kind (not in the paper's set)
+    fallbacks: list[dict[str, str]]  # text: the buttons tried before the one used, and why each failed
+    replaced_label: dict[str, Any]  # a human correction: the target and source it replaced
+    annotator: str  # a human correction: who made it
+
+
+class QuestionDict(TypedDict):
+    """A question as its JSONL row (``Question.to_dict``; ``Question.from_dict`` reads it back)."""
+    id: str
+    task: str
+    page: str
+    source: str
+    prompt_id: str
+    question: str
+    images: list[str]
+    target: Any
+    target_source: str
+    difficulty: str
+    variant: str
+    pair: str | None
+    choices: list[str]
+    snapshot: str
+    elements: list[str]
+    meta: QuestionMeta
 
 
 @dataclass
@@ -48,13 +85,13 @@ class Question:
     choices: list[str] = field(default_factory=list)
     snapshot: str = ""
     elements: list[str] = field(default_factory=list)
-    meta: dict = field(default_factory=dict)
+    meta: QuestionMeta = field(default_factory=lambda: QuestionMeta())
 
-    def to_dict(self) -> dict:
-        return asdict(self)
+    def to_dict(self) -> QuestionDict:
+        return cast(QuestionDict, asdict(self))
 
     @classmethod
-    def from_dict(cls, d: dict) -> Question:
+    def from_dict(cls, d: Mapping[str, Any]) -> Question:
         return cls(**d)
 
 

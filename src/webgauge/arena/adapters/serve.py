@@ -23,6 +23,7 @@ import base64
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,19 @@ from ..core.answers import with_answer
 from ..core.diff import diff_states
 from ..core.effects import check_effects
 from ..core.task import Task
+from .serve_api import (
+    EffectsReply,
+    FamilyRow,
+    FileReply,
+    LeaseReply,
+    Params,
+    ResetReply,
+    State,
+    StateReply,
+    TraceEvent,
+    TraceReply,
+    VerdictReply,
+)
 
 __all__ = ["API_VERSION", "ArenaService", "Verdict", "family_table", "judge", "task_for"]
 
@@ -51,7 +65,7 @@ class Verdict:
     def reward(self) -> float:
         return 1.0 if self.success and not self.forbidden_violations else 0.0
 
-    def to_dict(self, sealed: bool = False) -> dict:
+    def to_dict(self, sealed: bool = False) -> VerdictReply:
         """JSON view; ``sealed`` (held-out) gives counts instead of messages that may name targets."""
         if sealed:
             return {"reward": self.reward, "success": self.success, "errors": len(self.errors),
@@ -60,7 +74,7 @@ class Verdict:
                 "forbidden_violations": list(self.forbidden_violations), "sealed": False}
 
 
-def judge(task: Task, seed_state: dict, state: dict, answer: str | None) -> Verdict:
+def judge(task: Task, seed_state: State, state: State, answer: str | None) -> Verdict:
     """The verdict of ``task`` on ``state`` (reached from ``seed_state``) with the agent's ``answer``:
     what :func:`~webgauge.arena.env.episode.play` computes at an episode's end."""
     result = task.validate(with_answer(state, answer))
@@ -76,13 +90,13 @@ def _family_keys() -> dict[str, str]:
     return {fam(0, state).family: key for key, fam in FAMILIES.items()}
 
 
-def family_table() -> list[dict]:
+def family_table() -> list[FamilyRow]:
     """Every family with what a client needs before a reset (sorted by name): its pattern,
     viewport, step budget and whether it offers files (BrowserGym sets the viewport first)."""
     from ..tasks import FAMILIES, seed_state
 
     state = seed_state(0)
-    rows = []
+    rows: list[FamilyRow] = []
     for fam in FAMILIES.values():
         t = fam(0, state)
         rows.append({"family": t.family, "pattern": t.pattern, "visual": t.visual, "viewport": t.viewport.to_dict(),
@@ -107,9 +121,9 @@ class Slot:
     lease: str | None = None
     task: Task | None = None
     heldout: bool = False
-    seed_state: dict = field(default_factory=dict)
-    last_state: dict = field(default_factory=dict)
-    trace: list[dict] = field(default_factory=list)
+    seed_state: State = field(default_factory=dict)
+    last_state: State = field(default_factory=dict)
+    trace: list[TraceEvent] = field(default_factory=list)
     last_used: float = 0.0  # time.monotonic() of the lease's last call
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -133,7 +147,7 @@ class ArenaService(ArenaServer):
         self.slots = [Slot(i, self.create_episode(0, f"slot{i}-{secrets.token_hex(4)}").id) for i in range(slots)]
 
     # ---- dispatch ----------------------------------------------------------
-    def control(self, m: str, segs: list[str], p: dict, headers: dict[str, str] | None = None) -> Any:
+    def control(self, m: str, segs: list[str], p: Params, headers: dict[str, str] | None = None) -> Any:
         if not segs or segs[0] != "v1":
             raise KeyError(f"no route /{'/'.join(segs)}: this service speaks /v1 (GET /v1/version)")
         route = segs[1:]
@@ -159,7 +173,7 @@ class ArenaService(ArenaServer):
         with slot.lock:
             return handler(self, slot, p)
 
-    def _reserve(self) -> dict:
+    def _reserve(self) -> LeaseReply:
         with self._slots_lock:
             slot = next((s for s in self.slots if s.lease is None), None)
             if slot is None:  # reclaim the longest-idle lease of a client that stopped calling
@@ -188,13 +202,13 @@ class ArenaService(ArenaServer):
         return slot
 
     # ---- slot routes ---------------------------------------------------------
-    def _release(self, slot: Slot, p: dict) -> dict:
+    def _release(self, slot: Slot, p: Params) -> dict[str, int]:
         self.episode(slot.episode_id).reset(0)
         slot.lease, slot.task, slot.heldout = None, None, False
         slot.seed_state, slot.last_state, slot.trace = {}, {}, []
         return {"released": slot.index}
 
-    def _task(self, p: dict) -> tuple[Task, bool]:
+    def _task(self, p: Params) -> tuple[Task, bool]:
         family = str(p.get("family") or "")
         if "heldout" in p and p["heldout"] is not None:
             if self._secret is None:
@@ -214,7 +228,7 @@ class ArenaService(ArenaServer):
             raise ValueError(f"seed {seed}: public seeds are 0..2**64-1 (held-out tasks: send heldout=<index>)")
         return task_for(family, seed, self._keys), False
 
-    def _reset(self, slot: Slot, p: dict) -> dict:
+    def _reset(self, slot: Slot, p: Params) -> ResetReply:
         task, heldout = self._task(p)
         t0 = time.perf_counter()
         ep = self.episode(slot.episode_id)
@@ -238,7 +252,7 @@ class ArenaService(ArenaServer):
             raise ValueError(f"slot {slot.index} has no task; POST /v1/slots/{slot.index}/reset first")
         return slot.task
 
-    def _state_now(self, slot: Slot, event: str, answer: str | None = None) -> dict:
+    def _state_now(self, slot: Slot, event: str, answer: str | None = None) -> State:
         """The stored state now; the change since the last read goes into the slot's trace."""
         st, _ = self.episode(slot.episode_id).db.snapshot()
         st = dict(st)
@@ -249,12 +263,12 @@ class ArenaService(ArenaServer):
         slot.last_state = st
         return st
 
-    def _state(self, slot: Slot, p: dict) -> dict:
+    def _state(self, slot: Slot, p: Params) -> StateReply:
         self._need_task(slot)
         st = self._state_now(slot, "state")
         return {"state": st, "hash": self.episode(slot.episode_id).db.hash()}
 
-    def _validate(self, slot: Slot, p: dict) -> dict:
+    def _validate(self, slot: Slot, p: Params) -> VerdictReply:
         task = self._need_task(slot)
         answer = p.get("answer")
         if answer is not None and not isinstance(answer, str):
@@ -262,7 +276,7 @@ class ArenaService(ArenaServer):
         st = self._state_now(slot, "validate", answer)
         return judge(task, slot.seed_state, st, answer).to_dict(sealed=slot.heldout)
 
-    def _effects(self, slot: Slot, p: dict) -> dict:
+    def _effects(self, slot: Slot, p: Params) -> EffectsReply:
         task = self._need_task(slot)
         st = self._state_now(slot, "effects")
         violations = check_effects(task.forbidden_effects, diff_states(slot.seed_state, st))
@@ -271,7 +285,7 @@ class ArenaService(ArenaServer):
         return {"forbidden_violations": violations, "rules": [e.describe() for e in task.forbidden_effects],
                 "sealed": False}
 
-    def _trace(self, slot: Slot, p: dict) -> dict:
+    def _trace(self, slot: Slot, p: Params) -> TraceReply:
         self._need_task(slot)
         self._state_now(slot, "trace")
         ep = self.episode(slot.episode_id)
@@ -279,10 +293,10 @@ class ArenaService(ArenaServer):
             writes = list(ep.writes)
         return {"trace": list(slot.trace), "writes": writes}
 
-    def _inflight(self, slot: Slot, p: dict) -> dict:
+    def _inflight(self, slot: Slot, p: Params) -> dict[str, int]:
         return {"inflight": self.episode(slot.episode_id).inflight}
 
-    def _file(self, slot: Slot, p: dict) -> dict:
+    def _file(self, slot: Slot, p: Params) -> FileReply:
         task = self._need_task(slot)
         files = dict(task.files)
         name = str(p.get("name", ""))
@@ -291,7 +305,7 @@ class ArenaService(ArenaServer):
         return {"name": name, "base64": base64.b64encode(files[name]).decode()}
 
 
-_SLOT_ROUTES = {
+_SLOT_ROUTES: dict[tuple[str, str], Callable[[ArenaService, Slot, Params], Any]] = {
     ("DELETE", ""): ArenaService._release,
     ("POST", "reset"): ArenaService._reset,
     ("GET", "state"): ArenaService._state,

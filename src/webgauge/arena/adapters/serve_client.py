@@ -15,6 +15,7 @@ import urllib.request
 from typing import Any
 
 from ..apps.control import ControlError
+from .serve_api import EffectsReply, LeaseReply, ResetReply, State, TraceReply, VerdictReply, VersionReply
 
 __all__ = ["ServiceControl", "ServiceProcess"]
 
@@ -31,12 +32,12 @@ class ServiceControl:
         self.family: str | None = None
         self.heldout: int | None = None
         self.base_url = ""
-        self.last_reset: dict = {}
-        info = self._call("GET", "/v1/version")
+        self.last_reset: ResetReply | None = None
+        info: VersionReply = self._call("GET", "/v1/version")
         self.app_url = info["app_url"]
         self.api_version = info["version"]
 
-    def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+    def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> Any:
         data = json.dumps(payload).encode() if payload is not None else None
         headers = {"Content-Type": "application/json", **({"X-Webgauge-Lease": self.lease} if self.lease else {})}
         req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
@@ -55,13 +56,13 @@ class ServiceControl:
     def episode_base(self, eid: str) -> str:
         return self.base_url
 
-    def create(self, seed: int, episode_id: str | None = None) -> dict:
+    def create(self, seed: int, episode_id: str | None = None) -> dict[str, str]:
         if self.slot is None:
-            r = self._call("POST", "/v1/slots")
+            r: LeaseReply = self._call("POST", "/v1/slots")
             self.slot, self.lease = r["slot"], r["lease"]
         return {"id": f"slot{self.slot}"}
 
-    def reset(self, eid: str, seed: int | None = None) -> dict:
+    def reset(self, eid: str, seed: int | None = None) -> ResetReply:
         if not self.family:
             raise ControlError("set ServiceControl.family to the task's family before env.reset(task)")
         payload: dict[str, Any] = {"family": self.family}
@@ -69,11 +70,12 @@ class ServiceControl:
             payload["heldout"] = self.heldout
         else:
             payload["seed"] = 0 if seed is None else int(seed)
-        self.last_reset = r = self._call("POST", self._slot("reset"), payload)
+        r: ResetReply = self._call("POST", self._slot("reset"), payload)
+        self.last_reset = r
         self.base_url = r["base_url"]
         return r
 
-    def state(self, eid: str) -> tuple[dict, str]:
+    def state(self, eid: str) -> tuple[State, str]:
         r = self._call("GET", self._slot("state"))
         return r["state"], r["hash"]
 
@@ -81,28 +83,29 @@ class ServiceControl:
         return self.state(eid)[1]
 
     def inflight(self, eid: str) -> int:
-        return self._call("GET", self._slot("inflight"))["inflight"]
+        return int(self._call("GET", self._slot("inflight"))["inflight"])
 
-    def writes(self, eid: str) -> list[dict]:
-        return self._call("GET", self._slot("trace"))["writes"]
+    def writes(self, eid: str) -> list[dict[str, Any]]:
+        trace: TraceReply = self._call("GET", self._slot("trace"))
+        return trace["writes"]
 
     def delete(self, eid: str) -> None:
         if self.slot is not None:
             self._call("DELETE", self._slot())
             self.slot = self.lease = None
 
-    def health(self) -> dict:
+    def health(self) -> VersionReply:
         return self._call("GET", "/v1/version")
 
     # ---- beyond the env's protocol -------------------------------------------
-    def validate(self, answer: str | None) -> dict:
+    def validate(self, answer: str | None) -> VerdictReply:
         """The service's verdict on the slot's state now, with the agent's ``answer``."""
         return self._call("POST", self._slot("validate"), {"answer": answer})
 
-    def trace(self) -> dict:
+    def trace(self) -> TraceReply:
         return self._call("GET", self._slot("trace"))
 
-    def effects(self) -> dict:
+    def effects(self) -> EffectsReply:
         return self._call("GET", self._slot("effects"))
 
 

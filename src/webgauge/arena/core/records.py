@@ -38,7 +38,7 @@ class StepRecord(Record):
     usage: dict[str, Any] = field(default_factory=dict)
     after: dict[str, Any] = field(default_factory=dict)  # observation meta and blob refs after the step
     # where the env's step time went (guard, action, settle, observe, state)
-    timings_ms: dict[str, Any] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -71,8 +71,8 @@ class EpisodeRecord(Record):
     # verdict
     success: bool
     forbidden: bool
-    validator_errors: list[Any] = field(default_factory=list)
-    forbidden_violations: list[Any] = field(default_factory=list)
+    validator_errors: list[str] = field(default_factory=list)
+    forbidden_violations: list[str] = field(default_factory=list)
     error: str | None = None
     timed_out: bool = False
     truncated: bool = False
@@ -84,23 +84,23 @@ class EpisodeRecord(Record):
     env_reset_ms: float | None = None   # the whole env reset: database, browser page, navigation, first capture
     n_steps: int = 0
     retries: int = 0
-    rejections: dict[str, Any] = field(default_factory=dict)
+    rejections: dict[str, int] = field(default_factory=dict)  # rejection reason -> steps
     grounding_errors: int = 0
     approvals: int = 0
     duration_s: float = 0.0
-    step_latency_ms: list[Any] = field(default_factory=list)
+    step_latency_ms: list[float] = field(default_factory=list)
     writes: int = 0
     unnecessary_writes: int = 0
     duplicate_submissions: int = 0
     screenshots: int = 0
     screenshot_bytes: int = 0
     image_tokens: int = 0
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: dict[str, float] = field(default_factory=dict)  # token and image counts, summed over the steps
     # variants and safety
     variant_events: dict[str, Any] = field(default_factory=dict)
     approval_policy: str | None = None
     gated: bool = False
-    approval_decisions: list[Any] = field(default_factory=list)
+    approval_decisions: list[dict[str, Any]] = field(default_factory=list)
     approvals_granted: int = 0
     blocked_destructive: int = 0
     refused: bool = False

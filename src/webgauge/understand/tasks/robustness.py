@@ -36,7 +36,7 @@ from ...perturb import (
 )
 from ..labeller import buttons, label_of, primary_button
 from ..prompts import prompt_id, render_prompt
-from ..questions import Question
+from ..questions import Question, QuestionMeta
 from .common import boxed_image, button_labels, truth_elements
 
 __all__ = ["build_color", "build_text", "build_layout", "cta_element"]
@@ -104,11 +104,11 @@ async def _checked(ctx, pending, *, counted: bool = True):
 
 
 def _q(ctx, task, n, images, target, source, *, variant, pair, snap_id, elements=(), difficulty="all",
-       choices=(), meta=None) -> Question:
+       choices=(), meta: QuestionMeta | None = None) -> Question:
     return Question(id=ctx.qid(task, n), task=task, page=ctx.page_id, source=ctx.source,
                     prompt_id=prompt_id(task), question=render_prompt(task), images=images, target=target,
                     target_source=source, difficulty=difficulty, variant=variant, pair=pair,
-                    choices=list(choices), snapshot=snap_id, elements=list(elements), meta=meta or {})
+                    choices=list(choices), snapshot=snap_id, elements=list(elements), meta=meta or QuestionMeta())
 
 
 async def build_color(ctx) -> list[Question]:
