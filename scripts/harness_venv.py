@@ -11,7 +11,14 @@ and everything it resolves to; webgauge itself is installed into it editable wit
 webgauge's dependencies (scikit-learn, sentence-transformers, the embedding model...) come from
 the environment that runs this script, appended to the harness venv's path by a ``.pth`` file
 *after* its own site-packages, so the harness's own pins win. PyTorch is installed first from the
-CPU wheel pinned in scripts/bootstrap.sh so that no CUDA build is downloaded.
+CPU wheel pinned in scripts/bootstrap.sh (``torch==2.13.0``, a file on disk that pip resolves) and
+kept there by a constraint while the harness resolves, so that no CUDA build is downloaded; the
+build fails if a CUDA package (``nvidia-*``, ``triton``) or another torch got in all the same.
+torchvision is removed again after lmms-eval's install: lmms-eval requires it, but PyPI's build
+links PyTorch's CUDA libraries and fails to import beside the CPU torch ("operator
+torchvision::nms does not exist"), and transformers imports it whenever it is installed. The
+export's task loading and scoring need neither; a local Hugging Face model run in lmms-eval that
+needs torchvision needs ``pip install torch==2.14.1 torchvision==0.29.1`` (a CUDA build, ~5.5 GB).
 
 Idempotent: a venv whose stamp matches this script and pyproject.toml is left as it is.
 """
@@ -30,8 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HARNESSES = {
-    "inspect": {"packages": ["inspect_ai"], "torch": False},
-    "lmms-eval": {"packages": ["lmms-eval"], "torch": True},
+    "inspect": {"packages": ["inspect_ai"], "torch": False, "remove": []},
+    "lmms-eval": {"packages": ["lmms-eval"], "torch": True, "remove": ["torchvision"]},
 }
 TORCH = "torch==2.13.0"
 
@@ -50,6 +57,20 @@ def _site_packages(python: Path) -> Path:
     out = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                          check=True, capture_output=True, text=True)
     return Path(out.stdout.strip())
+
+
+def _check_cpu_torch(python: Path) -> None:
+    """Fail unless the venv holds the pinned CPU torch and no CUDA package."""
+    out = subprocess.run([str(python), "-c", "import importlib.metadata as m; "
+                          "print('\\n'.join(f\"{d.metadata['Name']}=={d.version}\" for d in m.distributions()))"],
+                         check=True, capture_output=True, text=True).stdout.split()
+    cuda = sorted(d for d in out if d.lower().startswith(("nvidia-", "triton==", "cuda-")))
+    torch = sorted({d for d in out if d.lower().startswith("torch==")})
+    want = TORCH.split("==")[1]
+    if cuda or len(torch) != 1 or torch[0].split("==")[1].split("+")[0] != want:
+        raise SystemExit(f"the venv at {python.parent.parent} got {torch or 'no torch'} and CUDA packages {cuda}: "
+                         f"expected only {TORCH} (the CPU build on disk). Check that pip finds the CPU wheel "
+                         f"(`pip download {TORCH} --no-deps`) and rerun with --force")
 
 
 def create(name: str, force: bool = False) -> Path:
@@ -74,6 +95,10 @@ def create(name: str, force: bool = False) -> Path:
         pins.write_text(TORCH + "\n")
         extra = ["-c", str(pins)]
     subprocess.run([*pip, *extra, *spec["packages"]], check=True)
+    if spec["remove"]:
+        subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", *spec["remove"]], check=True)
+    if spec["torch"]:
+        _check_cpu_torch(python)
     subprocess.run([*pip, "--no-deps", "-e", str(ROOT)], check=True)
     # the editable build leaves src/webgauge.egg-info, which would shadow the venv's metadata (its
     # entry points and the editable marker Inspect reads) whenever src/ is on PYTHONPATH

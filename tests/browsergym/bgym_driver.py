@@ -61,8 +61,8 @@ class Driver:
     def reply(self, obs: dict, **extra) -> dict:
         return {"keys": {k: (k in obs and obs[k] is not None) for k in OBS_KEYS}, "url": obs.get("url"),
                 "last_action_error": obs.get("last_action_error", ""), "tabs": list(obs.get("open_pages_urls", [])),
-                "active_tab": int(obs.get("active_page_index", [0])[0]) if obs.get("active_page_index") is not None
-                else 0,
+                "active_tab": (int(obs.get("active_page_index", [0])[0])
+                               if obs.get("active_page_index") is not None else 0),
                 "axtree_nodes": len((obs.get("axtree_object") or {}).get("nodes", [])),
                 "table": self.view(), **extra}
 

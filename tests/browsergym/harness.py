@@ -71,6 +71,23 @@ class BgymEpisode:
     seconds: float = 0.0
 
 
+RETRIES = 3
+# Playwright's call log lines once the input is dispatched (click, dblclick, press, tap...)
+PERFORMED = ("performing", "action done", "dispatching")
+# actions whose repetition leaves the page as one run does: retried after any timeout
+IDEMPOTENT = ("fill(", "select_option(", "check(", "uncheck(", "hover(", "focus(", "clear(")
+
+
+def _safe_to_retry(action: str, error: str) -> bool:
+    """A BrowserGym action that timed out with the page untouched: either it repeats harmlessly,
+    or Playwright's call log shows it never reached the point of dispatching its input."""
+    if "Timeout" not in error:
+        return False
+    if action.startswith(IDEMPOTENT):
+        return True
+    return "Call log:" in error and not any(p in error for p in PERFORMED)
+
+
 async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None = None) -> BgymEpisode:
     """The task's oracle through ``gym.make("browsergym/webgauge.<family>")`` as action strings."""
     t0 = time.perf_counter()
@@ -101,6 +118,16 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
         r = driver.call(op="step", action=text)
         ep.steps += 1
         err = r.get("last_action_error") or ""
+        for _ in range(RETRIES):
+            if not _safe_to_retry(text, err) or r["url"] != before or r["terminated"] or r["truncated"]:
+                break
+            # BrowserGym's fixed 500 ms action timeout ran out before the action was performed (a
+            # loaded machine): the page is as it was, so the same action string again is what an
+            # agent reading last_action_error would send; it counts as a step of its own
+            ep.notes.append(f"step {step}: {text!r}: timed out before it was performed; sent again")
+            r = driver.call(op="step", action=text)
+            ep.steps += 1
+            err = r.get("last_action_error") or ""
         if err and "Timeout" in err and (r["url"] != before or "action done" in err):
             # BrowserGym's 500 ms action timeout ran out after the action was performed (Playwright's
             # call log says "click action done", or the page navigated) while Playwright waited for

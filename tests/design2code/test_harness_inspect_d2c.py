@@ -8,6 +8,7 @@ Needs the Inspect venv: `python scripts/harness_venv.py inspect`.
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.harness
 DUMP = """
 import json, sys
 from inspect_ai.log import read_eval_log
-log = read_eval_log(sys.argv[1])
+log = read_eval_log(sys.argv[1], resolve_attachments=True)  # images are stored as attachments
 out = {"status": log.status, "task": log.eval.task, "metrics": {n: m.value for s in log.results.scores
        for n, m in s.metrics.items()}, "samples": {}}
 for s in log.samples:
@@ -37,6 +38,14 @@ json.dump(out, open(sys.argv[2], "w"))
 ANSWERS = ["```html\n<!DOCTYPE html><html><body><h1>Hello</h1><a href=\"/about.html\">About</a></body></html>\n```",
            "<!DOCTYPE html><html><body><div><p>cut off mid",
            "I would build this page with a header and a footer."]
+
+
+def _image_bytes(image: str) -> bytes:
+    """An Inspect image as logged: a data URI or the file the task named."""
+    if image.startswith("data:"):
+        return base64.b64decode(image.split(",", 1)[1])
+    assert not image.startswith("attachment:"), f"unresolved attachment {image!r}"
+    return Path(image).read_bytes()
 
 
 @pytest.mark.timeout(1800)
@@ -81,6 +90,6 @@ def test_inspect_design2code_matches_generate(instances, tmp_path):
             assert s["value"] == (1.0 if s["status"] == "ok" else 0.0)
             want = [x for m in build_messages(task) for x in m.content if isinstance(x, str)]
             assert s["texts"] == want
-            assert len(s["images"]) == 1 and Path(s["images"][0]).read_bytes() == task.screenshot
+            assert len(s["images"]) == 1 and _image_bytes(s["images"][0]) == task.screenshot
     ok = sum(v == "ok" for v in native.values())
     assert abs(d["metrics"]["mean"] - ok / len(items)) < 1e-9

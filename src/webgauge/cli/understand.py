@@ -182,7 +182,10 @@ def finetune(bench, base, out, tasks, combined, rank, alpha, dropout, target_mod
 def export(bench, fmt, out, force) -> None:
     from webgauge.understand.adapters.lmms_eval import export_lmms_eval
 
-    info = export_lmms_eval(bench, out, force=force)
+    try:
+        info = export_lmms_eval(bench, out, force=force)
+    except (FileExistsError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"lmms-eval task group {info['group']} in {info['out']}: "
                + ", ".join(f"{t} ({n})" for t, n in info["tasks"].items()))
     click.echo(f"run: lmms-eval --model MODEL --model_args ... --include_path {info['out']} --tasks {info['group']}")

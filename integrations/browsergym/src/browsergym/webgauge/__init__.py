@@ -10,6 +10,7 @@ from browsergym.core.registration import register_task
 
 from .client import API_VERSION, URL_ENV, ArenaClient, ArenaServiceError
 from .task import FAMILIES, WebgaugeTask
+from .viewport_fix import install as _install_viewport_fix
 
 __all__ = ["API_VERSION", "ENV_IDS", "FAMILIES", "URL_ENV", "ArenaClient", "ArenaServiceError", "WebgaugeTask"]
 
@@ -17,7 +18,5 @@ ENV_IDS = []
 for _family in FAMILIES:
     register_task(f"webgauge.{_family}", WebgaugeTask, task_kwargs={"family": _family})
     ENV_IDS.append(f"browsergym/webgauge.{_family}")
-
-from .viewport_fix import install as _install_viewport_fix
 
 _install_viewport_fix()

@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 from browsergym.core.task import AbstractBrowserTask
 
 from .client import ArenaClient
+from .settle import INIT_JS as SETTLE_JS
+from .settle import settle
 
 __all__ = ["FAMILIES", "WebgaugeTask", "family_table"]
 
@@ -35,10 +37,11 @@ FAMILIES = family_table()
 
 class WebgaugeTask(AbstractBrowserTask):
     """``family`` at the episode's seed (``env.reset(seed=...)``; None means seed 0), or the
-    held-out task ``heldout`` (an index; the service holds the secret and never sends the seed)."""
+    held-out task ``heldout`` (an index; the service holds the secret and never sends the seed).
+    Each observation waits (up to ``settle_ms``) for the page's requests and DOM changes to settle."""
 
     def __init__(self, seed: int | None, family: str, arena_url: str | None = None, heldout: int | None = None,
-                 slow_mo: int = 0, timeout: int = 5000) -> None:
+                 slow_mo: int = 0, timeout: int = 5000, settle_ms: int = 10_000) -> None:
         super().__init__(0 if seed is None else seed)
         if family not in FAMILIES:
             raise ValueError(f"unknown webgauge family {family!r}; registered: browsergym/webgauge.<family> for "
@@ -51,6 +54,7 @@ class WebgaugeTask(AbstractBrowserTask):
         self.viewport = {"width": int(vp["width"]), "height": int(vp["height"])}
         self.slow_mo = slow_mo
         self.timeout = timeout
+        self.settle_ms = int(settle_ms)  # the longest wait for the page to settle before an observation
         self.client: ArenaClient | None = None
         self.info: dict = {}
         self._files_dir: Path | None = None
@@ -68,6 +72,7 @@ class WebgaugeTask(AbstractBrowserTask):
             # the control API is for this process only: the page may not reach it
             control = urlsplit(self.client.url)
             page.context.route(f"{control.scheme}://{control.netloc}/**", lambda route: route.abort())
+            page.context.add_init_script(SETTLE_JS)  # counts the page's requests, notes its DOM changes
             goal = r["goal"]
             files = {}
             if r.get("files"):
@@ -78,6 +83,7 @@ class WebgaugeTask(AbstractBrowserTask):
                     files[name] = str(path)
                 goal += "\nFiles you may upload: " + ", ".join(files.values())
             page.goto(r["start_url"], timeout=max(self.timeout, 30_000))  # a loaded machine loads slowly
+            settle(page, cap_ms=self.settle_ms)  # what the page draws from its API is in the first observation
         except BaseException:
             self.teardown()
             raise
@@ -91,6 +97,7 @@ class WebgaugeTask(AbstractBrowserTask):
         reported the task infeasible; before that no reward and not done."""
         if self.client is None:
             raise RuntimeError("validate() before setup()")
+        settle(page, cap_ms=self.settle_ms)  # BrowserGym observes right after this: let the action's effects land
         answer, done = _agent_answer(chat_messages)
         verdict = self.client.validate(answer if done else None)
         if not done:
