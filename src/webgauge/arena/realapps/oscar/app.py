@@ -32,6 +32,7 @@ from .content import world
 __all__ = ["SPEC", "OscarServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
+PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
 HERE = Path(__file__).resolve().parent
 
 
@@ -96,7 +97,7 @@ def install(say=print) -> InstallReport:
     if not list((h / "venv").glob("lib/python*/site-packages/django_oscar-*.dist-info")):
         step(f"pip install '{PIP_SPEC}' (into the shop's venv)",
              lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                     PIP_SPEC], check=True))
+                                     PIP_SPEC, *PIP_EXTRA], check=True))
     if _sync_site():
         say(f"project files -> {h / 'site'}")
         steps.append("project written")

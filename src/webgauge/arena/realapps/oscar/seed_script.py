@@ -34,6 +34,9 @@ def main(site_dir, spec_path):
     seed_reviews(spec, users)
     seed_vouchers(spec)
     freeze_times(spec, started)
+    from django.core.management import call_command
+
+    call_command("rebuild_index", interactive=False, verbosity=0)
     render_pages(spec)
     tidy()
 

@@ -67,8 +67,12 @@ AUTHENTICATION_BACKENDS = ("oscar.apps.customer.auth_backends.EmailBackend", "dj
 # Django's own PBKDF2 with fewer rounds: sign-ins take milliseconds in repeated episodes
 PASSWORD_HASHERS = ["wgshop.hashers.QuickPBKDF2"]
 
-HAYSTACK_CONNECTIONS = {"default": {"ENGINE": "haystack.backends.simple_backend.SimpleEngine"}}
+# Oscar browses and searches the catalogue through Haystack; Whoosh is its pure-Python backend. The index
+# lives in the data folder (restored with the snapshot) and is rebuilt when a seed is built.
+HAYSTACK_CONNECTIONS = {"default": {"ENGINE": "haystack.backends.whoosh_backend.WhooshEngine",
+                                    "PATH": str(DATA / "whoosh_index")}}
 HAYSTACK_SIGNAL_PROCESSOR = "haystack.signals.BaseSignalProcessor"
+OSCAR_SEARCH_FACETS = {"fields": {}, "queries": {}}  # Whoosh has no facets
 
 STATIC_URL = "/static/"
 STATIC_ROOT = str(SITE_ROOT.parent / "static")
