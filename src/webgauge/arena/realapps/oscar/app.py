@@ -1,13 +1,14 @@
 """django-oscar 4.2, the Django e-commerce framework, as a real arena app: a shop on SQLite.
 
 Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django-oscar, Django,
-sorl-thumbnail, Pillow from PyPI; the project's environment is not touched), ``site/`` (the
-Django project, copied from this package: settings with DEBUG off, SQLite, loopback hosts),
-``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3`` and ``media/``) and
-``snapshots/seed-N/`` (the same two right after seeding). Sessions, Django's cache and the
-thumbnail store live in the database, so restoring the database file drops sessions and clears
-the caches; ``media/`` is brought back to the snapshot's file list. The server is Django's own
-``runserver`` on 127.0.0.1 (no autoreload); every request opens the database anew.
+sorl-thumbnail, Pillow, Whoosh from PyPI; the project's environment is not touched), ``site/``
+(the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
+hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
+the search index ``whoosh_index/``) and ``snapshots/seed-N/`` (the same right after seeding).
+Sessions, Django's cache and the thumbnail store live in the database, so restoring the
+database file drops sessions and clears the caches; ``media/`` and ``whoosh_index/`` are
+brought back to the snapshot's file lists. The server is Django's own ``runserver`` on
+127.0.0.1 (no autoreload); every request opens the database anew.
 """
 
 from __future__ import annotations
@@ -165,12 +166,14 @@ def _build(seed: int, snap: Path) -> Path:
 
 
 def reset(seed: int) -> None:
-    """Restore the seed's snapshot: the database file (sessions, cache and thumbnail store in it) and media."""
+    """Restore the seed's snapshot: the database file (sessions, cache and thumbnail store in it), media and
+    the search index."""
     snap = build_seed(seed)
     data = home() / "data"
     (data / "media").mkdir(parents=True, exist_ok=True)
     restore_file(snap / "db.sqlite3", data / "db.sqlite3")
     restore_tree(snap / "media", data / "media")
+    restore_tree(snap / "whoosh_index", data / "whoosh_index")  # Whoosh reads its table of contents per search
 
 
 # the shop's stored state: Oscar's tables (every column but those a page view or sign-in rewrites)

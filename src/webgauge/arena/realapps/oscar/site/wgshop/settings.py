@@ -10,8 +10,8 @@ restoring the database file drops sessions and clears every cache.
 import os
 from pathlib import Path
 
-from oscar.defaults import *  # noqa: F403  (Oscar's documented way to start a project's settings)
 from oscar import INSTALLED_APPS as OSCAR_APPS
+from oscar.defaults import *  # noqa: F403  (Oscar's documented way to start a project's settings)
 
 SITE_ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("WG_OSCAR_DATA") or SITE_ROOT.parent / "data")
@@ -63,7 +63,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # nothing leaves the machine
 
-AUTHENTICATION_BACKENDS = ("oscar.apps.customer.auth_backends.EmailBackend", "django.contrib.auth.backends.ModelBackend")
+AUTHENTICATION_BACKENDS = ("oscar.apps.customer.auth_backends.EmailBackend",
+                           "django.contrib.auth.backends.ModelBackend")
 # Django's own PBKDF2 with fewer rounds: sign-ins take milliseconds in repeated episodes
 PASSWORD_HASHERS = ["wgshop.hashers.QuickPBKDF2"]
 
