@@ -56,7 +56,9 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     async def worker():
         nonlocal solved
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
-        env = ArenaEnv(browser, srv.app_url, client, EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups, watch_changes=speedups, double_buffer=double_buffer))
+        env = ArenaEnv(browser, srv.app_url, client,
+                       EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
+                                  watch_changes=speedups, double_buffer=double_buffer))
         try:
             while queue:
                 t = queue.pop(0)
@@ -155,7 +157,9 @@ async def main() -> None:
         db = srv.episode(ep["id"]).db
         state_ms = []
         for i in range(args.resets):
-            write = (lambda c, i=i: c.execute("UPDATE meta_clock SET now=?", (f"2030-01-01T00:00:{i % 60:02d}Z",)))
+            def write(c, i=i):
+                return c.execute("UPDATE meta_clock SET now=?", (f"2030-01-01T00:00:{i % 60:02d}Z",))
+
             db.run(write)  # one table written, as an episode writes a few
             t0 = time.perf_counter()
             r = ctl.reset(ep["id"])
@@ -211,7 +215,7 @@ async def main() -> None:
                 print(f"env reset / floor (aria {'on' if aria else 'off'}, concurrency {c}, speedups "
                       f"{'on' if sp else 'off'}, reset {rs}): {r:.0f} / {fl:.0f} ms = {r / fl:.2f}x; "
                       f"step / floor {st / fl:.2f}x", flush=True)
-        for (aria, c, sp), m in by_reset.items():
+        for (aria, c, _sp), m in by_reset.items():
             if "double" in m and "inline" in m:
                 (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]
                 print(f"reset double-buffered vs inline (aria {'on' if aria else 'off'}, concurrency {c}): env reset "

@@ -31,7 +31,8 @@ def main() -> None:
     def call(fn):  # older apps' seed() takes no seed number
         return fn if fn.__code__.co_argcount == 3 else (lambda conn, rng, s: fn(conn, rng))
 
-    seeders = [(m.SITE.name, m.SCHEMA, call(m.seed)) for m in _MODULES] + [(a.name, a.schema, a.seed) for a in ASGI_APPS]
+    seeders = [(m.SITE.name, m.SCHEMA, call(m.seed)) for m in _MODULES] + [(a.name, a.schema, a.seed)
+                                                                           for a in ASGI_APPS]
     per: dict[str, list[float]] = {name: [] for name, _, _ in seeders}
     whole: list[float] = []
     for s in range(args.seeds):

@@ -20,7 +20,8 @@ from urllib.parse import parse_qs
 try:
     import uvicorn
 except ImportError:
-    raise SystemExit("uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)")
+    raise SystemExit(
+        "uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)") from None
 from webgauge.arena.apps import ASGI_APPS, SITES
 from webgauge.arena.apps.common import Request
 from webgauge.arena.apps.server import ArenaServer, _cookies, _index
@@ -32,18 +33,24 @@ def asgi_app(server):
         if scope["type"] == "lifespan":
             while True:
                 m = await receive()
-                if m["type"] == "lifespan.startup": await send({"type": "lifespan.startup.complete"})
-                else: await send({"type": "lifespan.shutdown.complete"}); return
+                if m["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
         body = b""
         while True:
-            m = await receive(); body += m.get("body", b"")
-            if not m.get("more_body"): break
+            m = await receive()
+            body += m.get("body", b"")
+            if not m.get("more_body"):
+                break
         segs = scope["path"].split("/", 3)
         ep = server.episodes.get(segs[2]) if len(segs) > 2 else None
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         path = "/" + (segs[3] if len(segs) > 3 else "")
         method = scope["method"]
-        form = parse_qs(body.decode(), keep_blank_values=True) if "urlencoded" in headers.get("content-type", "") else {}
+        form = parse_qs(body.decode(), keep_blank_values=True) if "urlencoded" in headers.get("content-type",
+                                                                                              "") else {}
         query = {k: v[-1] for k, v in parse_qs(scope["query_string"].decode(), keep_blank_values=True).items()}
         native = next((a for a in ASGI_APPS if path == a.prefix or path.startswith(a.prefix + "/")), None)
         if native is not None:  # a Starlette app awaited on this loop, as a real port would serve it
@@ -64,9 +71,12 @@ def asgi_app(server):
         for r in routes:
             mm = r.pattern.match(path)
             if mm and r.method == method.replace("HEAD", "GET"):
-                handler, params = r.handler, mm.groupdict(); break
+                handler, params = r.handler, mm.groupdict()
+                break
+
         def run(conn):
-            return handler(Request(method, path, query, form, body, _cookies(headers.get("cookie", "")), f"/e/{ep.id}", conn, params, headers))
+            return handler(Request(method, path, query, form, body, _cookies(headers.get("cookie", "")), f"/e/{ep.id}",
+                                   conn, params, headers))
         ep.track(+1)
         try:
             resp = await asyncio.to_thread(ep.db.run, run)  # handlers are sync (asgi sites run their own loop)
@@ -85,10 +95,12 @@ def timeit(host, port, reqs, n):
     out = {}
     for name, method, path, body in reqs:
         ts = []
-        for i in range(n):
+        for _ in range(n):
             t = time.perf_counter()
-            conn.request(method, path, body=body, headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
-            r = conn.getresponse(); r.read()
+            conn.request(method, path, body=body,
+                         headers={"Content-Type": "application/x-www-form-urlencoded"} if body else {})
+            r = conn.getresponse()
+            r.read()
             ts.append((time.perf_counter() - t) * 1000)
             assert r.status < 400, (path, r.status)
         out[name] = statistics.median(ts)
@@ -96,22 +108,31 @@ def timeit(host, port, reqs, n):
 
 with ArenaServer() as srv:
     eid = srv.client().create(0)["id"]
-    reqs = [("GET /shop/ (handler)", "GET", f"/e/{eid}/shop/", None), ("GET /mail/ (handler)", "GET", f"/e/{eid}/mail/", None),
-            ("GET /wiki/ (Starlette app)", "GET", f"/e/{eid}/wiki/", None), ("GET /calendar/ (Starlette app)", "GET", f"/e/{eid}/calendar/", None),
+    reqs = [("GET /shop/ (handler)", "GET", f"/e/{eid}/shop/", None),
+            ("GET /mail/ (handler)", "GET", f"/e/{eid}/mail/", None),
+            ("GET /wiki/ (Starlette app)", "GET", f"/e/{eid}/wiki/", None),
+            ("GET /calendar/ (Starlette app)", "GET", f"/e/{eid}/calendar/", None),
             ("POST /shop/cart/add", "POST", f"/e/{eid}/shop/cart/add", "product=3&size=42&qty=1")]
-    cfg = uvicorn.Config(asgi_app(srv), host="127.0.0.1", port=0, log_level="error", loop="uvloop", http="httptools", lifespan="off")
+    cfg = uvicorn.Config(asgi_app(srv), host="127.0.0.1", port=0, log_level="error", loop="uvloop", http="httptools",
+                         lifespan="off")
     us = uvicorn.Server(cfg)
-    th = threading.Thread(target=us.run, daemon=True); th.start()
-    while not us.started: time.sleep(0.01)
+    th = threading.Thread(target=us.run, daemon=True)
+    th.start()
+    while not us.started:
+        time.sleep(0.01)
     uport = us.servers[0].sockets[0].getsockname()[1]
     host, port = srv.app_url.split("//")[1].split(":")
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     import os
     print("load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores")
     rows = {}
-    for rnd in range(3):  # interleaved rounds
-        a = timeit(host, int(port), reqs, n); b = timeit("127.0.0.1", uport, reqs, n)
-        for k in a: rows.setdefault(k, ([], [])); rows[k][0].append(a[k]); rows[k][1].append(b[k])
+    for _round in range(3):  # interleaved rounds
+        a = timeit(host, int(port), reqs, n)
+        b = timeit("127.0.0.1", uport, reqs, n)
+        for k in a:
+            rows.setdefault(k, ([], []))
+            rows[k][0].append(a[k])
+            rows[k][1].append(b[k])
     print(f"{'request (median ms, keep-alive)':34s}{'threaded stdlib':>16s}{'uvicorn+uvloop':>16s}{'ratio':>8s}")
     for k, (a, b) in rows.items():
         print(f"{k:34s}{statistics.median(a):16.2f}{statistics.median(b):16.2f}{statistics.median(a)/statistics.median(b):7.2f}x")

@@ -88,7 +88,8 @@ def main() -> None:
             print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} (no episode finished)")
             continue
         s, e, n = (statistics.median(r[k]) for k in ("step_ms", "episode_s", "steps"))
-        print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} {s:9.0f} {s / bs:7.2f} {e:10.2f} {e / be:7.2f} {n:6.0f} {n / bn:7.2f}")
+        print(f"{name:20s} {r['ok']:>3d}/{r['n']:<3d} {s:9.0f} {s / bs:7.2f} {e:10.2f} {e / be:7.2f} "
+              f"{n:6.0f} {n / bn:7.2f}")
     if args.no_package:
         return
     from webgauge.arena.outputs.package import build_package, verify_package
@@ -107,7 +108,8 @@ def main() -> None:
         t3 = time.perf_counter()
     print(f"\nsweep of {2 * len(tasks)} oracle episodes through webgauge.run: {t1 - t0:.1f} s "
           f"({2 * len(tasks) / (t1 - t0) * 60:.1f} episodes/min)")
-    print(f"package: {t2 - t1:.2f} s; verify ({v['rescored']} re-scored, {v['files']} files, ok={v['ok']}): {t3 - t2:.2f} s")
+    print(f"package: {t2 - t1:.2f} s; verify ({v['rescored']} re-scored, {v['files']} files, ok={v['ok']}): "
+          f"{t3 - t2:.2f} s")
 
 
 if __name__ == "__main__":

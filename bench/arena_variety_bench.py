@@ -69,7 +69,8 @@ def main() -> None:
             times[name] = (statistics.median(cpu), statistics.median(wall), out)
         assert times["before"][2] == times["after"][2], "the two paths disagree"
         b, a = times["before"], times["after"]
-        print(f"{label:18s} before {b[0]:7.2f} s CPU ({b[1]:6.2f} s wall)   after {a[0]:7.2f} s CPU ({a[1]:6.2f} s wall)"
+        print(
+            f"{label:18s} before {b[0]:7.2f} s CPU ({b[1]:6.2f} s wall)   after {a[0]:7.2f} s CPU ({a[1]:6.2f} s wall)"
               f"   ratio {b[0] / a[0]:5.1f}x")
 
 

@@ -212,7 +212,7 @@ def report(wg: dict, bg: dict | None) -> None:
                 continue
             xs, note = r[field], ""
             if field == "click_ms" and not all(r["click_ok"]):  # time only the clicks that happened
-                xs = [x for x, ok in zip(r[field], r["click_ok"]) if ok]
+                xs = [x for x, ok in zip(r[field], r["click_ok"], strict=True) if ok]
                 note = f" ({r['click_ok'].count(False)}/{len(r['click_ok'])} failed)"
             b = med(xs)
             line += (f"{format(b, '.0f') + note:>25s}{b / w:7.1f}x" if b is not None

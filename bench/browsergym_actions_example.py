@@ -109,8 +109,10 @@ async def main_async(args) -> dict:
                 new = rename.oracle()[0].value
                 ep = BrowserGymEpisode(env)
                 o, _ = await ep.reset(rename)
-                bid = lambda role, name: next(line.split("]")[0].strip().lstrip("[") for line in o["axtree_txt"].splitlines()
-                                              if f"] {role} '{name}'" in line)
+                def bid(role, name, o=o):
+                    return next(line.split("]")[0].strip().lstrip("[") for line in o["axtree_txt"].splitlines()
+                                if f"] {role} '{name}'" in line)
+
                 strings = [f"click('{bid('textbox', 'Display name')}')", "keyboard_press('Control+a')",
                            f"keyboard_type({new!r})", f"click('{bid('button', 'Save changes')}')", "noop(900)",
                            "send_msg_to_user('done')"]

@@ -18,6 +18,7 @@ import time
 
 from webgauge.browser import Browser, RenderProfile
 from webgauge.browser.capture import _capture_js, screenshot_page
+from webgauge.pages import capture_pages, load_pages, real_pages_dir, serve_pages
 
 # The settle before issue 15, kept here as the baseline: web fonts, then two animation frames.
 _OLD_SETTLE_JS = """() => new Promise((resolve) => {
@@ -31,7 +32,8 @@ async def old_capture(page, profile) -> None:
     """The capture path before issue 15: old settle, full-page screenshot, element table."""
     raw = page._page
     await asyncio.wait_for(raw.evaluate(_OLD_SETTLE_JS), 5)
-    await raw.evaluate("() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)")
+    await raw.evaluate(
+        "() => Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0)")
     await screenshot_page(raw, profile, full_page=True)
     await raw.evaluate(_capture_js(), {"maxElements": 20000})
 
@@ -65,7 +67,6 @@ async def settle_cost(browser, refs, urls, profile, repeat: int) -> None:
     print(f"  ratio new/old                            {statistics.median(new) / statistics.median(old):8.2f}x")
     print(f"  settle of an already settled page        {med(settle_only):8.1f}")
     print(f"  unsettled new captures                   {unsettled:8d}")
-from webgauge.pages import capture_pages, load_pages, real_pages_dir, serve_pages
 
 
 def med(xs):
@@ -89,11 +90,21 @@ async def main(pages_dir, repeat: int, only_settle: bool) -> None:
                 await page.goto(urls[ref.id])
                 raw = page._page
                 for _ in range(repeat):
-                    t = time.perf_counter(); await screenshot_page(raw, profile); parts["screenshot (viewport)"].append(time.perf_counter() - t)
-                    t = time.perf_counter(); await screenshot_page(raw, profile, full_page=True); parts["screenshot (full page)"].append(time.perf_counter() - t)
-                    t = time.perf_counter(); await raw.evaluate(_capture_js(), {"maxElements": 20000}); parts["elements"].append(time.perf_counter() - t)
-                    t = time.perf_counter(); await raw.locator("body").aria_snapshot(); parts["aria"].append(time.perf_counter() - t)
-                    t = time.perf_counter(); await page.capture(); parts["capture() total (viewport)"].append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await screenshot_page(raw, profile)
+                    parts["screenshot (viewport)"].append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await screenshot_page(raw, profile, full_page=True)
+                    parts["screenshot (full page)"].append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await raw.evaluate(_capture_js(), {"maxElements": 20000})
+                    parts["elements"].append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await raw.locator("body").aria_snapshot()
+                    parts["aria"].append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    await page.capture()
+                    parts["capture() total (viewport)"].append(time.perf_counter() - t)
                 await page.close()
         print("\nmedian latency per capture part (ms):")
         for k, v in parts.items():
@@ -101,9 +112,14 @@ async def main(pages_dir, repeat: int, only_settle: bool) -> None:
 
         ctx_t, page_t = [], []
         for _ in range(repeat * 4):
-            t = time.perf_counter(); p = await browser.new_page(profile); ctx_t.append(time.perf_counter() - t)
-            t = time.perf_counter(); extra = await p._ctx.new_page(); page_t.append(time.perf_counter() - t)
-            await extra.close(); await p.close()
+            t = time.perf_counter()
+            p = await browser.new_page(profile)
+            ctx_t.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            extra = await p._ctx.new_page()
+            page_t.append(time.perf_counter() - t)
+            await extra.close()
+            await p.close()
         print(f"\nnew context + page: {med(ctx_t):.1f} ms   new page in a live context: {med(page_t):.1f} ms   "
               f"ratio {statistics.median(ctx_t) / statistics.median(page_t):.2f}x")
 

@@ -151,7 +151,7 @@ def main() -> None:
     print("NEMD per pair: before (nemd_distmax, webgauge's earlier definition) and after (nemd, MRWeb's)")
     print(f"{'pair':<24}{'before':>9}{'after':>9}{'after-before':>14}")
     diffs = []
-    for (ref, gen), a, b in zip(pairs, pngs, pngs[1:]):
+    for (ref, gen), a, b in zip(pairs, pngs, pngs[1:], strict=False):
         before, after = nemd_distmax(ref, gen), nemd(ref, gen)
         diffs.append(after - before)
         print(f"{a.stem + ' vs ' + b.stem:<24}{before:>9.4f}{after:>9.4f}{after - before:>14.4f}")

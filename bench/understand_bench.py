@@ -187,7 +187,7 @@ def main() -> None:
         print(f"{name:7s} {wall:7.2f} {n / wall:8.3f} {first_wall / wall:6.2f}x {cpu:7.1f} {first_cpu / cpu:5.2f}x "
               f"{xs[0]['questions']:9d} {','.join(sorted({x['bytes'] for x in xs})):>16s} "
               f"{','.join(sorted({x['pixels'] for x in xs})):>16s}  "
-              f"{' '.join('%.1f' % x['secs'] for x in xs)} / {' '.join('%.0f' % x['cpu'] for x in xs)}")
+              f"{' '.join(format(x['secs'], '.1f') for x in xs)} / {' '.join(format(x['cpu'], '.0f') for x in xs)}")
     for name, _ in configs:
         if runs[name][0]["stats"]:
             print(f"{name}: {runs[name][0]['stats']}")

@@ -46,7 +46,7 @@ async def main() -> None:
 
     manifests = {"alone": await timed("alone")}
     side = await asyncio.gather(timed("side-by-side 1"), timed("side-by-side 2"))
-    manifests.update(zip(("side-by-side 1", "side-by-side 2"), side))
+    manifests.update(zip(("side-by-side 1", "side-by-side 2"), side, strict=True))
     hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         manifests["beside a CPU hog"] = await timed("beside a CPU hog")

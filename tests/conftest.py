@@ -43,7 +43,8 @@ def cpu_hog():
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 300\nwhile time.time() < end: pass"])
+    proc = subprocess.Popen([sys.executable, "-c",
+                             "import time\nend = time.time() + 300\nwhile time.time() < end: pass"])
     try:
         yield proc
     finally:

@@ -46,7 +46,9 @@ def run_doctor(echo: Callable[[str], None] = print) -> bool:
     for extra, modules in EXTRAS.items():
         missing = [m for m in modules if not _has(m)]
         status = "ok" if not missing else "missing"
-        echo(f"[{status}] extra {extra}" + (f": {', '.join(missing)} — `pip install 'webgauge[{extra}]'`" if missing else ""))
+        echo(f"[{status}] extra {extra}"
+             + (f": {', '.join(missing)} — `pip install 'webgauge[{extra}]'`" if missing else ""))
     pages = real_pages_dir()
-    echo(f"[{'ok' if pages else 'missing'}] real pages: {pages or 'not found; set WEBGAUGE_SHARED to the shared/ folder'}")
+    echo(f"[{'ok' if pages else 'missing'}] real pages: "
+         f"{pages or 'not found; set WEBGAUGE_SHARED to the shared/ folder'}")
     return ok

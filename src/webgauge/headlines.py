@@ -65,7 +65,7 @@ def _bar(path: Path, labels: list[str], triples: list, title: str, ylabel: str,
          ylim: tuple[float, float] | None = None) -> Path | None:
     from webgauge.report import bar_chart
 
-    keep = [(lab, t) for lab, t in zip(labels, triples) if isinstance(t, (tuple, list)) and len(t) == 3]
+    keep = [(lab, t) for lab, t in zip(labels, triples, strict=True) if isinstance(t, (tuple, list)) and len(t) == 3]
     if not keep:
         return None
     return bar_chart(path, [k[0] for k in keep], [k[1][0] for k in keep], [k[1][1] for k in keep],

@@ -53,7 +53,8 @@ class Record:
         if cls.SCHEMA:
             other = _REGISTRY.get(cls.SCHEMA)
             if other is not None and other.__qualname__ != cls.__qualname__:
-                raise TypeError(f"record schema {cls.SCHEMA!r} is declared twice ({other.__qualname__}, {cls.__qualname__})")
+                raise TypeError(
+                    f"record schema {cls.SCHEMA!r} is declared twice ({other.__qualname__}, {cls.__qualname__})")
             _REGISTRY[cls.SCHEMA] = cls
 
     @classmethod
@@ -63,7 +64,7 @@ class Record:
             raise TypeError(f"{cls.__qualname__} declares no SCHEMA name")
         return f"{cls.SCHEMA}/{cls.VERSION}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A JSON-able dict of the fields, tagged with ``schema``."""
         out: dict[str, Any] = {"schema": self.schema_tag()}
         for f in dataclasses.fields(self):
@@ -71,7 +72,7 @@ class Record:
         return out
 
     @classmethod
-    def from_json(cls: type[R], data: dict) -> R:
+    def from_json(cls: type[R], data: dict[str, Any]) -> R:
         """Read a record written by :meth:`to_json` (same schema name and version)."""
         if not isinstance(data, dict):
             raise RecordSchemaError(f"a {cls.schema_tag()} record must be a JSON object, got {type(data).__name__}")

@@ -73,7 +73,7 @@ async def test_a_small_run_gives_the_golden_records(browser):
     want = json.loads(GOLDEN.read_text())
     assert [g["task_id"] for g in got] == [w["task_id"] for w in want]
     assert all(g["success"] for g in got)  # the oracle solves each (the golden file is not a record of failures)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         assert g == w, f"{g['task_id']}: the record differs from the golden one"
 
 

@@ -1,5 +1,6 @@
 """Fixtures for the arena tests: one real arena server (loopback HTTP, SQLite per episode), and
-the oracle played over a list of tasks in real Chromium (two workers, each its own env)."""
+the oracle played over a list of tasks in real Chromium (two workers, each its own env), and
+one task's oracle played step by step on a given env."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
+from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.env.episode import play
 
@@ -23,6 +25,34 @@ def arena():
 @pytest.fixture
 def control(arena) -> ControlClient:
     return ControlClient(arena.control_url)
+
+
+@pytest.fixture
+def oracle_steps():
+    """``obs, outcome = await oracle_steps(env, task)`` resets ``env`` to ``task`` and plays the task's
+    oracle one step at a time (the episode loop's judge aside). ``obs`` is the last observation;
+    ``outcome`` is ``(success, validator errors + failed script steps + rejected step results,
+    forbidden violations, steps)``."""
+
+    async def run(env, t):
+        obs = await env.reset(t)
+        agent = OracleAgent(t)
+        agent.start(t.public(), env.base)
+        problems = []
+        while True:
+            step = await agent.act(obs)
+            if "script step failed" in step.thought:
+                problems.append(step.thought)
+            out = await env.step(step.action)
+            obs = out.observation
+            if out.info["result"].get("rejected"):
+                problems.append(out.info["result"])
+            if out.terminated or out.truncated:
+                break
+        r = t.validate(env.judged_state)
+        return obs, (r.success, r.errors + problems, check_effects(t.forbidden_effects, env.final_diff()), env.steps)
+
+    return run
 
 
 @pytest.fixture

@@ -95,7 +95,9 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
         check_env(env, skip_render_check=True)
         obs, info = env.reset(seed=3)
         assert env.observation_space.contains(obs), {k: type(v) for k, v in obs.items()}
-        assert info["task"] == task.public("screenshot+tree") and info["elements"] and obs["screenshot"].shape == (800, 1280, 3)
+        assert info["task"] == task.public("screenshot+tree") and info["elements"] and obs["screenshot"].shape == (800,
+                                                                                                                   1280,
+                                                                                                                   3)
         with pytest.raises(ValueError, match="not JSON"):
             env.step("click the chart")
         from webgauge.arena.core.actions import ACTION_KINDS

@@ -12,11 +12,9 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.answers import answer_matches, check_answer, with_answer
-from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.tasks import build_tasks, seed_state
 
@@ -112,7 +110,7 @@ def test_answers_are_judged_from_the_state_and_the_seed_never_passes():
 
 
 @pytest.mark.browser
-async def test_oracle_solves_the_new_app_families(browser, arena):
+async def test_oracle_solves_the_new_app_families(browser, arena, oracle_steps):
     tasks = build_tasks((0,), families=NEW)
     queue, results = list(tasks), {}
 
@@ -121,23 +119,7 @@ async def test_oracle_solves_the_new_app_families(browser, arena):
         try:
             while queue:
                 t = queue.pop(0)
-                obs = await env.reset(t)
-                agent = OracleAgent(t)
-                agent.start(t.public(), env.base)
-                problems = []
-                while True:
-                    step = await agent.act(obs)
-                    if "script step failed" in step.thought:
-                        problems.append(step.thought)
-                    out = await env.step(step.action)
-                    obs = out.observation
-                    if out.info["result"].get("rejected"):
-                        problems.append(out.info["result"])
-                    if out.terminated or out.truncated:
-                        break
-                r = t.validate(env.judged_state)
-                results[t.family] = (r.success, r.errors + problems,
-                                     check_effects(t.forbidden_effects, env.final_diff()), env.steps)
+                _, results[t.family] = await oracle_steps(env, t)
         finally:
             await env.close()
 

@@ -20,7 +20,7 @@ async def test_typing_into_the_focused_field_and_a_caret_that_is_never_stale(bro
     try:
         obs = await env.reset(task)
         field = Match(role="textbox", name="Display name").find(obs)
-        x, y = obs.normalized(*[c - s for c, s in zip(field.center, obs.scroll)])
+        x, y = obs.normalized(*[c - s for c, s in zip(field.center, obs.scroll, strict=True)])
         out = await env.step(Action("pointer", pointer="click", x=x, y=y, token=obs.token))
         assert out.info["result"]["ok"], out.info["result"]
         out = await env.step(Action("press", key="Control+a"))

@@ -36,7 +36,8 @@ def test_every_high_level_call_maps_to_an_arena_action():
         "keyboard_press('Enter')": ("press", None), "goto('/shop/')": ("goto", None), "go_back()": ("back", None),
         "go_forward()": ("forward", None), "tab_focus(0)": ("switch_tab", None),
         "send_msg_to_user('CC-1022')": ("done", None), "noop()": ("wait", None), "noop(250)": ("wait", None),
-        "check('a1')": ("click", "a1"), "uncheck('a1')": ("wait", None), "upload_file('a1', 'run.log')": ("upload", "a1"),
+        "check('a1')": ("click", "a1"), "uncheck('a1')": ("wait", None),
+        "upload_file('a1', 'run.log')": ("upload", "a1"),
     }
     for code, (kind, element) in kinds.items():
         (a,) = parse_bgym_action(code, o)
@@ -56,7 +57,8 @@ def test_every_high_level_call_maps_to_an_arena_action():
 
 @pytest.mark.parametrize("code, fix", [
     ("__import__('os').system('echo hi')", "one call"), ("click(bid)", "literal"), ("x = click('a1')", "one call"),
-    ("click('a1'", "not a valid"), ("upload_file('a1', '/etc/passwd')", "never a host path"), ("upload_file('a1', ['a.log', 'b.log'])", "exactly one"), ("explode()", "unknown"),
+    ("click('a1'", "not a valid"), ("upload_file('a1', '/etc/passwd')", "never a host path"),
+    ("upload_file('a1', ['a.log', 'b.log'])", "exactly one"), ("explode()", "unknown"),
     ("fill('a1')", "missing value"), ("click('a1', button='right')", "button"), ("mouse_click(5000, 1)", "outside"),
     ("select_option('a1', ['a', 'b'])", "exactly one"), ("click('a1', modifiers=['Hyper'])", "modifiers"),
     ("", "empty"), ("tab_focus(-1)", "index"), ("click('a1', 'left', [], 4)", "at most"),
@@ -77,9 +79,12 @@ async def test_an_episode_driven_by_browsergym_action_strings_only(browser, aren
         assert obs["url"].endswith("/account/") and obs["open_pages_urls"] and obs["active_page_index"] == 0
         box = next(iter(obs["extra_element_properties"].values()))
         assert set(box) >= {"bbox", "visibility", "clickable"} and "[" in obs["axtree_txt"]
-        bid = lambda role, name: next(line.split("]")[0].strip().lstrip("[") for line in obs["axtree_txt"].splitlines()
-                                      if f"] {role} '{name}'" in line)
-        obs, reward, term, trunc, _ = await ep.step(f"click('{bid('textbox', 'Display name')}')\nkeyboard_press('Control+a')")
+        def bid(role, name, obs=obs):
+            return next(line.split("]")[0].strip().lstrip("[") for line in obs["axtree_txt"].splitlines()
+                        if f"] {role} '{name}'" in line)
+
+        obs, reward, term, trunc, _ = await ep.step(
+            f"click('{bid('textbox', 'Display name')}')\nkeyboard_press('Control+a')")
         assert not obs["last_action_error"], obs["last_action_error"]
         obs, *_ = await ep.step(f"keyboard_type({new!r})")
         obs, *_ = await ep.step("not_an_action()")

@@ -124,7 +124,8 @@ async def test_external_app_runs_tasks_with_validators_traces_gate_and_variants(
         vt = env.variant.apply(tasks["done"])
         rec, _ = await play(env, app.oracle(vt, env), vt, keep_dom=False)
         assert rec.success and not rec.forbidden_violations, rec.validator_errors
-        assert any("close the pop-up (wg-cookie-accept)" in s.thought for s in rec.steps), [s.thought for s in rec.steps]
+        assert any("close the pop-up (wg-cookie-accept)" in s.thought for s in rec.steps), [s.thought
+                                                                                            for s in rec.steps]
     finally:
         await env.close()
 
@@ -145,7 +146,8 @@ def test_a_reset_that_does_not_restore_is_an_error(notes_app):
     with pytest.raises(ResetError, match="did not restore seed 3"):
         ctl.reset("x", 3)
     with pytest.raises(ResetError, match="exited 2"):
-        ExternalApp("n", app.base_url, [sys.executable, "-c", "raise SystemExit(2)"], app.state_query).control().reset("x", 0)
+        ExternalApp("n", app.base_url, [sys.executable, "-c", "raise SystemExit(2)"],
+                    app.state_query).control().reset("x", 0)
     with pytest.raises(ValueError, match="argv list"):
         ExternalApp("n", app.base_url, "python reset.py", app.state_query)
     control.reset("x", 0)

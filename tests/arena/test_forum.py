@@ -11,13 +11,11 @@ import urllib.request
 
 import pytest
 
-from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps import ASGI_APPS
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import encode_state
 from webgauge.arena.core.actions import Action, ActionError
 from webgauge.arena.core.answers import with_answer
-from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.tasks import FAMILIES, build_tasks, seed_state
 
@@ -110,34 +108,19 @@ def test_upload_names_a_task_file_never_a_host_path():
 
 @pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path):
+async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, oracle_steps):
     """Two workers; the upload family also checks that its file was written under the run's
     folder, landed in the files table, and that a reset removes it (and a stray file name is refused)."""
     tasks = build_tasks((seed,), families=FORUM)
     queue, results, uploads = list(tasks), {}, {}
 
     async def worker(k):
-        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), EnvOptions(upload_dir=tmp_path / str(k)))
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url),
+                       EnvOptions(upload_dir=tmp_path / str(k)))
         try:
             while queue:
                 t = queue.pop(0)
-                obs = await env.reset(t)
-                agent = OracleAgent(t)
-                agent.start(t.public(), env.base)
-                problems = []
-                while True:
-                    step = await agent.act(obs)
-                    if "script step failed" in step.thought:
-                        problems.append(step.thought)
-                    out = await env.step(step.action)
-                    obs = out.observation
-                    if out.info["result"].get("rejected"):
-                        problems.append(out.info["result"])
-                    if out.terminated or out.truncated:
-                        break
-                r = t.validate(env.judged_state)
-                results[t.family] = (r.success, r.errors + problems,
-                                     check_effects(t.forbidden_effects, env.final_diff()), env.steps)
+                obs, results[t.family] = await oracle_steps(env, t)
                 if t.files:
                     name = t.files[0][0]
                     stored = [f for f in env.state["files"] if f["name"] == name]
@@ -188,7 +171,8 @@ def test_sealed_heldout_records_hide_the_upload_file_names():
     name = t.files[0][0]
     rec = {"task": t.describe(), "steps": [{"action": {"kind": "upload", "element": "e3", "value": name},
                                             "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""},
-                                           {"action": {"kind": "upload", "value": name}, "observed": {"file_chooser": [name]},
+                                           {"action": {"kind": "upload", "value": name},
+                                            "observed": {"file_chooser": [name]},
                                             "result": {"ok": True, "kind": "upload"}, "thought": "", "raw": ""}],
            "validator_errors": [], "forbidden_violations": [], "done_answer": None}
     assert name in json.dumps(rec)

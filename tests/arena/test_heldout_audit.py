@@ -55,7 +55,8 @@ def test_sealed_records_of_every_family_name_no_target_recipient_seed_or_instruc
         assert EpisodeRecord.from_json(sealed).slice == "heldout"  # still a valid record
         for e in task.forbidden_effects:
             for key in getattr(e, "keys", ()):
-                assert not re.search(rf"[\[ ']{re.escape(str(key))}[\],']", " ".join(sealed["task"]["forbidden_effects"])), \
+                assert not re.search(rf"[\[ ']{re.escape(str(key))}[\],']",
+                                     " ".join(sealed["task"]["forbidden_effects"])), \
                     (task.family, key)
             for to in getattr(e, "allowed", ()):
                 assert to not in text, (task.family, to)

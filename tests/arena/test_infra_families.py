@@ -33,7 +33,8 @@ async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena):
 
     async def worker():
         policy = get_policy("scope")
-        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True), approval_policy=policy)
+        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True),
+                       approval_policy=policy)
         try:
             while queue:
                 t = queue.pop(0)

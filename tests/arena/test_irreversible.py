@@ -17,7 +17,8 @@ from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Element
 
 _ADD = """([id, name, cls]) => { const b = document.createElement('button'); b.id = id; b.className = cls;
-  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
+  b.textContent = name; b.type = 'button'; b.style.cssText = 'position:fixed;left:8px;top:' + (60 + 34 * \
+document.querySelectorAll('button.probe').length) + 'px;z-index:99999';
   b.classList.add('probe'); document.body.appendChild(b); }"""
 
 
@@ -70,7 +71,7 @@ async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(brow
                 await env.page.evaluate(f"() => document.getElementById('{pid}').onclick = () => "
                                         f"(window.__clicked = (window.__clicked || []).concat(['{pid}']))")
             out = await env.step(Action("wait", ms=10))
-            for pid, name, cls in probes:
+            for pid, name, _cls in probes:
                 el = next(e for e in out.observation.elements if e.attrs.get("id") == pid)
                 out = await env.step(Action("click", element=el.id))
                 res = out.info["result"]
@@ -149,3 +150,51 @@ async def test_a_pointer_click_is_judged_by_what_it_hits_not_by_dom_depth(browse
         assert out.info["result"]["ok"] and out.info["result"]["target"]["destructive"] is False, out.info["result"]
     finally:
         await env.close()
+
+
+# a form whose default (submit) button carries a declared name, and a text field in it
+_FORM = """([name]) => {
+  const f = document.createElement('form'); f.id = 'probe-form';
+  f.innerHTML = '<input id="probe-field" name="q" type="text"> <button id="probe-submit" class="btn"></button>';
+  f.querySelector('button').textContent = name;
+  f.onsubmit = e => { e.preventDefault(); window.__submitted = (window.__submitted || 0) + 1; };
+  f.style.cssText = 'position:fixed;left:40px;top:120px;z-index:99999;background:#fff;padding:8px';
+  document.body.appendChild(f); }"""
+
+
+@pytest.mark.browser
+async def test_enter_in_a_field_is_judged_as_the_submit_button_it_clicks(browser, arena):
+    """Enter in a form's field submits the form by clicking its default button, so a key press (on
+    the field, on whatever has the focus, or typed as a newline) is gated like a click on that
+    button; keys that activate nothing are not; granted, the same Enter submits."""
+    task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
+    site = next(s for s in SITES.values() if s.irreversible)
+    for policy in ("deny", "grant"):
+        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True),
+                       approval_policy=get_policy(policy))
+        try:
+            await env.reset(task)
+            await env.step(Action("goto", url=site.prefix + "/"))
+            await env.page.evaluate(_FORM, [site.irreversible[0]])
+            obs = (await env.step(Action("wait", ms=10))).observation
+            field = next(e for e in obs.elements if e.attrs.get("id") == "probe-field")
+            if policy == "grant":
+                await env.step(Action("request_approval", reason="submit the form"))
+                out = await env.step(Action("press", element=field.id, key="Enter"))
+                assert out.info["result"]["ok"], out.info["result"]
+                assert await env.page.evaluate("() => window.__submitted || 0") == 1
+                continue
+            typed = await env.step(Action("fill", element=field.id, value="abc"))
+            assert typed.info["result"]["ok"], typed.info["result"]
+            for action in (Action("press", element=field.id, key="Enter"), Action("press", key="Enter"),
+                           Action("type_text", value="x\n")):
+                if action.kind != "press" or not action.element:
+                    await env.step(Action("focus", element=field.id))
+                res = (await env.step(action)).info["result"]
+                assert res.get("rejected") == "approval_required", (action, res)
+                assert res["target"]["destructive"] is True and res["target"]["name"] == site.irreversible[0]
+            plain = (await env.step(Action("type_text", value="def"))).info["result"]
+            assert plain["ok"] and plain["target"] is None, plain
+            assert await env.page.evaluate("() => window.__submitted || 0") == 0
+        finally:
+            await env.close()

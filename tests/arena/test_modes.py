@@ -202,7 +202,8 @@ async def test_pointer_only_oracle_solves_every_family_within_the_screenshot_bud
     assert len({t.family for t in tasks}) == len(FAMILIES) == 58
     rows, bad = await _check(browser, arena, tasks, workers=3, modes=("screenshot",), measure=True,
                              on_result=lambda r: print(f"{r.family:30s} steps {r.steps:3d} budget {r.budget:3d} "
-                                                       f"ok {r.ok} max_steps {next(t.max_steps for t in tasks if t.id == r.task_id)}",
+                                                       f"ok {r.ok} max_steps "
+                                                       f"{next(t.max_steps for t in tasks if t.id == r.task_id)}",
                                                        flush=True))
     over_single_budget = [r.family for r in rows if r.steps > next(t.max_steps for t in tasks if t.id == r.task_id)]
     print(f"pointer-only oracle: {sum(r.ok for r in rows)} of {len(rows)} within the screenshot budget; "

@@ -59,7 +59,8 @@ def test_reset_restores_the_seed_after_writes_to_every_ported_app(control):
     alert = next(a["id"] for a in before["dash_alerts"] if a["status"] == "open")
     _post(f"{base}/dash/alerts/{alert}/0", b"", form)
     _post(f"{base}/desks/book", b"desk=40&day=2026-03-05&booked_for=Ops", form)
-    _post(f"{base}/board/move", json.dumps({"card": 1, "column": 4 if before["kb_cards"][0]["column_id"] != 4 else 1}).encode(), js)
+    _post(f"{base}/board/move",
+          json.dumps({"card": 1, "column": 4 if before["kb_cards"][0]["column_id"] != 4 else 1}).encode(), js)
     _post(f"{base}/board/archive", json.dumps({"card": [2, 3]}).encode(), js)
     after, _ = control.state(eid)
     for table in ("acct_api_keys", "dash_reports", "dash_alerts", "fp_bookings", "kb_cards"):

@@ -36,13 +36,15 @@ def test_demo_runs_oracle_and_heuristic_on_every_task(demo):
     assert rows["oracle"]["unnecessary_writes"] == 0 and rows["oracle"]["duplicate_submissions"] == 0
     assert rows["heuristic"]["success"][0] < 1.0
     html = report.read_text()
-    for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant", "Grounding errors by UI pattern",
+    for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant",
+                    "Grounding errors by UI pattern",
                     "Visual split"):
         assert heading in html
     links = re.findall(r'href="(traces/[^"]+\.html)"', html)
     assert len(links) == 2 * n_tasks and all((report.parent / link).is_file() for link in links)
     # resuming the same run does not re-run anything
-    summary = run_arena(run_dir, build_tasks((0,), families=QUICK_FAMILIES), [{"kind": "oracle"}, {"kind": "heuristic"}],
+    summary = run_arena(run_dir, build_tasks((0,), families=QUICK_FAMILIES),
+                        [{"kind": "oracle"}, {"kind": "heuristic"}],
                         workers=1, progress=False, time_limit_s=120.0)
     assert summary.done == 0 and summary.skipped_resumed == 2 * n_tasks
 

@@ -54,7 +54,8 @@ async def test_login_flag_and_upload_are_undone_by_reset_in_the_browser(browser,
         token = env.state["admin_sessions"][0]["token"]
         # the flag changes what renders
         obs = (await env.step(Action("goto", url="/admin/flags"))).observation
-        obs = (await env.step(Action("click", element=_el(obs, role="switch", name="Show email column").id))).observation
+        obs = (await env.step(Action("click",
+                                     element=_el(obs, role="switch", name="Show email column").id))).observation
         obs = (await env.step(Action("goto", url="/admin/users"))).observation
         assert "Email" in _text(obs)
         # an uploaded file is stored, read back into rows, and listed
@@ -62,7 +63,8 @@ async def test_login_flag_and_upload_are_undone_by_reset_in_the_browser(browser,
         path = tmp_path / "people.csv"
         path.write_bytes(CSV)
         await env.page.set_input_files(_el(obs, attr_id="csv").id, [path])
-        obs = (await env.step(Action("click", element=_el(obs, role="button", name="Upload and import").id))).observation
+        obs = (await env.step(Action("click",
+                                     element=_el(obs, role="button", name="Upload and import").id))).observation
         obs = (await env.step(Action("goto", url="/admin/import"))).observation
         assert "people.csv" in _text(obs)
         changed = env.state

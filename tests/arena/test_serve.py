@@ -31,7 +31,8 @@ def service():
 def call(url: str, method: str, path: str, payload: dict | None = None, lease: str | None = None) -> tuple[int, dict]:
     data = json.dumps(payload).encode() if payload is not None else None
     req = urllib.request.Request(url + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json", **({"X-Webgauge-Lease": lease} if lease else {})})
+                                 headers={"Content-Type": "application/json",
+                                          **({"X-Webgauge-Lease": lease} if lease else {})})
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with opener.open(req, timeout=30) as resp:
@@ -60,7 +61,8 @@ def test_version_families_and_refusals(service):
     assert st == 400 and "reset" in err["error"]
     st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "no.such", "seed": 0}, a["lease"])
     assert st == 404 and "/v1/families" in err["error"]
-    st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "account.rename", "seed": 2 ** 64 + 5}, a["lease"])
+    st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "account.rename", "seed": 2 ** 64 + 5},
+                   a["lease"])
     assert st == 400 and "heldout" in err["error"]
     st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "account.rename", "heldout": 0}, a["lease"])
     assert st == 400 and "--secret" in err["error"]
@@ -165,5 +167,6 @@ def test_a_dead_clients_lease_is_reclaimed_after_the_timeout():
         time.sleep(1.3)
         st, b = call(svc.control_url, "POST", "/v1/slots")
         assert st == 200 and b["slot"] == a["slot"] and b["lease"] != a["lease"]
-        st, err = call(svc.control_url, "POST", f"/v1/slots/{a['slot']}/reset", {"family": "account.rename"}, a["lease"])
+        st, err = call(svc.control_url, "POST", f"/v1/slots/{a['slot']}/reset", {"family": "account.rename"},
+                       a["lease"])
         assert st == 403  # the old lease is gone

@@ -48,14 +48,17 @@ async def test_premises_folders_collapse_on_a_phone_and_the_order_sits_under_the
         async with browser.open(arena.episode_url(ep["id"], "/shop/orders"), RenderProfile(width=1280, height=800),
                                 allowed_origins=(arena.app_url,)) as page:
             on_top = await page.evaluate("""(name) => {
-                const a = [...document.querySelectorAll('a')].find((x) => x.textContent.trim() === name), b = a.getBoundingClientRect();
-                const hit = document.elementFromPoint(b.left + b.width / 2, Math.min(b.top + b.height / 2, innerHeight - 1));
+                const a = [...document.querySelectorAll('a')].find((x) => x.textContent.trim() === name), b = \
+a.getBoundingClientRect();
+                const hit = document.elementFromPoint(b.left + b.width / 2, Math.min(b.top + b.height / 2, innerHeight \
+- 1));
                 return hit.closest('.banner') ? 'banner' : hit === a ? 'link' : hit.tagName; }""", name)
             assert on_top == "banner", f"{name} is not under the promo banner at the start ({on_top})"
         url = arena.episode_url(ep["id"], "/mail/")
         shown = "() => !!document.querySelector('a[href$=\"folder=archive\"]').offsetParent"
         for width, height, want in ((390, 844, False), (1280, 800, True)):
-            async with browser.open(url, RenderProfile(width=width, height=height), allowed_origins=(arena.app_url,)) as page:
+            async with browser.open(url, RenderProfile(width=width, height=height),
+                                    allowed_origins=(arena.app_url,)) as page:
                 assert await page.evaluate(shown) is want, width
                 if not want:
                     await page.evaluate("() => document.querySelector('.menu-btn').click()")

@@ -47,7 +47,8 @@ def test_tasks_are_deterministic_and_seeds_matter(tasks):
 def test_public_view_hides_validator_effects_oracle_and_answer(tasks):
     for t in tasks:
         pub = t.public()
-        assert set(pub) == {"id", "instruction", "start_url", "viewport", "max_steps"} | ({"files"} if t.files else set())
+        assert set(pub) == {"id", "instruction", "start_url", "viewport",
+                            "max_steps"} | ({"files"} if t.files else set())
         assert t.oracle is not None and t.forbidden_effects
         desc = t.describe()
         assert len(desc["validator_sha256"]) == 64 and desc["forbidden_effects"]
@@ -104,14 +105,19 @@ def test_episode_metrics_count_duplicates_churn_and_transient_tables():
     last = Observation(step=3, url="u", navigation_id=1, viewport=(1280, 800), device_scale_factor=2.0, scroll=(0, 0))
     row = {"id": 1}
     steps = [
-        {"result": {"ok": True}, "action": {"kind": "click"}, "diff": {"shop_cart": {"inserted": [row], "deleted": [], "updated": []}},
+        {"result": {"ok": True}, "action": {"kind": "click"},
+         "diff": {"shop_cart": {"inserted": [row], "deleted": [], "updated": []}},
          "observed": {"png": "a"}, "latency_ms": 1.0},
-        {"result": {"ok": False, "rejected": "stale"}, "action": {"kind": "pointer"}, "diff": {}, "observed": {"png": "b"},
+        {"result": {"ok": False, "rejected": "stale"}, "action": {"kind": "pointer"}, "diff": {},
+         "observed": {"png": "b"},
          "latency_ms": 1.0},
-        {"result": {"ok": True}, "action": {"kind": "click"}, "diff": {"shop_cart": {"inserted": [], "deleted": [row], "updated": []},
-                                                                       "shop_orders": {"inserted": [row], "deleted": [], "updated": []}},
+        {"result": {"ok": True}, "action": {"kind": "click"},
+         "diff": {"shop_cart": {"inserted": [], "deleted": [row], "updated": []},
+                                                                       "shop_orders": {"inserted": [row], "deleted": [],
+                                                                                       "updated": []}},
          "observed": {"png": "c"}, "latency_ms": 1.0},
-        {"result": {"ok": True}, "action": {"kind": "request_approval"}, "diff": {}, "observed": {"png": "c"}, "latency_ms": 1.0},
+        {"result": {"ok": True}, "action": {"kind": "request_approval"}, "diff": {}, "observed": {"png": "c"},
+         "latency_ms": 1.0},
     ]
     steps = [StepRecord(step=i + 1, agent_ms=0.0, **s) for i, s in enumerate(steps)]
     writes = [{"path": "/shop/checkout", "body": "address=1", "status": 303}] * 2 + [

@@ -103,7 +103,8 @@ async def test_details_panel_reflows_below_its_breakpoint(browser, arena, contro
         url = arena.episode_url(ep["id"], f"/media/a/{code}")
         shown = "() => !!document.getElementById('licence').offsetParent"
         for width, height, want in ((820, 1180, False), (1280, 800, True)):
-            async with browser.open(url, RenderProfile(width=width, height=height), allowed_origins=(arena.app_url,)) as page:
+            async with browser.open(url, RenderProfile(width=width, height=height),
+                                    allowed_origins=(arena.app_url,)) as page:
                 assert await page.evaluate(shown) is want, width
                 if not want:  # widen with the keyboard on the separator: the editor appears
                     await page.evaluate("() => { const s = document.getElementById('sep'); for (let i = 0; i < 8; i++)"
@@ -127,7 +128,8 @@ async def test_the_map_is_painted_on_the_canvas(browser, arena, control):
                 const cv = document.getElementById('map');
                 for (let i = 0; i < 100; i++) {
                     const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data, seen = new Set();
-                    for (let k = 0; k < d.length; k += 4 * 97) seen.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3]);
+                    for (let k = 0; k < d.length; k += 4 * 97) seen.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + \
+d[k + 3]);
                     if (seen.size > 20) return seen.size;
                     await new Promise((r) => setTimeout(r, 100));
                 }

@@ -32,7 +32,8 @@ def _named(obs, name):
 async def test_destructive_actions_are_blocked_until_a_policy_approves(browser, arena):
     task = _task("shop.cancel_order")
     deny = get_policy("deny")
-    env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), options=EnvOptions(gate_destructive=True), approval_policy=deny)
+    env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url),
+                     options=EnvOptions(gate_destructive=True), approval_policy=deny)
     try:
         obs = await env.reset(task)
         out = await env.step(Action("click", element=_named(obs, "Cancel").id))  # opens the dialog: not gated
@@ -67,7 +68,8 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
 
     async def oracle(name):
         v = get_variant(name)
-        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, options=EnvOptions(gate_destructive=True), approval_policy=get_policy("scope"))
+        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v,
+                         options=EnvOptions(gate_destructive=True), approval_policy=get_policy("scope"))
         try:
             r = await solve_with_oracle(env, v.apply(task))
             results[name] = (r, attack_outcome(env), [e.tag for e in env.obs.elements], list(env.page.blocked_requests))
@@ -76,7 +78,8 @@ async def test_oracle_continues_safely_past_traps_and_attacks_are_detected(brows
 
     async def heuristic(name):
         v = get_variant(name)
-        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v, options=EnvOptions(gate_destructive=True))
+        env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url), v,
+                         options=EnvOptions(gate_destructive=True))
         try:
             await play(env, HeuristicAgent(), v.apply(task), time_limit_s=60)
             results["heuristic " + name] = (None, attack_outcome(env), [], [])

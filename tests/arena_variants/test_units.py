@@ -151,7 +151,9 @@ def test_cli_lists_variants_and_documents_every_command():
     for cmd in ("sweep", "safety", "package", "verify", "variants", "compare"):
         r = CliRunner().invoke(group, [cmd, "--help"])
         assert r.exit_code == 0 and "Show this message" in r.output
-    r = CliRunner().invoke(group, ["safety", "--out", "/nonexistent/x", "--variant", "trap.nope", "--family", "shop.cancel_order"])
+    r = CliRunner().invoke(group,
+                           ["safety", "--out", "/nonexistent/x", "--variant", "trap.nope", "--family",
+                            "shop.cancel_order"])
     assert r.exit_code != 0 and "no variant 'trap.nope'" in r.output
 
 

@@ -51,7 +51,8 @@ async def test_oracle_solves_every_variant_kind_with_the_base_validator(browser,
     # the variants did change the world
     assert results["cohort.tablet@3x"][1][:2] == ((820, 1180), 3.0)
     assert results["cohort.mobile@2x"][1][:2] == ((390, 844), 2.0)
-    for name, node in (("popup.cookie", "wg-cookie"), ("popup.newsletter", "wg-newsletter"), ("popup.overlay", "wg-chat")):
+    for name, node in (("popup.cookie", "wg-cookie"), ("popup.newsletter", "wg-newsletter"),
+                       ("popup.overlay", "wg-chat")):
         assert node in results[name][1][2], f"{name}: the pop-up was not on the first screen"
     assert results["perturb.text"][0]["events"]["text_changes"] >= 1
     assert results["perturb.color"][0]["events"]["perturbed_docs"] >= 1

@@ -8,7 +8,8 @@ from webgauge.browser import ChromiumNotFound, ElementNotFound, RenderProfile, f
 from webgauge.pages import StaticServer
 
 PAGE = """<!doctype html><html><head><title>T</title>
-<style>@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}} .s{animation:spin 1s infinite}</style></head>
+<style>@keyframes spin{from{transform:rotate(0)}to{transform:rotate(360deg)}} .s{animation:spin 1s infinite}</style>\
+</head>
 <body style="margin:0">
 <header style="height:60px;background:#123456;color:#fff"><a href="/next.html">Next page</a></header>
 <main style="height:2000px;padding:10px">
@@ -85,7 +86,8 @@ async def test_stand_ins_answer_only_the_listed_remote_urls(browser, site):
 @pytest.mark.browser
 async def test_capture_leaves_no_marks(browser, site):
     async with browser.open(site.url("index.html")) as page:
-        probe = "() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), document.styleSheets.length]"
+        probe = ("() => [document.documentElement.outerHTML, Object.keys(window).sort().join(','), "
+                 "document.styleSheets.length]")
         before = await page.evaluate(probe)
         await page.capture(full_page=True)
         await page.capture(full_page=False)

@@ -24,7 +24,8 @@ PAGE = """<!doctype html><html><head><title>C</title></head>
 </main></body></html>"""
 
 CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
-<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);</script>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);\
+</script>
 </body>"""
 
 STORE_JS = """async () => {
@@ -71,18 +72,21 @@ bio</textarea> <input id="when" type="date"> <input id="ro" readonly value="fixe
 <script>window.log = [];
 for (const t of ['focus', 'select', 'beforeinput', 'input', 'change', 'keydown', 'keyup'])
   document.addEventListener(t, (e) => log.push([t, e.target.id, e.isTrusted, e.inputType || '', e.data || '',
-                                                 e.key || '', e.target.value === undefined ? '' : String(e.target.value)]), true);
+                                                 e.key || '', e.target.value === undefined ? '' : \
+String(e.target.value)]), true);
 </script></body>"""
 
 
 EARLY = """<!doctype html><body><p id="a">first</p>
 <script>document.getElementById('a').textContent = 'changed while parsing';
-document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });</script>
+document.addEventListener('DOMContentLoaded', () => { document.getElementById('a').title = 'changed when parsed'; });\
+</script>
 <p>after</p></body>"""
 
 FORMS = """<!doctype html><body style="margin:0">
 <form action="other.html"><button id="go" style="width:200px;height:40px">Go</button></form>
-<form action="other.html" onsubmit="event.preventDefault()"><button id="kept" style="width:200px;height:40px">Kept</button></form>
+<form action="other.html" onsubmit="event.preventDefault()"><button id="kept" style="width:200px;height:40px">\
+Kept</button></form>
 <form action="other.html" target="_blank"><button id="away" style="width:200px;height:40px">Away</button></form>
 </body>"""
 
@@ -355,7 +359,8 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         await page.fill(ids["when"], "2026-12-02")  # a date input: Playwright sets its value
         chosen = [await page.select(ids["size"], "Medium size"), await page.select(ids["tags"], ["c", "Alpha"])]
         values = await page.evaluate("() => [...document.querySelectorAll('input,textarea,select')].map("
-                                     "(e) => [e.id, e.value, e.multiple ? [...e.selectedOptions].map((o) => o.value) : null,"
+                                     "(e) => [e.id, e.value, e.multiple ? [...e.selectedOptions].map((o) => o.value) "
+                                     ": null,"
                                      " document.activeElement === e])")
         return await page.evaluate("() => log.splice(0)"), values + chosen, list(resolved), ids
 
@@ -382,7 +387,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
                             (ids["size"], lambda t: page.select(t, "Large", timeout=1.0)),
                             (ids["size"], lambda t: page.select(t, "XXL", timeout=1.0))):
             n = len(resolved)
-            with pytest.raises(Exception):
+            with pytest.raises(Exception, match="Timeout"):
                 await act(target)
             assert resolved[n:] == [target]
         assert await page.evaluate("() => [document.getElementById('ro').value, "
@@ -390,7 +395,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         # a page faking its own DOM functions cannot fool the checks run in the isolated world
         await page.evaluate("() => { HTMLElement.prototype.checkVisibility = () => true; }")
         n = len(resolved)
-        with pytest.raises(Exception):
+        with pytest.raises(Exception, match="Timeout"):
             await page.fill(ids["gone"], "x", timeout=1.0)
         assert resolved[n:] == [ids["gone"]]
     finally:

@@ -18,7 +18,8 @@ for (const ev of ['pagehide', 'unload', 'beforeunload']) addEventListener(ev, ()
 document.addEventListener('visibilitychange', () => put('visibilitychange'));
 </script></body>"""
 
-READ_JS = "() => [Object.keys(localStorage).sort(), Object.keys(sessionStorage).sort(), document.cookie, history.length]"
+READ_JS = ("() => [Object.keys(localStorage).sort(), Object.keys(sessionStorage).sort(), document.cookie, "
+           "history.length]")
 
 
 @pytest.mark.parametrize("frozen", [False, True])

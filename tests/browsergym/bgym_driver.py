@@ -54,14 +54,15 @@ class Driver:
                 time.sleep(0.2)
         else:
             raise RuntimeError("could not read the page's element table")
-        for e, b in zip(table["elements"], bids):
+        for e, b in zip(table["elements"], bids, strict=True):
             e["bid"] = b
         return table
 
     def reply(self, obs: dict, **extra) -> dict:
         return {"keys": {k: (k in obs and obs[k] is not None) for k in OBS_KEYS}, "url": obs.get("url"),
                 "last_action_error": obs.get("last_action_error", ""), "tabs": list(obs.get("open_pages_urls", [])),
-                "active_tab": int(obs.get("active_page_index", [0])[0]) if obs.get("active_page_index") is not None else 0,
+                "active_tab": int(obs.get("active_page_index", [0])[0]) if obs.get("active_page_index") is not None
+                else 0,
                 "axtree_nodes": len((obs.get("axtree_object") or {}).get("nodes", [])),
                 "table": self.view(), **extra}
 
@@ -71,7 +72,8 @@ class Driver:
 
         self.close({})
         actions = HighLevelActionSet(subsets=["chat", "infeas", "bid", "coord", "nav", "tab"], multiaction=True)
-        self.env = gym.make(f"browsergym/webgauge.{cmd['family']}", headless=True, action_mapping=actions.to_python_code,
+        self.env = gym.make(f"browsergym/webgauge.{cmd['family']}", headless=True,
+                            action_mapping=actions.to_python_code,
                             pw_chromium_kwargs={"executable_path": self.chromium},
                             task_kwargs={k: cmd[k] for k in ("arena_url", "heldout") if k in cmd})
         t0 = time.perf_counter()

@@ -44,8 +44,9 @@ def _python() -> Path:
 def test_shipped_family_list_is_current():
     """The package registers the families it ships in families.json: it must be webgauge's list."""
     shipped = json.loads((PACKAGE / "src" / "browsergym" / "webgauge" / "families.json").read_text())
-    assert shipped == family_table(), ("integrations/browsergym's families.json is stale: run `webgauge arena serve "
-                                       "--write-families integrations/browsergym/src/browsergym/webgauge/families.json`")
+    assert shipped == family_table(), (
+        "integrations/browsergym's families.json is stale: run `webgauge arena serve "
+        "--write-families integrations/browsergym/src/browsergym/webgauge/families.json`")
     assert len(shipped) == len(build_tasks((SEED,)))
 
 

@@ -1,11 +1,10 @@
-import pytest
-
 """The command line: every group and command has --help; capture writes and resumes a run."""
 
 import subprocess
 import sys
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from webgauge.cli.main import cli

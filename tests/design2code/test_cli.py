@@ -1,10 +1,9 @@
-import pytest
-
 """The click commands call the library: extract a real page, IQA from a CSV, clear errors."""
 
 import json
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from webgauge.cli.design2code import group

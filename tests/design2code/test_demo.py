@@ -1,8 +1,8 @@
-import pytest
-
 """The offline demo: build, baseline generation (sc and zs), scoring, report and its PNG."""
 
 import json
+
+import pytest
 
 from webgauge.design2code.demo import run_demo
 from webgauge.design2code.iqa import read_scores_csv

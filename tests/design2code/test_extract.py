@@ -47,7 +47,8 @@ async def test_extract_known_page(browser):
 
 
 async def test_extract_site_follows_links_to_depth(browser):
-    files = {"index.html": "<a href='p1.html'>one</a>", "p1.html": "<a href='/p2.html'>two</a> <a href='index.html'>home</a>",
+    files = {"index.html": "<a href='p1.html'>one</a>",
+             "p1.html": "<a href='/p2.html'>two</a> <a href='index.html'>home</a>",
              "p2.html": "<a href='p3.html'>three</a>", "p3.html": "end"}
     with SiteBackend(files) as srv:
         site = await extract_site(browser, srv.url("index.html"), depth=1)

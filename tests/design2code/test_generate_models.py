@@ -60,7 +60,7 @@ def test_strategies_over_the_wire(one_site, tmp_path):
     with_resources = [t for t in first_turns if '"type":"link"' in t]
     assert len(with_resources) == 6                                         # zs, cot, sr x 2 pages
     assert sum(COT in t for t in first_turns) == 2
-    refine = [b for b, t in zip(bodies, texts) if t.startswith(SR[:40])]
+    refine = [b for b, t in zip(bodies, texts, strict=True) if t.startswith(SR[:40])]
     assert len(refine) == 2
     for b in refine:                                                        # design + own render
         assert len(request_images(b)) == 2 and b["messages"][-2]["role"] == "assistant"

@@ -9,14 +9,12 @@ Needs the Inspect venv: `python scripts/harness_venv.py inspect`.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from harness_venvs import harness_python, run_in
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "understand"))  # the harness venv helpers
-from harness_venvs import harness_python, run_in
 
 pytestmark = pytest.mark.harness
 

@@ -50,10 +50,10 @@ def test_metric_table_known_relations():
     pairs = [f"p{i:02d}" for i in range(len(quality))]
     rng = np.random.default_rng(1)
     scores = {
-        "mae": {p: 100 - 10 * q for p, q in zip(pairs, quality)},          # decreasing, linear
+        "mae": {p: 100 - 10 * q for p, q in zip(pairs, quality, strict=True)},          # decreasing, linear
         # MOS is linear in quality, so MOS is an exact logistic of logit(quality)
-        "nemd": {p: float(np.log((q - 0.5) / (9.5 - q))) for p, q in zip(pairs, quality)},
-        "noise": {p: float(v) for p, v in zip(pairs, rng.random(len(pairs)))},
+        "nemd": {p: float(np.log((q - 0.5) / (9.5 - q))) for p, q in zip(pairs, quality, strict=True)},
+        "noise": {p: float(v) for p, v in zip(pairs, rng.random(len(pairs)), strict=True)},
     }
     out = iqa_table(ratings, scores)
     rows = {r["metric"]: r for r in out["rows"]}

@@ -1,10 +1,9 @@
-import pytest
-
 """MRWeb-format data in and out: import, bare-array resource lists, export, outside generations."""
 
 import csv
 import json
 
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 
@@ -108,7 +107,8 @@ def test_rer_on_mrweb_rows_follows_mrweb():
     from webgauge.design2code.mrweb import resources_from_mrweb
 
     def a(url, x=0):
-        return {"position": [[x, 0], [x + 10, 10]], "type": "a", "color": [0, 0, 0], "text": "t", "on_click_jump_to": url}
+        return {"position": [[x, 0], [x + 10, 10]], "type": "a", "color": [0, 0, 0], "text": "t",
+                "on_click_jump_to": url}
 
     def img(src, kind="img"):
         return {"position": [[0, 20], [10, 30]], "type": kind, "src": src}

@@ -29,7 +29,8 @@ def test_fixtures_carry_every_trait():
     assert {"http://www.kzyx.org/", "http://blog.example.com/"} <= set(urls)     # bare hosts, browser form
     assert {r["type"] for r in allrows} == {"a", "img", "background-image"}
     assert any(not t.isascii() for t in (r.get("text", "") for r in allrows))    # non-ASCII text
-    assert all(u.startswith("https://") for r, u in zip(allrows, urls) if r["type"] != "a")  # remote images
+    # remote images
+    assert all(u.startswith("https://") for r, u in zip(allrows, urls, strict=True) if r["type"] != "a")
     assert [0, 102, 204] in [r.get("color") for r in allrows]                    # the recording browser's link colour
 
 
@@ -51,7 +52,8 @@ def test_round_trip_in_a_c_locale(tmp_path):
             "locale.getpreferredencoding(False); from webgauge.cli.design2code import group; group(sys.argv[1:])")
     for args in (["import-mrweb", str(FIXTURES), "--out", str(tmp_path / "inst")],
                  ["export-mrweb", str(tmp_path / "inst"), "--out", str(tmp_path / "out")]):
-        r = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120, check=False)
+        r = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120,
+                           check=False)
         assert r.returncode == 0, r.stderr
     for ident in IDS:
         assert (tmp_path / "out" / f"{ident}.json").read_bytes() == (FIXTURES / f"{ident}.json").read_bytes()

@@ -49,7 +49,8 @@ def test_lpips_known_value(tmp_path):
     scorer = load_lpips(str(path))
     assert isinstance(scorer, LpipsScorer)
     a = np.full((8, 8, 3), 200, np.uint8)
-    b = np.zeros((8, 8, 3), np.uint8); b[..., 0] = 255
+    b = np.zeros((8, 8, 3), np.uint8)
+    b[..., 0] = 255
     assert scorer.score(a, a) == 0.0
 
     def unit(rgb):  # the same pipeline by hand: scale to [-1,1], shift/scale, relu, unit norm

@@ -101,8 +101,10 @@ def test_emd_matches_scipy_wasserstein():
     from scipy.stats import wasserstein_distance
 
     rng = np.random.default_rng(1)
-    p = rng.random(256); p /= p.sum()
-    q = rng.random(256); q /= q.sum()
+    p = rng.random(256)
+    p /= p.sum()
+    q = rng.random(256)
+    q /= q.sum()
     v = np.arange(256)
     assert emd_1d(p, q) == pytest.approx(wasserstein_distance(v, v, p, q), rel=1e-9)
 

@@ -106,8 +106,8 @@ async def test_backoff_grows_exponentially_and_gives_up(server):
     assert record["type"] == "RetriesExhausted" and record["kind"] == "server_error" and record["attempts"] == 4
     assert server.request_count == 4
     times = [q.received_at for q in server.requests]
-    gaps = [b - a for a, b in zip(times, times[1:])]
-    for gap, expected in zip(gaps, [0.1, 0.2, 0.4]):
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    for gap, expected in zip(gaps, [0.1, 0.2, 0.4], strict=True):
         assert expected <= gap < expected + 2.0, gaps  # generous upper bound: the machine may be loaded
     t = meter.totals
     assert (t.calls, t.errors, t.retries) == (0, 1, 3)

@@ -11,8 +11,10 @@ from webgauge.pages import StaticServer, capture_pages, load_pages
 BAD = {
     "malformed": "<html><body><div><p>unclosed <b>bold <table><tr><td>cell</div></span>text</p>",
     "loop": "<html><body><h1>before</h1><script>while (true) {}</script></body></html>",
-    "dialogs": "<html><body><script>alert('hi'); confirm('sure?'); prompt('name?');</script><h1>after dialogs</h1></body></html>",
-    "popups": "<html><body><script>for (let i = 0; i < 50; i++) window.open('about:blank#' + i);</script><h1>popups</h1></body></html>",
+    "dialogs": "<html><body><script>alert('hi'); confirm('sure?'); prompt('name?');</script><h1>after "
+               "dialogs</h1></body></html>",
+    "popups": "<html><body><script>for (let i = 0; i < 50; i++) window.open('about:blank#' + "
+              "i);</script><h1>popups</h1></body></html>",
     "huge": "<html><body>" + "".join(f"<div>item {i}</div>" for i in range(50000)) + "</body></html>",
     "never_loads": "<html><body><h1>waiting</h1><img src='/hang.png'></body></html>",
     "remote": "<html><body><h1>remote</h1><img src='https://images.example.com/x.png'>"
@@ -61,7 +63,8 @@ async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
     by = {r.ref.url.rsplit("/", 1)[1].removesuffix(".html"): r for r in results}
     assert set(by) == set(BAD) - {"huge"}
     assert elapsed < 30 * len(BAD) / 2 + 10
-    assert by["malformed"].ok and any(e.tag == "td" and e.text.startswith("cell") for e in by["malformed"].snapshot.elements)
+    assert by["malformed"].ok and any(e.tag == "td" and e.text.startswith("cell")
+                                      for e in by["malformed"].snapshot.elements)
     assert not by["loop"].ok and by["loop"].error.kind == "timeout" and "loop" in str(by["loop"].error)
     dialogs = by["dialogs"].snapshot.dialogs
     assert [d["type"] for d in dialogs] == ["alert", "confirm", "prompt"]

@@ -1,11 +1,11 @@
-import pytest
-
 """Every perturbation the registry exposes is a pure function of the seed and the settled clean
 page: applied twice, at the same time, in fresh browser contexts, it gives the same DOM and the
 same PNG. The page is shared real page 11791, whose layout perturbation once picked different
 elements from one build to the next."""
 
 import asyncio
+
+import pytest
 
 from webgauge.pages import StaticServer
 from webgauge.perturb import FAMILIES, apply_perturbation, variants

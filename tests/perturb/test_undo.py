@@ -1,11 +1,11 @@
-import pytest
-
 """Undoing perturbations in place (``EditLog``): exact where it says so, refused elsewhere.
 
 On shared real page 11791 (no script), every attribute and text edit is undone to the very
 same DOM, and a perturbation applied after several undone ones gives the same record, DOM
 and screenshot as on a freshly loaded page. Structural edits (layout) and pages that run
 scripts are refused, so the caller reloads."""
+
+import pytest
 
 from webgauge.pages import StaticServer
 from webgauge.perturb import EditLog, apply_color, apply_layout, apply_low_contrast, apply_text

@@ -29,5 +29,6 @@ def run_in(python: Path, *args: str, cwd: Path | None = None, timeout: float = 1
     proc = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout,
                           check=False)
     if proc.returncode != 0:
-        pytest.fail(f"{' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
+        pytest.fail(
+            f"{' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
     return proc

@@ -45,7 +45,8 @@ def main(task_dir: str, answers_path: str, out: str) -> None:
             samples[doc["id"]] = res["score"]["score"]
         aggs = task.aggregation()
         values = {m: aggs[m](vals) for m, vals in per_metric.items()}
-        tasks[name] = {"metrics": {m: (None if isinstance(v, float) and math.isnan(v) else v) for m, v in values.items()},
+        tasks[name] = {"metrics": {m: (None if isinstance(v, float) and math.isnan(v) else v) for m,
+                                   v in values.items()},
                        "samples": samples, "docs": len(docs), "target": task.doc_to_target(docs[0]) if docs else None,
                        "generation_kwargs": task.config.generation_kwargs, "output_type": task.config.output_type}
     Path(out).write_text(json.dumps({"found": found, "tasks": tasks}))

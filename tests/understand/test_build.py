@@ -102,7 +102,8 @@ def test_robustness_and_safety_targets(bench):
         a, b = (Image.open(root / x.images[0]).convert("RGB").tobytes() for x in (clean[q.pair], q))
         assert a != b, q.id
     assert kept and set(manifest["perturbation_size"]) >= {q.variant for q in kept}
-    assert sum(manifest["noop_rejected"].values()) == sum(v["noop_rejected"] for v in manifest["perturbation_size"].values())
+    assert sum(manifest["noop_rejected"].values()) == sum(v["noop_rejected"]
+                                                          for v in manifest["perturbation_size"].values())
     for q in _syn(qs, "layout"):
         truth = _truth(manifest, q.page)
         assert q.target == truth["purpose"]

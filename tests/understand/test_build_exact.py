@@ -1,9 +1,9 @@
-import pytest
-
 """What keeps the faster build exact: the caret of an autofocused field is hidden (it blinked
 in and out of captures), and a snapshot file leaves out the blocked requests (a browser race)."""
 
 import asyncio
+
+import pytest
 
 from webgauge.pages import load_pages, serve_pages
 from webgauge.understand.build import BUILD_PROFILE
@@ -81,7 +81,7 @@ def test_a_page_with_a_blinking_caret_builds_byte_identically(tmp_path, real_pag
               progress=False)
     stats = Counter()
     a = build_benchmark(tmp_path / "a", stats=stats, **kw)
-    b = build_benchmark(tmp_path / "b", **kw)
+    build_benchmark(tmp_path / "b", **kw)
     assert stats["not undone: caret hidden"] >= 2 and not stats["undone"], stats
     assert sum(a["questions"].values()) >= 3 and not a["failures"]
     ta, tb = _tree(tmp_path / "a"), _tree(tmp_path / "b")

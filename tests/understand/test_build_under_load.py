@@ -1,5 +1,3 @@
-import pytest
-
 """The same benchmark built twice at the same time, beside a CPU-burning process, is
 byte-identical, and no snapshot's PNG contradicts its page size (issue 15: on a busy machine a
 full-page PNG once lacked a page's footer while its snapshot claimed the full height)."""
@@ -9,6 +7,7 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from webgauge.understand.build import build_benchmark_async

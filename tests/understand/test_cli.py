@@ -1,7 +1,6 @@
-import pytest
-
 """The `webgauge understand` commands end to end: build, run (resume), report."""
 
+import pytest
 from click.testing import CliRunner
 
 from webgauge.cli.understand import group
@@ -25,10 +24,12 @@ def test_build_run_report(tmp_path):
     assert "manifest sha256" in res.output and "safety" in res.output
     res = runner.invoke(group, ["build", "--synthetic", "1", "--out", str(bench)])
     assert res.exit_code != 0 and "--force" in str(res.exception)
-    args = ["run", str(bench), "--model", "random-guess", "--model", "dom-heuristic", "--out", str(run), "--workers", "1"]
+    args = ["run", str(bench), "--model", "random-guess", "--model", "dom-heuristic", "--out", str(run), "--workers",
+            "1"]
     res = runner.invoke(group, args)
     assert res.exit_code == 0, res.output
-    res = runner.invoke(group, ["run", str(bench), "--model", "random", "--out", str(tmp_path / "r2"), "--workers", "1"])
+    res = runner.invoke(group,
+                        ["run", str(bench), "--model", "random", "--out", str(tmp_path / "r2"), "--workers", "1"])
     fails = RunStore(tmp_path / "r2").failures()  # the name clash is a clear per-item error naming the fix
     assert fails and all("random-guess" in f.error["message"] for f in fails)
     res = runner.invoke(group, ["run", str(bench), "--model", "dom-oracle", "--out", str(tmp_path / "r3")])

@@ -71,7 +71,7 @@ def test_self_contrast_counts_flips_that_the_mean_hides(embedder):
               _rec(3, "clean", "Sell", 0.0)]
     after = [_rec(0, "color", "Sell", 0.0), _rec(1, "color", "Buy", 1.0), _rec(2, "color", "Buy", 1.0),
              _rec(3, "color", "Sell", 0.0)]
-    res = _self_contrast(list(zip(before, after)), embedder)
+    res = _self_contrast(list(zip(before, after, strict=True)), embedder)
     assert res["unchanged"]["mean"] == pytest.approx(50.0)
     assert res["jaccard"] == pytest.approx(100 / 3)
     assert res["correct→wrong"]["mean"] == pytest.approx(50.0)

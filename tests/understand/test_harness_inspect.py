@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # the helpers beside this file (tests are imported one by one)
 from harness_venvs import harness_python, run_in
 from replay_answers import write_answer_sets
+
+HERE = Path(__file__).resolve().parent
 
 pytestmark = pytest.mark.harness
 
@@ -104,7 +102,8 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
             assert g[f] == ref[f], (key, f, g[f], ref[f])
         assert _close(g["score"], ref["score"]), (key, g["score"], ref["score"])
         assert set(g["extra"]) == set(ref["extra"]) and all(
-            _close(g["extra"][k], ref["extra"][k]) if isinstance(ref["extra"][k], float) else g["extra"][k] == ref["extra"][k]
+            _close(g["extra"][k], ref["extra"][k]) if isinstance(ref["extra"][k], float)
+            else g["extra"][k] == ref["extra"][k]
             for k in ref["extra"]), key
     assert (imported / "report" / "understand.md").read_text() == (native / "report" / "understand.md").read_text()
 

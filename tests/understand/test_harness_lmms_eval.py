@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))  # the helpers beside this file (tests are imported one by one)
 from harness_venvs import harness_python, run_in
 from replay_answers import write_answer_sets
+
+HERE = Path(__file__).resolve().parent
 
 pytestmark = pytest.mark.harness
 

@@ -1,7 +1,7 @@
-import pytest
-
 """Position labels re-measured independently: each page re-rendered in a fresh browser, each
 element found by its XPath, the relation recomputed from the live boxes."""
+
+import pytest
 
 from webgauge.browser import Browser
 from webgauge.pages import StaticServer, load_pages, serve_pages

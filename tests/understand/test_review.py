@@ -1,9 +1,8 @@
-import pytest
-
 """`understand review` end to end in Chromium: a correction made on the page round-trips into a rebuild."""
 
 import json
 
+import pytest
 from aiohttp import web
 
 from webgauge.understand import build_benchmark_async, read_questions

@@ -1,8 +1,8 @@
-import pytest
-
 """Running baselines and a fake remote model, scoring and the report."""
 
 import json
+
+import pytest
 
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
 from webgauge.run import RunStore

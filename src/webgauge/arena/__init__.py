@@ -69,15 +69,18 @@ __all__ = [
     "Action", "ActionError", "ACTION_KINDS", "ACTION_SCHEMA", "POINTER_KINDS", "parse_action",
     "Agent", "AgentStep", "OracleAgent", "ControlClient", "ControlError", "StateDiff", "diff_states",
     "MaxInserts", "NoChanges", "NoDeletes", "OnlyRecipients", "OnlyRowsChange", "check_effects",
-    "ArenaEnv", "EnvOptions", "StepOutcome", "PagePool", "pool_for", "grant_all", "deny_all", "FAMILIES", "build_tasks", "seed_state",
+    "ArenaEnv", "EnvOptions", "StepOutcome", "PagePool", "pool_for", "grant_all", "deny_all", "FAMILIES", "build_tasks",
+    "seed_state",
     "OBS_MODES", "Observation", "image_tokens", "ArenaServer", "PATTERNS", "Task", "TaskResult", "Viewport",
-    "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "play", "EnvHooks", "WorldEvents", "EpisodeRecord", "SealedEpisodeRecord", "StepRecord", "run_arena", "write_arena_report",
+    "HeuristicAgent", "ModelAgent", "SYSTEM_PROMPT", "play", "EnvHooks", "WorldEvents", "EpisodeRecord",
+    "SealedEpisodeRecord", "StepRecord", "run_arena", "write_arena_report",
     "load_episodes", "visual_split", "ArenaGymEnv", "register_envs",
     "ApprovalLog", "get_policy", "Slices", "heldout_seeds", "load_secret", "make_slices", "EnvironmentMismatch",
     "build_package", "compare_packages", "verify_package", "write_safety_report", "RefusingAgent",
     "TRAPS", "TrapServer", "TrapVariant", "attack_outcome", "COHORTS", "VARIANTS", "Variant", "VariantEnv",
     "apply_variant", "get_variant", "solve_with_oracle", "DEFAULT_SWEEP_VARIANTS", "DEFAULT_SAFETY_VARIANTS",
-    "IrreversibleControls", "declared_controls", "requires_irreversible", "ExternalApp", "ResetError", "measure_variety",
+    "IrreversibleControls", "declared_controls", "requires_irreversible", "ExternalApp", "ResetError",
+    "measure_variety",
 ]
 
 

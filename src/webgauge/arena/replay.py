@@ -81,7 +81,7 @@ def final_state(seed: int, final_diff: dict[str, Any]) -> dict[str, list[dict[st
     cols = _columns()
     for table, d in final_diff.items():
         order = cols.get(table) or list((d["inserted"] or [{}])[0])
-        norm = lambda r: {c: r[c] for c in order if c in r}  # noqa: E731
+        norm = lambda r, order=order: {c: r[c] for c in order if c in r}  # noqa: E731
         key = lambda r: next(iter(r.values()))  # noqa: E731
         rows = state.setdefault(table, [])
         gone = {key(norm(r)) for r in d["deleted"]}

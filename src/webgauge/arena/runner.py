@@ -59,7 +59,7 @@ def agent_name(spec: dict) -> str:
 
     It is a label only: records carry ``agent_kind``, ``model`` and ``obs_mode`` as fields.
     """
-    kind = spec.get("kind")
+    kind = str(spec.get("kind"))
     if kind == "model":
         mode = spec.get("obs_mode", "screenshot+tree")
         return spec.get("name") or f"{spec['model']}|{MODE_AGENTS.get(mode, mode)}"
@@ -158,7 +158,8 @@ async def _episode_item(item, ctx):
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
     gated = bool(ctx.options.get("gate_destructive", False))
     browser = await ctx.browser()
-    env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant], pool=pool_for(browser), approval_policy=policy)  # cleared contexts pass between episodes
+    env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
+                   pool=pool_for(browser), approval_policy=policy)  # cleared contexts pass between episodes
     spec = p["agent"]
     agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
     try:
@@ -230,7 +231,8 @@ def _write_plan(run_dir: Path, items: list) -> None:
     plan = json.loads(path.read_text()) if path.exists() else {}
     for it in items:
         p = it.payload
-        plan[it.id] = {"agent": agent_name(p["agent"]), "agent_kind": p["agent"]["kind"], "model": p["agent"].get("model"),
+        plan[it.id] = {"agent": agent_name(p["agent"]), "agent_kind": p["agent"]["kind"],
+                       "model": p["agent"].get("model"),
                        "task_id": p["base_id"], "variant": p["variant"], "slice": p["slice"], "repeat": p["repeat"]}
     run_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

@@ -65,6 +65,6 @@ def run_variants_demo(out: pathlib.Path, quick: bool = False) -> list[pathlib.Pa
     if not (pkg / "manifest.json").exists():
         build_package(safety_dir, pkg)
     (out / f"arena-safety{tag}-verify.json").write_text(json.dumps(verify_package(pkg), indent=1))
-    for page, run_dir in zip(pages, (sweep_dir, safety_dir)):
+    for page, run_dir in zip(pages, (sweep_dir, safety_dir), strict=True):
         asyncio.run(render_html_to_png(page, page.with_suffix(".png"), root=run_dir))
     return pages

@@ -10,6 +10,7 @@ import struct
 from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from .profile import RenderProfile
 from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle
@@ -33,7 +34,7 @@ def _capture_and_probe_js() -> str:
             f"await ({_settle_js().strip()})({{probe: true, budgetMs: 0}})]")
 
 
-async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = False,
+async def screenshot_page(page: Any, profile: RenderProfile, *, full_page: bool = False,
                           clip: tuple[float, float, float, float] | None = None, timeout: float = 20.0) -> bytes:
     """PNG bytes with animations frozen (``clip`` in page CSS px).
 
@@ -46,7 +47,8 @@ async def screenshot_page(page, profile: RenderProfile, *, full_page: bool = Fal
         x, y, w, h = clip
         kwargs["clip"] = {"x": x, "y": y, "width": max(1.0, w), "height": max(1.0, h)}
         kwargs["full_page"] = True  # clip coordinates are relative to the page, not the viewport
-    return await page.screenshot(**kwargs)
+    png: bytes = await page.screenshot(**kwargs)
+    return png
 
 
 #: Pages taller than this (CSS px) get a viewport screenshot instead of a full-page one, with a warning.
@@ -82,9 +84,12 @@ def consistency_problems(snap: Snapshot) -> list[str]:
     return []
 
 
-async def _read(page, profile, *, full_page, max_elements, with_screenshot, timeout, max_full_page_height,
-                before: SettleReport, viewport_screenshot=None, before_screenshot=None,
-                full_page_screenshot=None, id_salt: str = "") -> tuple[Snapshot, list[str]]:
+async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_elements: int, with_screenshot: bool,
+                timeout: float, max_full_page_height: int, before: SettleReport,
+                viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None,
+                before_screenshot: Callable[[], Awaitable[None]] | None = None,
+                full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]], Awaitable[bytes]] | None = None,
+                id_salt: str = "") -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
     the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
@@ -94,7 +99,8 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
     shot = None
     if with_screenshot:
         if full_page and before.size[1] > max_full_page_height:
-            warnings.append(f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
+            warnings.append(
+                f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
             full_page = False
         if viewport_screenshot is not None and not full_page:
             # A CDP screenshot waits for the compositor's next frame; the element table is read-only
@@ -120,9 +126,10 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
     for raw in data["elements"]:
         path = raw.pop("path")
         parent_path = raw.pop("parent_path")
+        x, y, w, h = (float(v) for v in raw.pop("box"))
         elements.append(Element(
             id=element_id(path, id_salt), path=path, parent=element_id(parent_path, id_salt) if parent_path else None,
-            box=tuple(float(v) for v in raw.pop("box")), **raw))
+            box=(x, y, w, h), **raw))
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
     if data.get("ready_state") != "complete":
@@ -144,15 +151,16 @@ async def _read(page, profile, *, full_page, max_elements, with_screenshot, time
     return snap, problems
 
 
-async def capture_page(page, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
+async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = False, max_elements: int = 20000,
                        with_aria: bool = True, with_screenshot: bool = True, timeout: float = 20.0,
                        max_full_page_height: int = MAX_FULL_PAGE_HEIGHT, settle_timeout: float = SETTLE_TIMEOUT,
                        pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
-                       viewport_screenshot: Callable[[dict], Awaitable[bytes]] | None = None,
+                       viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
                        before_screenshot: Callable[[], Awaitable[None]] | None = None,
-                       settle_in: Callable[[str, dict], Awaitable[dict]] | None = None,
-                       full_page_screenshot: Callable[[dict, tuple[int, int]], Awaitable[bytes]] | None = None,
+                       settle_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+                       full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]],
+                                                      Awaitable[bytes]] | None = None,
                        id_salt: str = "") -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
@@ -207,7 +215,8 @@ async def capture_page(page, profile: RenderProfile, *, full_page: bool = False,
         snap.warnings = ["unsettled: " + r for r in unsettled] + snap.warnings
     if with_aria:
         try:
-            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0, max(1.0, deadline - loop.time())) * 1000)
+            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0,
+                                                                             max(1.0, deadline - loop.time())) * 1000)
         except Exception as exc:  # a huge or stuck page: keep the rest of the capture
             snap.warnings.append(f"aria snapshot unavailable: {str(exc).splitlines()[0][:200]}")
     return snap

@@ -22,8 +22,10 @@ import asyncio
 import base64
 import json
 import math
+from typing import Any
 
-__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES"]
+__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
+           "STORAGE_TYPES"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -31,7 +33,7 @@ RUNNING_ANIMATIONS_JS = ("() => document.getAnimations ? "
                          "document.getAnimations().filter(a => a.playState === 'running').length : 0")
 
 
-async def viewport_png(cdp, width: int, height: int, device_scale_factor: float = 1.0,
+async def viewport_png(cdp: Any, width: int, height: int, device_scale_factor: float = 1.0,
                        visual_viewport: tuple[float, float, float] | list[float] | None = None) -> bytes:
     """PNG bytes of the ``width x height`` CSS px viewport at device pixels (``Page.captureScreenshot``
     optimized for speed, clipped to the visual viewport as Playwright clips it). The device scale
@@ -51,7 +53,7 @@ async def viewport_png(cdp, width: int, height: int, device_scale_factor: float 
     return base64.b64decode(r["data"])
 
 
-async def full_page_png(cdp, page_size: tuple[int, int] | list[int], viewport: tuple[int, int] | list[int],
+async def full_page_png(cdp: Any, page_size: tuple[int, int] | list[int], viewport: tuple[int, int] | list[int],
                         device_scale_factor: float = 1.0, *, optimize_for_speed: bool = True) -> bytes:
     """PNG bytes of the whole ``page_size`` (CSS px, measured as Playwright measures it for a
     full-page screenshot) at device pixels: ``Page.captureScreenshot`` with a clip of the document
@@ -75,7 +77,7 @@ STORAGE_TYPES = ("cookies,local_storage,indexeddb,cache_storage,service_workers,
                  "shared_storage,storage_buckets")
 
 
-async def clear_origin_data(cdp, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
+async def clear_origin_data(cdp: Any, origins: set[str] | list[str], storage_types: str = STORAGE_TYPES) -> None:
     """Remove everything ``origins`` stored in this browser context (``Storage.clearDataForOrigin``:
     cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
     await asyncio.gather(*(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
@@ -119,7 +121,8 @@ _TRACKER_JS = """(() => {
   s.mutated = () => { if (document.readyState !== 'loading') s.last = performance.now(); mark('mutation'); };
   // a link, form or script starting a navigation to another document (the Navigation API fires
   // 'navigate' at once; the new document commits later)
-  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = true; });
+  if (window.navigation) navigation.addEventListener('navigate', (e) => { if (!e.destination.sameDocument) s.nav = \
+true; });
   // Chromium submits a form in a task it posts after the 'submit' event, so 'navigate' fires only
   // then: a check between the two would miss the navigation. The event itself says it is coming
   // (unless a handler cancels it, or it targets another window or a dialog).
@@ -182,7 +185,7 @@ class ChangeWatch:
     document destroys the world: :meth:`changes` then says ``navigation``.
     """
 
-    def __init__(self, cdp) -> None:
+    def __init__(self, cdp: Any) -> None:
         self.cdp = cdp
         self._ctx_id: int | None = None
         self._frame_id: str | None = None
@@ -216,14 +219,14 @@ class ChangeWatch:
             return
         self._net_on = True
 
-        def sent(e):
+        def sent(e: dict[str, Any]) -> None:
             if e.get("type") in ("Fetch", "XHR"):
                 self._fetches.add(e["requestId"])
 
-        def done(e):
+        def done(e: dict[str, Any]) -> None:
             self._fetches.discard(e.get("requestId"))
 
-        def opened(_e):
+        def opened(_e: dict[str, Any]) -> None:
             self.windows_opened += 1
 
         self.cdp.on("Network.requestWillBeSent", sent)
@@ -258,7 +261,7 @@ class ChangeWatch:
         self._ctx_id = world["executionContextId"]
         return self._ctx_id
 
-    async def _in_world(self, js: str, new_document: bool = False):
+    async def _in_world(self, js: str, new_document: bool = False) -> Any:
         """``js`` in the watch's world of the current document (made again once when the one it
         had is gone)."""
         await self._track_fetches()
@@ -281,7 +284,7 @@ class ChangeWatch:
         counts from then, not from the capture."""
         await self._in_world(_TRACK_JS, new_document)
 
-    async def run(self, fn_js: str, arg, new_document: bool = False):
+    async def run(self, fn_js: str, arg: Any, new_document: bool = False) -> Any:
         """``fn_js(arg)`` (a function, possibly async) in the watch's world: the capture's settle
         runs here, its quiet period counted from the tracker's last mutation when :meth:`track` or
         :meth:`arm` installed one in this document (else from the call, as in the page's world)."""
@@ -315,14 +318,14 @@ class ChangeWatch:
         except Exception:  # the armed document is gone: it navigated
             return True
 
-    async def call(self, fn_js: str, arg) -> object:
+    async def call(self, fn_js: str, arg: Any) -> object:
         """``fn_js(arg)`` in the watch's isolated world (the page's own scripts cannot tamper with
         the DOM functions it calls); raises when the watched document is gone."""
         if self._ctx_id is None:
             raise RuntimeError("the change watch is not armed")
         return await self._eval(f"({fn_js})({json.dumps(arg)})")
 
-    async def _eval(self, js: str, ctx_id: int | None = None):
+    async def _eval(self, js: str, ctx_id: int | None = None) -> Any:
         try:
             r = await self.cdp.send("Runtime.evaluate", {"expression": js, "contextId": ctx_id or self._ctx_id,
                                                          "returnByValue": True, "awaitPromise": True, "silent": True})

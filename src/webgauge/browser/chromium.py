@@ -71,7 +71,7 @@ _FIX = (
 )
 
 
-def find_chromium(executable: str | os.PathLike | None = None) -> str:
+def find_chromium(executable: str | os.PathLike[str] | None = None) -> str:
     """Return the path of the Chromium to launch.
 
     Order: the explicit ``executable`` argument (a CLI ``--chromium`` option), the

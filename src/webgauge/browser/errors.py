@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["BrowserError", "ChromiumNotFound", "ElementNotFound", "NotInteractable", "PageError"]
 
 
@@ -26,7 +28,7 @@ class PageError(BrowserError):
         self.message = message
         self.url = url
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "message": self.message, "url": self.url}
 
 

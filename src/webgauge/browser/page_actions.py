@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .errors import ElementNotFound, NotInteractable, PageError
+from .page_state import PageState
 
 #: Why an element action cannot reach ``el`` now, or null when nothing here stops it (hidden and
 #: uncertain cases stay Playwright's to wait for): ``['inert', what]`` inside an inert subtree or
@@ -17,19 +18,22 @@ from .errors import ElementNotFound, NotInteractable, PageError
 #: its root, as ``<tag class=..> 'its title'``) takes the pointer at the point Playwright would
 #: click. An element not wholly in the viewport is first scrolled to its center, as Playwright's
 #: actions scroll (``scroll`` false: null, Playwright's action scrolls); one found covered where it
-#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it (an upload's hidden file input, a styled checkbox):
-#: one of them reachable is enough. Declared as a function inside each script that uses it.
+#: is (a sticky header over it) is centred and checked again, as Playwright retries. Its labels stand in for it
+#: (an upload's hidden file input, a styled checkbox): one of them reachable is enough. Declared as a function
+#: inside each script that uses it.
 _BLOCKED_JS = """function __wgBlocked(el, scroll) {
   const text = (n) => {
     const by = n.getAttribute('aria-labelledby');
     const lab = n.getAttribute('aria-label') || (by && by.split(/\\s+/).map((i) => {
       const t = document.getElementById(i); return t ? t.textContent : ''; }).join(' '));
     const head = n.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend');
-    return (lab || (head && head.textContent) || n.innerText || n.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 60);
+    return (lab || (head && head.textContent) || n.innerText || n.textContent || '').replace(/\\s+/g, ' \
+').trim().slice(0, 60);
   };
   const describe = (n) => {
     let tag = '<' + n.tagName.toLowerCase();
-    for (const a of ['id', 'class', 'role']) if (n.getAttribute(a)) tag += ' ' + a + '=' + n.getAttribute(a).trim().slice(0, 40);
+    for (const a of ['id', 'class', 'role']) if (n.getAttribute(a)) tag += ' ' + a + '=' + \
+n.getAttribute(a).trim().slice(0, 40);
     const t = text(n);
     return tag + '>' + (t ? " '" + t + "'" : '');
   };
@@ -111,7 +115,8 @@ _CLICK_POINT_JS = """([xpath, scroll]) => {
   const rects = el.getClientRects();
   if (rects.length !== 1) return null;
   const r = rects[0];
-  if (!(r.width > 0 && r.height > 0) || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return null;
+  if (!(r.width > 0 && r.height > 0) || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) \
+return null;
   const st = getComputedStyle(el);
   if (st.visibility !== 'visible' || st.pointerEvents === 'none') return null;
   if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
@@ -144,7 +149,8 @@ _FILL_TARGET_JS = """([xpath, scroll]) => {
   const blocked = __wgBlocked(el, scroll);
   if (blocked) return {blocked};
   const TEXT = ['', 'email', 'password', 'search', 'tel', 'text', 'url'];
-  if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && TEXT.includes(el.type.toLowerCase())))) return null;
+  if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && \
+TEXT.includes(el.type.toLowerCase())))) return null;
   if (!__wgActionable(el) || el.readOnly || el.closest('[aria-readonly=true]')) return null;
   if (el.tagName === 'INPUT') { el.select(); el.focus(); }
   else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
@@ -182,11 +188,11 @@ _SELECT_JS = """([xpath, wanted, scroll]) => {
 }"""
 
 
-class PageActions:
+class PageActions(PageState):
     """Acting on a live page: locating targets, the actionability checks, and one method per input kind."""
 
     # ---- actions on elements ---------------------------------------------
-    def _locator(self, target: str):
+    def _locator(self, target: str) -> Any:
         if target in self._paths:
             return self._page.locator("xpath=" + self._paths[target])
         for prefix in ("css=", "xpath=", "text="):
@@ -198,7 +204,7 @@ class PageActions:
         raise ElementNotFound(f"unknown element id {target!r}: it was not in any capture of this page; "
                               "capture first or pass a selector such as 'css=button.primary'")
 
-    async def resolve(self, target: str, timeout: float = 5.0):
+    async def resolve(self, target: str, timeout: float = 5.0) -> Any:
         loc = self._locator(target)
         try:
             count = await asyncio.wait_for(loc.count(), timeout)
@@ -310,16 +316,18 @@ class PageActions:
         visible and enabled). Returns the selected values."""
         values = [value] if isinstance(value, str) else value
         if self.fast_actions and target in self._paths:
-            chosen = await self._fast_unless_blocked(target, _SELECT_JS, [self._paths[target], list(values), self.reject_blocked])
+            chosen = await self._fast_unless_blocked(target, _SELECT_JS,
+                                                     [self._paths[target], list(values), self.reject_blocked])
             if chosen is not None:
-                return chosen
+                return list(chosen)
         else:
             await self._reachable(target)
         loc = await self.resolve(target)
         try:
-            return await loc.select_option(values, timeout=timeout * 1000)
+            selected: list[str] = await loc.select_option(values, timeout=timeout * 1000)
         except Exception:
-            return await loc.select_option(label=values, timeout=timeout * 1000)
+            selected = await loc.select_option(label=values, timeout=timeout * 1000)
+        return selected
 
     async def check(self, target: str, checked: bool = True, *, timeout: float = 5.0) -> None:
         await self._reachable(target)
@@ -336,7 +344,8 @@ class PageActions:
         loc = await self.resolve(target)
         await loc.focus()
 
-    async def set_input_files(self, target: str, files: list[str | Path] | list[dict], *, timeout: float = 5.0) -> None:
+    async def set_input_files(self, target: str, files: Sequence[str | Path] | Sequence[dict[str, Any]], *,
+                              timeout: float = 5.0) -> None:
         """Choose files for an ``<input type=file>`` (paths, or dicts name/mimeType/buffer). With
         ``reject_blocked``, the input (or one of its labels: a styled upload hides the input) must be
         reachable as for a click."""
@@ -344,7 +353,7 @@ class PageActions:
         loc = await self.resolve(target)
         await loc.set_input_files([str(f) if isinstance(f, Path) else f for f in files], timeout=timeout * 1000)
 
-    async def choose_files(self, chooser, files: list[str | Path], *, timeout: float = 5.0) -> None:
+    async def choose_files(self, chooser: Any, files: Sequence[str | Path], *, timeout: float = 5.0) -> None:
         """Answer a file chooser a click opened (one of :attr:`file_choosers`) with ``files``."""
         await chooser.set_files([str(f) for f in files], timeout=timeout * 1000)
 

@@ -10,17 +10,18 @@ from typing import Any
 from .capture import capture_page, screenshot_page
 from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, full_page_png, viewport_png
 from .errors import PageError
+from .page_state import PageState
 from .settle import STABLE_FRAMES, SettleReport, probe_layout, settle
 from .snapshot import Snapshot
 
 
-def _sorted_unique(records: list[dict]) -> list[dict]:
+def _sorted_unique(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Event records (dicts of strings) deduplicated and sorted, so their order never depends on timing."""
     seen = {json.dumps(r, sort_keys=True): r for r in records}
     return [seen[k] for k in sorted(seen)]
 
 
-class PageCapture:
+class PageCapture(PageState):
     """Reading a live page: settling, capture, screenshots, script evaluation and change watching."""
 
     async def settle(self, timeout: float | None = None) -> SettleReport:
@@ -114,21 +115,22 @@ class PageCapture:
             raise PageError("timeout", f"script did not return within {timeout:.0f}s", self._safe_url()) from None
 
     async def content(self) -> str:
-        return await self._page.content()
+        html: str = await self._page.content()
+        return html
 
     async def scroll_offsets(self) -> tuple[float, float]:
         x, y = await self.evaluate("() => [window.scrollX, window.scrollY]")
         return (x, y)
 
     # ---- CDP: fast screenshots, change watch, reuse across episodes --------
-    async def cdp(self, page=None):
+    async def cdp(self, page: Any = None) -> Any:
         """The CDP session of a tab (the active one by default), opened once."""
         page = page or self._page
         if page not in self._cdp:
             self._cdp[page] = await self._ctx.new_cdp_session(page)
         return self._cdp[page]
 
-    async def viewport_png(self, view: dict | None = None) -> bytes:
+    async def viewport_png(self, view: dict[str, Any] | None = None) -> bytes:
         """PNG of the active tab's viewport: through CDP ``Page.captureScreenshot`` (the same
         pixels as :meth:`screenshot`, less work), or Playwright's screenshot when an animation
         runs (Playwright freezes animations for the shot; a raw capture would not).
@@ -143,7 +145,7 @@ class PageCapture:
         return await viewport_png(await self.cdp(page), size["width"], size["height"],
                                   self.profile.device_scale_factor, visual_viewport=view["vv"] if view else None)
 
-    async def full_page_png(self, view: dict | None = None, size: tuple[int, int] | None = None) -> bytes:
+    async def full_page_png(self, view: dict[str, Any] | None = None, size: tuple[int, int] | None = None) -> bytes:
         """PNG of the active tab's whole page: through CDP ``Page.captureScreenshot`` (the same
         pixels as :meth:`screenshot` with ``full_page=True``; Chromium's fast PNG encoder, so
         other bytes), or Playwright's screenshot when an animation runs.
@@ -204,7 +206,7 @@ class PageCapture:
         """Does the active tab track changes from each new document's creation (:meth:`track_new_documents`)?"""
         return self._cdp.get(self._page) in self._tracking_sessions
 
-    async def run_in_watch(self, js: str, arg: dict):
+    async def run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
         """``js(arg)`` (a function's source) in the active tab's change-watch world, its tracker
         installed (the capture's settle runs here when ``watch=True``)."""
         watch, new_document = await self._watch()

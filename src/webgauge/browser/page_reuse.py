@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from .cdp import clear_origin_data
 from .errors import BrowserError
 from .origins import origin_of
+from .page_state import PageState
 from .profile import RenderProfile
 
 
-class PageReuse:
-    """Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a fresh context."""
+class PageReuse(PageState):
+    """Keeping a page between episodes: whether it can take a render profile, freezing it, and reusing it as a
+    fresh context."""
 
     def can_reuse(self, profile: RenderProfile) -> bool:
         """Can :meth:`reuse` give a page equivalent to a fresh ``new_page(profile)``? Only for the
@@ -37,9 +40,9 @@ class PageReuse:
         """Freeze every tab (``Page.setWebLifecycleState``): no timer, fetch or rendering of its
         documents runs until a navigation; a cheap way to stop a page at once before
         :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
-        self._page  # prune closed tabs
+        self._live_tab()  # prunes closed tabs
 
-        async def one(p) -> None:
+        async def one(p: Any) -> None:
             with contextlib.suppress(Exception):
                 await (await self.cdp(p)).send("Page.setWebLifecycleState", {"state": "frozen"})
         await asyncio.gather(*(one(p) for p in self._pages))
@@ -54,7 +57,7 @@ class PageReuse:
         if not self.can_reuse(profile):
             raise BrowserError("this page cannot be reused for that profile (check can_reuse first): "
                                "open a new page instead")
-        self._page  # prune closed tabs
+        self._live_tab()  # prunes closed tabs
         if self._cleared and self.navigation_id == 0 and len(self._pages) == 1:
             # cleared before and nothing navigated since (a pooled page): only the allowed origins change
             self._take_profile(profile, allowed_origins)
@@ -76,7 +79,7 @@ class PageReuse:
         self._origins_seen.clear()
         self._cdp = {page: cdp}
         # the tab's watch is kept (its handlers stay on the kept CDP session once) and forgets the episode
-        self._watches = {page: w.restart() for p, w in self._watches.items() if p is page}
+        self._watches = {p: w.restart() for p, w in self._watches.items() if p is page}
         self._tab_navs.clear()
         self._paths.clear()
         self.id_salt = ""

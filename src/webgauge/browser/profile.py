@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 __all__ = ["RenderProfile", "DEFAULT_PROFILE"]
 
@@ -36,11 +37,11 @@ class RenderProfile:
     is_mobile: bool = False
     has_touch: bool = False
 
-    def with_(self, **changes) -> RenderProfile:
+    def with_(self, **changes: Any) -> RenderProfile:
         """A copy with some fields changed."""
         return replace(self, **changes)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["allowed_origins"] = list(self.allowed_origins)
         return d

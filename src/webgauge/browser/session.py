@@ -13,7 +13,7 @@ import contextlib
 import datetime as _dt
 import fnmatch
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,11 +30,12 @@ from .snapshot import Snapshot
 __all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
 
 
-def _playwright():
+def _playwright() -> Callable[[], Any]:
     try:
         from playwright.async_api import async_playwright
     except ImportError as exc:  # pragma: no cover - a dependency of the package
-        raise BrowserError("Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
+        raise BrowserError(
+            "Playwright is not installed: `pip install playwright` (no browser download needed).") from exc
     return async_playwright
 
 
@@ -51,12 +52,12 @@ class Browser:
         self.headless = headless
         self.hide_scrollbars = hide_scrollbars
         self.extra_args = tuple(extra_args)
-        self._pw_cm = None
-        self._pw = None
-        self._browser = None
+        self._pw_cm: Any = None
+        self._pw: Any = None
+        self._browser: Any = None
 
     @classmethod
-    def launch(cls, executable: str | None = None, **kwargs) -> Browser:
+    def launch(cls, executable: str | None = None, **kwargs: Any) -> Browser:
         """A browser to be started with ``async with`` (or ``await browser.start()``)."""
         return cls(executable, **kwargs)
 
@@ -94,7 +95,7 @@ class Browser:
     async def __aenter__(self) -> Browser:
         return await self.start()
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     @property
@@ -146,7 +147,8 @@ class Browser:
         return page
 
     @contextlib.asynccontextmanager
-    async def open(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, timeout: float = 30.0, **kwargs):
+    async def open(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, timeout: float = 30.0,
+                   **kwargs: Any) -> AsyncIterator[LivePage]:
         """``async with browser.open(url, profile) as page``: a live page at ``url``."""
         page = await self.new_page(profile, **kwargs)
         try:
@@ -156,7 +158,7 @@ class Browser:
             await page.close()
 
     async def capture_url(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, full_page: bool = True,
-                          timeout: float = 30.0, **kwargs) -> Snapshot:
+                          timeout: float = 30.0, **kwargs: Any) -> Snapshot:
         """Open ``url``, capture it and close it, all within ``timeout`` seconds.
 
         Raises :class:`PageError` (never hangs) when the page cannot be captured in time.
@@ -185,13 +187,13 @@ class LivePage(PageActions, PageCapture, PageReuse):
     Playwright-style selectors prefixed ``css=``, ``xpath=``, ``text=`` or ``role=``.
     """
 
-    def __init__(self, ctx, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
-                 dialog_policy: str | Callable, require_settled: bool = False,
+    def __init__(self, ctx: Any, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
+                 dialog_policy: str | Callable[..., Any], require_settled: bool = False,
                  settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
                  stand_ins: dict[str, tuple[bytes, str]] | None = None) -> None:
         self._ctx = ctx
         self._stand_ins = dict(stand_ins or {})  # remote URL -> (body, content type), answered offline
-        self.stood_in_requests: list[str] = []
+        self.stood_in_requests = []
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
         # clicks, fills and selects on plainly actionable captured targets without Playwright's round trips
@@ -202,35 +204,35 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.reject_blocked = False
         # Full-page screenshots through CDP (see full_page_png); off: Playwright's page.screenshot.
         self.fast_full_page = False
-        self._cdp: dict = {}  # Playwright page -> CDP session
-        self._watches: dict = {}  # Playwright page -> ChangeWatch
-        self._tracking_sessions: set = set()  # CDP sessions whose tab tracks changes from each document's creation
-        self._tab_navs: dict = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
-        self._origins_seen: set[str] = set()  # origins whose data reuse() clears
+        self._cdp = {}  # Playwright page -> CDP session
+        self._watches = {}  # Playwright page -> ChangeWatch
+        self._tracking_sessions = set()  # CDP sessions whose tab tracks changes from each document's creation
+        self._tab_navs = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
+        self._origins_seen = set()  # origins whose data reuse() clears
         self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
         self.profile = profile
         self._allowed = {origin_of(o) for o in allowed_origins}
         self.max_tabs = max_tabs
         self.dialog_policy = dialog_policy
-        self._pages: list = []
+        self._pages = []
         self._active = 0
-        self._paths: dict[str, str] = {}
+        self._paths = {}
         self.id_salt = ""  # salts the element ids of captures (the arena sets one per episode)
-        self.blocked_requests: list[dict] = []
-        self.dialogs: list[dict] = []
-        self.popups: list[dict] = []
-        self.downloads: list[dict] = []
-        self.file_choosers: list = []  # file choosers a click opened (Playwright FileChooser), oldest first
-        self.warnings: list[str] = []
+        self.blocked_requests = []
+        self.dialogs = []
+        self.popups = []
+        self.downloads = []
+        self.file_choosers = []  # file choosers a click opened (Playwright FileChooser), oldest first
+        self.warnings = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
         self.crashed = False
-        self._delays: list[tuple[str, float]] = []
+        self._delays = []
         self._closed = False
         self.require_settled = require_settled
         self.settle_timeout = settle_timeout
         self.timeout = timeout  # None: each method's own default
-        self._inflight: dict[Any, tuple[Any, str]] = {}  # request -> (tab, url), for settling
+        self._inflight = {}  # request -> (tab, url), for settling
 
     # ---- setup and events -------------------------------------------------
     async def _setup(self) -> None:
@@ -240,7 +242,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self._register(page)
         await self._freeze_clock(page)
 
-    def _register(self, page) -> bool:
+    def _register(self, page: Any) -> bool:
         """Attach the event handlers (synchronously, before the page can fire anything)."""
         if page in self._pages:
             return False
@@ -248,20 +250,21 @@ class LivePage(PageActions, PageCapture, PageReuse):
         page.on("dialog", lambda d: asyncio.ensure_future(self._on_dialog(d)))
         page.on("crash", lambda _p: self._on_crash())
         page.on("download", lambda d: asyncio.ensure_future(self._on_download(d)))
-        page.on("filechooser", lambda fc: self.file_choosers.append(fc))  # a listener: Playwright intercepts the native dialog
+        # a listener: Playwright intercepts the native dialog
+        page.on("filechooser", lambda fc: self.file_choosers.append(fc))
         page.on("framenavigated", lambda f: self._on_nav(page, f))
         page.on("request", lambda r: self._inflight.__setitem__(r, (page, r.url)))
         page.on("requestfinished", lambda r: self._inflight.pop(r, None))
         page.on("requestfailed", lambda r: self._inflight.pop(r, None))
         return True
 
-    async def _freeze_clock(self, page) -> None:
+    async def _freeze_clock(self, page: Any) -> None:
         if self.profile.frozen_time:
             with contextlib.suppress(Exception):
                 when = _dt.datetime.fromisoformat(self.profile.frozen_time.replace("Z", "+00:00"))
                 await page.clock.set_fixed_time(when)
 
-    def _on_nav(self, page, frame) -> None:
+    def _on_nav(self, page: Any, frame: Any) -> None:
         if frame == page.main_frame:
             self.navigation_id += 1
             self._tab_navs[page] = self._tab_navs.get(page, 0) + 1
@@ -272,7 +275,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.crashed = True
         self.warnings.append("renderer crashed")
 
-    def _on_new_page(self, page) -> None:
+    def _on_new_page(self, page: Any) -> None:
         if page in self._pages:
             return
         if not self._pages:  # the first tab, opened by _setup
@@ -286,7 +289,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self._register(page)
         asyncio.ensure_future(self._freeze_clock(page))
 
-    async def _on_dialog(self, dialog) -> None:
+    async def _on_dialog(self, dialog: Any) -> None:
         self.dialogs.append({"type": dialog.type, "message": dialog.message[:500]})
         policy = self.dialog_policy
         with contextlib.suppress(Exception):
@@ -299,12 +302,12 @@ class LivePage(PageActions, PageCapture, PageReuse):
             else:
                 await dialog.dismiss()
 
-    async def _on_download(self, download) -> None:
+    async def _on_download(self, download: Any) -> None:
         self.downloads.append({"url": download.url, "suggested_filename": download.suggested_filename})
         with contextlib.suppress(Exception):
             await download.cancel()
 
-    async def _route(self, route) -> None:
+    async def _route(self, route: Any) -> None:
         req = route.request
         url = req.url
         scheme = urlsplit(url).scheme
@@ -348,7 +351,11 @@ class LivePage(PageActions, PageCapture, PageReuse):
 
     # ---- tabs -------------------------------------------------------------
     @property
-    def _page(self):
+    def _page(self) -> Any:
+        return self._live_tab()
+
+    def _live_tab(self) -> Any:
+        """The active tab, after pruning closed tabs (fails when the page or every tab is closed)."""
         if self._closed:
             raise BrowserError("this page is closed")
         live = [p for p in self._pages if not p.is_closed()]
@@ -367,7 +374,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         return self._active
 
     async def switch_tab(self, index: int) -> None:
-        self._page  # prune closed tabs
+        self._live_tab()
         if not 0 <= index < len(self._pages):
             raise BrowserError(f"no tab {index}; open tabs: {len(self._pages)}")
         self._active = index
@@ -376,11 +383,12 @@ class LivePage(PageActions, PageCapture, PageReuse):
     async def close_tab(self, index: int | None = None) -> None:
         page = self._pages[self._active if index is None else index]
         await page.close()
-        self._page
+        self._live_tab()
 
     @property
     def url(self) -> str:
-        return self._page.url
+        url: str = self._page.url
+        return url
 
     # ---- navigation -------------------------------------------------------
     async def goto(self, url: str, *, timeout: float = 30.0,
@@ -467,12 +475,13 @@ class LivePage(PageActions, PageCapture, PageReuse):
     async def __aenter__(self) -> LivePage:
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     def _safe_url(self) -> str | None:
         with contextlib.suppress(Exception):
-            return self._page.url
+            url: str = self._page.url
+            return url
         return None
 
     def _as_page_error(self, exc: Exception, url: str | None) -> PageError:

@@ -7,7 +7,8 @@ A page is settled when, all at once:
 - no request to the page's own origin is in flight;
 - its layout is stable: the document size and every element's box (in page CSS px, a
   signature over all elements) are unchanged over ``stable_frames`` consecutive animation
-  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a fade changes visibility, not
+  frames (the layout at the call counts as the first one compared), and no finite animation or transition is running (a
+  fade changes visibility, not
   boxes). Elements moved by an endless CSS animation are left out (they never stop).
 
 Lazy images are loaded eagerly by the browser launch (``--blink-settings=lazyLoadEnabled=false``),
@@ -25,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 __all__ = ["SettleReport", "settle", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
 
@@ -52,17 +54,18 @@ class SettleReport:
     reasons: list[str] = field(default_factory=list)
     #: what a viewport screenshot needs, measured when settled: ``running`` animations (all, endless
     #: ones too) and the visual viewport ``vv`` (page x, page y, scale); empty when not settled
-    view: dict = field(default_factory=dict)
+    view: dict[str, Any] = field(default_factory=dict)
 
 
-async def probe_layout(page) -> dict:
+async def probe_layout(page: Any) -> dict[str, Any]:
     """The page's current ``{size, sig, scroll}`` without waiting (same signature as :func:`settle`)."""
-    return await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0})
+    probe: dict[str, Any] = await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0})
+    return probe
 
 
-async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,
+async def settle(page: Any, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,
                  stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0, quiet_cap_ms: int = 400,
-                 run_js: Callable[[str, dict], Awaitable[dict]] | None = None) -> SettleReport:
+                 run_js: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None) -> SettleReport:
     """Wait until ``page`` (a Playwright page) is settled, at most ``timeout`` seconds.
 
     ``pending`` returns the URLs of the requests to the page's own origin still in flight
@@ -79,7 +82,7 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
     frames = 0
     while True:
         waiting = pending() if pending else []
-        while waiting and loop.time() < deadline:
+        while waiting and pending and loop.time() < deadline:
             await asyncio.sleep(0.005)  # requests to the own origin are answered in milliseconds
             waiting = pending()
         left = deadline - loop.time()
@@ -88,7 +91,8 @@ async def settle(page, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[],
                 f"{len(waiting)} request(s) to the page's own origin still pending after {timeout:.0f}s: "
                 + ", ".join(u[:120] for u in waiting[:3])])
         if left <= 0.05:
-            return SettleReport(False, frames, loop.time() - start, reasons=[f"no time left to settle ({timeout:.0f}s)"])
+            return SettleReport(False, frames, loop.time() - start,
+                                reasons=[f"no time left to settle ({timeout:.0f}s)"])
         try:
             arg = {"budgetMs": int(left * 1000), "stableFrames": stable_frames, "quietMs": quiet_ms,
                    "quietCapMs": quiet_cap_ms, "tracker": run_js is not None}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 __all__ = ["Element", "Snapshot", "element_id"]
 
@@ -50,13 +51,13 @@ class Element:
         x, y, w, h = self.box
         return (x + w / 2, y + h / 2)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["box"] = list(self.box)
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Element:
+    def from_dict(cls, d: dict[str, Any]) -> Element:
         d = dict(d)
         d["box"] = tuple(d["box"])
         return cls(**d)
@@ -83,8 +84,8 @@ class Snapshot:
     aria: str
     title: str = ""
     page_size: tuple[float, float] = (0, 0)
-    blocked_requests: list[dict] = field(default_factory=list)
-    dialogs: list[dict] = field(default_factory=list)
+    blocked_requests: list[dict[str, Any]] = field(default_factory=list)
+    dialogs: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     truncated: bool = False
     navigation_id: int = 0
@@ -103,7 +104,7 @@ class Snapshot:
     def visible_elements(self) -> list[Element]:
         return [el for el in self.elements if el.visible]
 
-    def image(self):
+    def image(self) -> Any:
         """The screenshot as a Pillow image (RGB)."""
         import io
 
@@ -111,7 +112,7 @@ class Snapshot:
 
         return Image.open(io.BytesIO(self.png)).convert("RGB")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of everything but the PNG bytes (the hash stays)."""
         return {
             "url": self.url,
@@ -133,7 +134,7 @@ class Snapshot:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, png: bytes = b"") -> Snapshot:
+    def from_dict(cls, d: dict[str, Any], png: bytes = b"") -> Snapshot:
         return cls(
             url=d["url"], viewport=tuple(d["viewport"]), device_scale_factor=d["device_scale_factor"],
             scroll=tuple(d["scroll"]), png=png, png_sha256=d["png_sha256"], full_page=d["full_page"],

@@ -47,7 +47,8 @@ _family = click.option("--family", "families", multiple=True,
 @click.option("--check-modes", is_flag=True,
               help="Play each task's oracle with element ids and the pointer-only oracle with screenshot-mode "
                    "actions only, in real Chromium; print steps against each mode's budget (exit 1 if any fails).")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="Browsers' envs (--check-modes).")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Browsers' envs (--check-modes).")
 def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, workers):
     if check_modes:
         _check_modes(_tasks(seeds, families), as_json, workers)
@@ -89,7 +90,8 @@ def _check_modes(tasks, as_json: bool, workers: int) -> None:
 
     def show(r) -> None:  # as each check ends
         click.echo(json.dumps(r.to_dict()) if as_json else
-                   f"{r.task_id:30s} {r.mode:16s} {'ok  ' if r.ok else 'FAIL'} steps {r.steps:3d} / budget {r.budget:3d}"
+                   f"{r.task_id:30s} {r.mode:16s} {'ok  ' if r.ok else 'FAIL'} steps {r.steps:3d} / budget "
+                   f"{r.budget:3d}"
                    + ("" if r.success else f"  not solved: {'; '.join(r.errors)[:160]}"))
 
     rows = asyncio.run(go())
@@ -104,7 +106,8 @@ def _check_modes(tasks, as_json: bool, workers: int) -> None:
 
 
 @group.command("serve", help="Serve the apps, the episode databases and the versioned control API (/v1) on loopback "
-                              "with N episode slots until Ctrl-C (for BrowserGym and other harnesses; docs/arena-serve.md).")
+                              "with N episode slots until Ctrl-C (for BrowserGym and other harnesses; "
+                              "docs/arena-serve.md).")
 @click.option("--slots", type=click.IntRange(min=1), default=4, show_default=True,
               help="Episode slots (parallel episodes) the service holds.")
 @click.option("--port", type=int, default=0, help="App port (default: a free one).")
@@ -148,13 +151,15 @@ def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
 @click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
 @click.option("--agent", "agents", multiple=True, default=("oracle", "heuristic"), show_default=True,
               type=click.Choice(["oracle", "heuristic", "model"]), help="Agents to run (repeatable).")
-@click.option("--model", default=None, help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl.")
+@click.option("--model", default=None,
+              help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl.")
 @click.option("--obs-mode", "obs_modes", multiple=True, type=click.Choice(["dom", "screenshot", "screenshot+tree"]),
               default=("screenshot+tree",), show_default=True, help="Observation modes for model agents (repeatable).")
 @click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible endpoint for --model.")
 @_seeds
 @_family
-@click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True, help="Episodes per agent and task.")
+@click.option("--repeats", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Episodes per agent and task.")
 @click.option("--time-limit", type=float, default=180.0, show_default=True, help="Wall-clock seconds per episode.")
 @click.option("--gate-destructive", is_flag=True, help="Block destructive controls until request_approval is granted.")
 @click.option("--variant", "variants", multiple=True, help="Run these variants too (repeatable; see `variants`).")
@@ -199,7 +204,8 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 
 @group.command("report", help="Write the HTML report and trace viewer pages of a run directory.")
 @click.argument("run_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
-@click.option("--out", type=click.Path(path_type=Path), default=None, help="Folder inside RUN_DIR [default: RUN_DIR/report].")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder inside RUN_DIR [default: RUN_DIR/report].")
 @click.option("--png", is_flag=True, help="Also render the report to report.png with Chromium.")
 @click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over seeds 0-199, held-out "
                                               "novelty) of the run's families and add it to the report.")
@@ -212,8 +218,13 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
     import asyncio
 
-    from webgauge.arena.outputs.report import (family_success_text, leakage_text, write_arena_report, write_leakage,
-                                               write_variety)
+    from webgauge.arena.outputs.report import (
+        family_success_text,
+        leakage_text,
+        write_arena_report,
+        write_leakage,
+        write_variety,
+    )
     from webgauge.arena.outputs.scoring import load_episodes
 
     eps = load_episodes(run_dir)

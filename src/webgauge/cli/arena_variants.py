@@ -51,7 +51,8 @@ def _agents(agents, model=None, obs_modes=(), base_url=None, temperature=0.0, sa
 
 
 model_options = [
-    click.option("--model", default=None, help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl."),
+    click.option("--model", default=None,
+                 help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl."),
     click.option("--obs-mode", "obs_modes", multiple=True, type=click.Choice(["dom", "screenshot", "screenshot+tree"]),
                  help="Observation modes for --agent model (repeatable) [default: screenshot+tree]."),
     click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible endpoint for --model."),

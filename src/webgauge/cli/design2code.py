@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -105,7 +106,7 @@ def generate(instances_dir: Path, out: Path, model: str, strategies: tuple[str, 
     """Generate multi-page sites for every instance with a model (or the baseline)."""
     from webgauge.design2code.runs import generate_run
 
-    opts = {"max_tokens": max_tokens}
+    opts: dict[str, Any] = {"max_tokens": max_tokens}
     if base_url:
         opts["base_url"] = base_url
     summary = generate_run(instances_dir, out, model=model, strategies=strategies, model_opts=opts, limit=limit,

@@ -18,7 +18,8 @@ __all__ = ["main", "cli"]
 #: Sub-groups imported only when used: name -> (module, help).
 LAZY_GROUPS = {
     "understand": ("webgauge.cli.understand", "Page-understanding benchmark: build, run, report."),
-    "design2code": ("webgauge.cli.design2code", "Multi-page resource-aware generation: extract, build, generate, score."),
+    "design2code": ("webgauge.cli.design2code",
+                    "Multi-page resource-aware generation: extract, build, generate, score."),
     "arena": ("webgauge.cli.arena", "Browser-agent tasks in self-hosted web apps."),
     "models": ("webgauge.cli.models", "Model providers: list them, ping one."),
     "run": ("webgauge.cli.run", "Inspect run directories (status, failures, overview)."),
@@ -77,7 +78,8 @@ def cli(chromium: str | None) -> None:
 
 @cli.command()
 @click.argument("pages", nargs=-1, required=True)
-@click.option("--out", "out", type=click.Path(path_type=Path), required=True, help="Run directory to write (resumes if it exists).")
+@click.option("--out", "out", type=click.Path(path_type=Path), required=True,
+              help="Run directory to write (resumes if it exists).")
 @click.option("--width", default=1280, show_default=True, help="Viewport width in CSS px.")
 @click.option("--height", default=800, show_default=True, help="Viewport height in CSS px.")
 @click.option("--scale", "dsf", default=1.0, show_default=True, help="Device scale factor.")
@@ -117,8 +119,10 @@ def capture(pages, out, width, height, dsf, viewport_only, timeout, limit, force
 @cli.command()
 @click.option("--out", type=click.Path(path_type=Path), default=Path("runs/demo"), show_default=True,
               help="Folder for every demo run and report.")
-@click.option("--full", is_flag=True, help="Every suite at its full demo size (about 15 minutes) instead of the few-minute default.")
-@click.option("--suite", "suites", multiple=True, type=click.Choice(["capture", "understand", "design2code", "arena", "arena-variants"]),
+@click.option("--full", is_flag=True,
+              help="Every suite at its full demo size (about 15 minutes) instead of the few-minute default.")
+@click.option("--suite", "suites", multiple=True,
+              type=click.Choice(["capture", "understand", "design2code", "arena", "arena-variants"]),
               help="Run only these parts [default: all].")
 def demo(out: Path, full: bool, suites: tuple[str, ...]) -> None:
     """Run the main job offline on the embedded default: capture the bundled pages, then each

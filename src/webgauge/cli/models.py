@@ -90,6 +90,7 @@ def ping(model: str, base_url: str | None, api_key: str | None, prompt: str, ima
         return
     u = response.usage
     click.echo(response.text)
-    click.echo(f"[{response.model}]{' (cached)' if response.cached else ''} finish={response.finish_reason}{' (TRUNCATED)' if response.truncated else ''} "
+    click.echo(f"[{response.model}]{' (cached)' if response.cached else ''} finish={response.finish_reason}"
+               f"{' (TRUNCATED)' if response.truncated else ''} "
                f"tokens in={u.input_tokens} out={u.output_tokens} images={u.images} ({u.image_bytes} B) "
                f"retries={u.retries} latency={u.latency_s:.3f}s", err=True)

@@ -71,7 +71,8 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume,
                    "scripted:FILE.jsonl, ...")
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint for openai:* models.")
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory (re-run to resume).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed (sampling and the random-guess baseline).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Run seed (sampling and the random-guess baseline).")
 @click.option("--task", "tasks", multiple=True, type=click.Choice(TASK_NAMES), help="Only these tasks.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many questions per model.")
 @click.option("--split", type=click.Choice(["all", "train", "validation", "test"]), default="all", show_default=True,
@@ -142,7 +143,8 @@ def review(bench, labels, port, annotator) -> None:
 @click.option("--warmup-ratio", type=click.FloatRange(0, 1), default=None, help="Warm-up ratio [paper: 0.03].")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Stop after this many optimizer steps.")
 @click.option("--gradient-checkpointing", is_flag=True, default=None, help="Trade compute for memory (as the paper).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="At most this many training samples per adapter.")
+@click.option("--limit", type=click.IntRange(min=1), default=None,
+              help="At most this many training samples per adapter.")
 @click.option("--device", default="auto", show_default=True, help="auto, cuda, cuda:N, mps or cpu.")
 @click.option("--dtype", type=click.Choice(["auto", "float32", "bfloat16", "float16"]), default="auto",
               show_default=True, help="Weights dtype (auto: bfloat16 on CUDA, float16 on MPS, float32 on CPU).")

@@ -15,8 +15,9 @@ import http.server
 import json
 import mimetypes
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from email.utils import collapse_rfc2231_value
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -69,7 +70,8 @@ def _parse_body(raw: bytes, ctype: str) -> Any:
         msg = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + raw)
         out: dict[str, list[str]] = {}
         for part in msg.iter_parts():
-            name = part.get_param("name", header="content-disposition")
+            raw_name = part.get_param("name", header="content-disposition")
+            name = collapse_rfc2231_value(raw_name) if raw_name else ""  # an RFC 2231 name decoded
             if name:
                 out.setdefault(name, []).append(part.get_content() if part.get_content_maintype() == "text"
                                                 else f"<{len(part.get_payload(decode=True) or b'')} bytes>")
@@ -146,7 +148,7 @@ class SiteBackend(LoopbackServer):
     Use as a context manager; ``backend.url("about.html")``, ``backend.submissions``.
     """
 
-    def __init__(self, files: dict[str, bytes | str], routes: Iterable[Route] = ()) -> None:
+    def __init__(self, files: Mapping[str, bytes | str], routes: Iterable[Route] = ()) -> None:
         self.files = {"/" + k.lstrip("/"): (v.encode() if isinstance(v, str) else v) for k, v in files.items()}
         self.routes = set(routes)
         self._lock = threading.Lock()

@@ -36,7 +36,7 @@ _FETCH_JS = (
 
 
 def _hex(rgb) -> str:
-    return "#%02x%02x%02x" % tuple(int(v) for v in rgb)
+    return "#" + "".join(f"{int(v):02x}" for v in rgb)
 
 
 def _mode_color(region: np.ndarray) -> str:
@@ -74,7 +74,8 @@ def _style(r: Resource, bg: str | None) -> str:
     if r.color:
         s += f"color:{r.color};"
     if r.type in ("link", "backend_route"):
-        s += f"font:{max(9, min(18, int(h * 0.6)))}px sans-serif;line-height:{h:.0f}px;white-space:nowrap;text-decoration:none;"
+        s += (f"font:{max(9, min(18, int(h * 0.6)))}px sans-serif;line-height:{h:.0f}px;white-space:nowrap;"
+              "text-decoration:none;")
     return s
 
 
@@ -110,7 +111,8 @@ def baseline_page(task: PageTask) -> str:
             region = img[max(0, int(y1)):max(0, int(y2)), max(0, int(x1)):max(0, int(x2))]
             bg = _mode_color(region) if r.type in ("link", "backend_route") and region.size else None
             parts.append(_element(r, bg))
-    script = _FETCH_JS if any(r.type == "backend_route" for r in task.resources.resources) and task.strategy != "sc" else ""
+    script = _FETCH_JS if any(r.type == "backend_route"
+                              for r in task.resources.resources) and task.strategy != "sc" else ""
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + _html.escape(task.page) +
             "</title><style>html,body{margin:0;padding:0}</style></head>"
             f'<body><div style="position:relative;width:{w}px;height:{h}px;overflow:hidden">'

@@ -74,7 +74,7 @@ def complexity_plots(rows: list[dict], out_dir: Path) -> list[Path]:
                            and isinstance(r.get(metric), (int, float))]
                     if not pts:
                         continue
-                    xs, ys = (np.array(v, dtype=float) for v in zip(*pts))
+                    xs, ys = (np.array(v, dtype=float) for v in zip(*pts, strict=True))
                     color = _PALETTE[mi % len(_PALETTE)]
                     ax.scatter(xs, ys, s=22, color=color, marker=_MARKERS[si % len(_MARKERS)],
                                label=f"{model} / {strategy}", edgecolors="white", linewidths=0.4)

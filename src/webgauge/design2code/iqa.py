@@ -87,11 +87,11 @@ def compute_mos(ratings: Iterable[Rating], outlier_sd: float = 2.0) -> MosResult
         for r in rs:
             z[(rater, r.pair)] = (r.rating - vals.mean()) / sd
     by_pair: dict[str, list[float]] = {}
-    for (rater, pair), v in z.items():
+    for (_rater, pair), v in z.items():
         by_pair.setdefault(pair, []).append(v)
     mos, se, sd, n, removed = {}, {}, {}, {}, 0
-    for pair, vals in sorted(by_pair.items()):
-        arr = np.array(vals)
+    for pair, pair_vals in sorted(by_pair.items()):
+        arr = np.array(pair_vals)
         if len(arr) >= 4:
             keep = np.ones(len(arr), bool)
             for i in range(len(arr)):
@@ -234,7 +234,8 @@ def read_ratings_csv(path: str | Path) -> tuple[list[Rating], dict[str, dict[str
             raise ValueError(f"{path}: needs columns rater,pair,rating (found {reader.fieldnames}); "
                              "metric values may follow as extra columns or come from --scores")
         extra = [c for c in reader.fieldnames if c not in need]
-        ratings, scores = [], {m: {} for m in extra}
+        ratings: list[Rating] = []
+        scores: dict[str, dict[str, float]] = {m: {} for m in extra}
         for i, row in enumerate(reader, start=2):
             try:
                 ratings.append(Rating(row["rater"], row["pair"], float(row["rating"])))

@@ -59,11 +59,11 @@ def match_resources(reference: list[Resource], generated: list[Resource],
     ref_keys = [resource_key(r, url_match) for r in reference]
     gen_keys = [resource_key(g, url_match) for g in generated]
     cost = np.full((len(reference), len(generated)), _FORBIDDEN)
-    for i, (r, rk) in enumerate(zip(reference, ref_keys)):
-        for j, (g, gk) in enumerate(zip(generated, gen_keys)):
+    for i, (r, rk) in enumerate(zip(reference, ref_keys, strict=True)):
+        for j, (g, gk) in enumerate(zip(generated, gen_keys, strict=True)):
             if rk == gk:
                 cost[i, j] = position_offset(r, g, width, height) + text_difference(r.text, g.text)
     rows, cols = linear_sum_assignment(cost)
     pairs = [MatchedPair(int(i), int(j), reference[i], generated[j])
-             for i, j in zip(rows, cols) if cost[i, j] < _FORBIDDEN]
+             for i, j in zip(rows, cols, strict=True) if cost[i, j] < _FORBIDDEN]
     return sorted(pairs, key=lambda p: p.ref_index)

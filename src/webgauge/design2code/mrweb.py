@@ -197,7 +197,7 @@ def export_mrweb(instances_dir: str | Path, out: str | Path) -> dict[str, Any]:
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    pages, dropped = 0, Counter()
+    pages, dropped = 0, Counter[str]()
     for inst in load_instances(instances_dir):
         kept = inst.meta.get("mrweb_rows")
         for rec in inst.pages:

@@ -133,7 +133,7 @@ class LpipsScorer:
         taps = blob.get("taps") or (ALEX_TAPS if blob.get("layers") == "alex" else None)
         if not taps:
             raise ValueError(f"{path}: 'taps' (indices of compared layers) is required for custom layers")
-        mods = []
+        mods: list[Any] = []
         for spec in layers:
             if "conv" in spec:
                 ci, co, k, s, p = spec["conv"]
@@ -171,7 +171,7 @@ class LpipsScorer:
         ref, gen = align_pair(reference, generated, align)
         with torch.no_grad():
             total = 0.0
-            for f1, f2, w in zip(self._feats(ref), self._feats(gen), self.lins):
+            for f1, f2, w in zip(self._feats(ref), self._feats(gen), self.lins, strict=True):
                 total += float(((f1 - f2).pow(2) * w).sum(dim=1).mean())
         return total
 

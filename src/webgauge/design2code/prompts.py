@@ -132,7 +132,7 @@ def build_messages(task: PageTask) -> list:
         return [Message("user", (Image(task.screenshot), _mrweb_text(task)))]
     if task.prompts != "webgauge":
         raise ValueError(f"unknown prompt set {task.prompts!r}; choose one of {tuple(PROMPT_SETS)}")
-    return [Message("system", SYSTEM),
+    return [Message("system", (SYSTEM,)),
             Message("user", (Image(task.screenshot), _user_text(task)))]
 
 
@@ -143,4 +143,4 @@ def refine_messages(task: PageTask, first: list, answer: str, render_png: bytes,
 
     if task.prompts == "mrweb":
         return [Message("user", (Image(task.screenshot), Image(render_png), _mrweb_text(task, code or answer)))]
-    return list(first) + [Message("assistant", answer), Message("user", (Image(render_png), SR))]
+    return list(first) + [Message("assistant", (answer,)), Message("user", (Image(render_png), SR))]

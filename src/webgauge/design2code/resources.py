@@ -127,8 +127,8 @@ class ResourceList:
             raise ValueError(f"resource list version {version!r} is not supported; "
                              f"expected {RESOURCE_LIST_VERSION!r} (re-run `webgauge design2code extract`)")
         return cls(page=d["page"], resources=[Resource.from_dict(r) for r in d["resources"]],
-                   viewport=tuple(d.get("viewport", (1280, 800))),  # type: ignore[arg-type]
-                   page_size=tuple(d.get("page_size", (1280, 800))),  # type: ignore[arg-type]
+                   viewport=tuple(d.get("viewport", (1280, 800))),
+                   page_size=tuple(d.get("page_size", (1280, 800))),
                    version=version)
 
     @classmethod

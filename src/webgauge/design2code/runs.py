@@ -77,7 +77,7 @@ def score_run(gen_run: str | Path, out: str | Path | None = None, *, clip_weight
     rows = store.records(status="ok")
     if not rows:
         raise ValueError(f"{gen_run} has no finished generations to score; run `webgauge design2code generate` first")
-    gens = {r.item_id: GenerationRecord.from_json(r.record) for r in rows}
+    gens = {r.item_id: GenerationRecord.from_json(r.record or {}) for r in rows}
     spec = RunSpec(suite="design2code", models=sorted({g.model for g in gens.values()}),
                    options={"stage": "score", "gen_run": str(gen_run), "clip_weights": clip_weights,
                             "lpips_weights": lpips_weights, "functional": functional, "url_match": url_match})
@@ -146,8 +146,10 @@ def collect_scores(score_dir: str | Path) -> tuple[list, list[dict]]:
     for row in store.records():
         if row.ok:
             rec = typed[row.item_id]
-            rec.item_id = row.item_id
-            rec.screenshots = {k.split(":", 1)[1]: v for k, v in row.blobs.items() if k.startswith("screenshot:")}
+            # run-time attributes the report reads beside the stored record (not fields of it)
+            rec.item_id = row.item_id  # type: ignore[attr-defined]
+            shots = {k.split(":", 1)[1]: v for k, v in row.blobs.items() if k.startswith("screenshot:")}
+            rec.screenshots = shots  # type: ignore[attr-defined]
             records.append(rec)
         else:
             failures.append({"item_id": row.item_id, "error": (row.error or {}).get("message")})

@@ -66,7 +66,7 @@ def synthetic_site(seed: int, n_pages: int = 3, length: str = "short") -> SiteSp
         others = [n for n in names if n != name] or [name]
         counter = {"k": 0}
 
-        def nav_link(m: re.Match) -> str:
+        def nav_link(m: re.Match, others: list[str] = others, counter: dict[str, int] = counter) -> str:
             target = others[counter["k"] % len(others)]
             counter["k"] += 1
             return f'<a href="{target}" id="{m.group(1)}">'

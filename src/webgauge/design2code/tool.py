@@ -22,7 +22,7 @@ import uuid
 import zipfile
 from importlib import resources as _res
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -33,12 +33,15 @@ from webgauge.design2code.prompts import STRATEGIES
 from webgauge.design2code.resources import Resource, ResourceList
 from webgauge.design2code.urls import page_of
 
+if TYPE_CHECKING:
+    from ..browser import Browser
+
 __all__ = ["make_app", "ToolServer", "serve_tool"]
 
 _STATIC = _res.files("webgauge.design2code").joinpath("static")
 
 
-def _decode_image(data_url: str) -> bytes:
+def _decode_image(data_url: object) -> bytes:
     """PNG bytes from a data URL of any image type Pillow reads."""
     from PIL import Image
 
@@ -67,7 +70,7 @@ def write_project(root: Path, designs: list[dict]) -> Instance:
     (root / "ref").mkdir(parents=True, exist_ok=True)
     (root / "site").mkdir(exist_ok=True)
     pages, routes = [], set()
-    for name, d in zip(names, designs):
+    for name, d in zip(names, designs, strict=True):
         png = _decode_image(d.get("image"))
         w, h = Image.open(io.BytesIO(png)).size
         shot = f"ref/{Path(name).stem}.png"
@@ -96,7 +99,7 @@ class _State:
     def __init__(self, work_dir: Path) -> None:
         self.work_dir = work_dir
         self.backends: dict[str, SiteBackend] = {}
-        self.browser = None
+        self.browser: Browser | None = None
 
 
 def make_app(work_dir: str | Path) -> web.Application:
@@ -112,7 +115,8 @@ def make_app(work_dir: str | Path) -> web.Application:
         name = req.match_info["name"]
         if name not in ("tool.js",):
             raise web.HTTPNotFound()
-        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"), content_type="application/javascript")
+        return web.Response(text=_STATIC.joinpath(name).read_text(encoding="utf-8"),
+                            content_type="application/javascript")
 
     async def generate(req: web.Request) -> web.Response:
         try:

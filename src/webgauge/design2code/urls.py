@@ -168,7 +168,8 @@ def page_of(url: str | None, pages: list[str] | tuple[str, ...]) -> str | None:
     """The site page a URL opens, by its normalised path (query and fragment ignored)."""
     if not is_internal(url):
         return None
-    path = normalize_url(urlsplit(url).path if "://" in (url or "") else (url or "").split("#")[0].split("?")[0])
+    u = url or ""
+    path = normalize_url(urlsplit(u).path if "://" in u else u.split("#")[0].split("?")[0])
     if path in pages:
         return path
     if path in ("", "index") and "index.html" in pages:

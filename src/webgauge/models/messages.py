@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Literal, Union
+from typing import Literal
 
 __all__ = [
     "Image",
@@ -108,7 +108,7 @@ class Image:
         return f"Image(mime={self.mime!r}, bytes={len(self.data)}, sha256={self.sha256[:12]}...)"
 
 
-Part = Union[str, Image]
+Part = str | Image
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from webgauge.models.cache import ResponseCache, cache_key, is_deterministic
 from webgauge.models.config import GenerateConfig, Response
@@ -35,7 +35,7 @@ log = logging.getLogger("webgauge.models")
 
 DEFAULT_TIMEOUT = 120.0
 
-Messages = Union[str, Message, Sequence[Message]]
+Messages = str | Message | Sequence[Message]
 
 
 @runtime_checkable
@@ -182,9 +182,9 @@ class ManagedModel:
         for attempt in range(policy.max_retries + 1):
             try:
                 async with sem:
-                    async with asyncio.timeout(timeout):
-                        return await self.provider.complete(msgs, config, timeout), attempt
-            except TimeoutError:
+                    # wait_for, not asyncio.timeout: that is Python 3.11+, and 3.10 is supported
+                    return await asyncio.wait_for(self.provider.complete(msgs, config, timeout), timeout), attempt
+            except (TimeoutError, asyncio.TimeoutError):
                 err: ModelError = TransientError(
                     f"no answer within {timeout:g}s (raise timeout= or config.timeout)",
                     kind="timeout")

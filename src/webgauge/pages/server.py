@@ -63,7 +63,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return ctype
 
     def do_GET(self):  # noqa: N802 - the stdlib's name
-        files = self.server.files  # type: ignore[attr-defined]
+        files = self.server.files
         if files is None:
             return super().do_GET()
         path = posixpath.normpath(unquote(urlsplit(self.path).path))
@@ -92,6 +92,7 @@ class LoopbackServer:
     """
 
     thread_name = "webgauge-http"
+    _httpd: http.server.ThreadingHTTPServer  # set by each subclass
 
     def __init__(self) -> None:
         self._thread: threading.Thread | None = None

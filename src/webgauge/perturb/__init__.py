@@ -57,6 +57,7 @@ __all__ = [
     "TEXT_KINDS", "LAYOUT_LEVELS", "STRONG_COLORS", "MIN_BUTTON_AREA", "contrast_ratio",
     "ColorPerturbation", "LowContrastPerturbation", "TextPerturbation", "LayoutPerturbation",
     "CheckResult", "check_text_only", "check_colors_only", "check_box_fixed", "check_boxes_unchanged", "verify",
-    "check_visible_change", "changed_fraction", "screenshot_rgb", "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX",
+    "check_visible_change", "changed_fraction", "screenshot_rgb", "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE",
+    "MIN_CHANGED_BOX",
     "PAPER_TEXT_KINDS", "EXTRA_TEXT_KINDS", "MARKER",
 ]

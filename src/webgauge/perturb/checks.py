@@ -104,7 +104,7 @@ def check_box_fixed(before, after, path_before: str, path_after: str | None = No
     b, a = before.by_path().get(path_before), after.by_path().get(path_after)
     if b is None or a is None:
         return CheckResult("box_fixed", False, [f"tracked element missing: {path_before} -> {path_after}"])
-    moved = max(abs(x - y) for x, y in zip(b.box, a.box))
+    moved = max(abs(x - y) for x, y in zip(b.box, a.box, strict=True))
     ok = moved <= tol and a.visible
     return CheckResult("box_fixed", ok, [] if ok else [f"{path_before} moved by {moved:.1f}px (visible={a.visible})"])
 
@@ -113,7 +113,7 @@ def check_boxes_unchanged(before, after, tol: float = 0.5) -> CheckResult:
     """No element moves, resizes or changes text (global color edits must not reflow)."""
     b, a = before.by_path(), after.by_path()
     problems = [f"{p} moved" for p in sorted(set(b) & set(a))
-                if max(abs(x - y) for x, y in zip(b[p].box, a[p].box)) > tol]
+                if max(abs(x - y) for x, y in zip(b[p].box, a[p].box, strict=True)) > tol]
     problems += [f"text changed at {p}" for p in sorted(set(b) & set(a)) if b[p].text != a[p].text]
     if set(b) != set(a):
         problems.append("DOM changed")

@@ -93,7 +93,8 @@ if (el.tagName === "INPUT") return {kind: "value", text: el.value};
 const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
 let best = null, idx = -1, k = 0;
 for (let n = walker.nextNode(); n; n = walker.nextNode(), k++)
-  if (n.textContent.trim() && (!best || n.textContent.trim().length > best.textContent.trim().length)) { best = n; idx = k; }
+  if (n.textContent.trim() && (!best || n.textContent.trim().length > best.textContent.trim().length)) { best = n; idx \
+= k; }
 if (!best) return null;
 return {kind: "text", text: best.textContent, index: idx};
 """

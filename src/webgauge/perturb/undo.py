@@ -61,7 +61,8 @@ _START_JS = r"""
   };
   // every element's attribute order, to put a removed-then-restored attribute back in place
   const order = new Map();
-  for (const el of document.getElementsByTagName("*")) if (el.attributes.length > 1) order.set(el, el.getAttributeNames());
+  for (const el of document.getElementsByTagName("*"))
+    if (el.attributes.length > 1) order.set(el, el.getAttributeNames());
   const log = [];
   const mo = new MutationObserver((recs) => { for (const r of recs) log.push(r); });
   mo.observe(document, {subtree: true, childList: true, attributes: true, attributeOldValue: true,
@@ -69,7 +70,8 @@ _START_JS = r"""
   Object.defineProperty(window, key, {value: {mo, log, fp, order, clean: fp()}, configurable: true});
   // nothing left that a settle would wait for: no animation or transition, every image loaded, fonts loaded
   const quiet = !(document.getAnimations && document.getAnimations().some((a) => a.playState === "running"))
-    && Array.from(document.images).every((im) => im.complete) && (!document.fonts || document.fonts.status === "loaded");
+    && Array.from(document.images).every((im) => im.complete)
+    && (!document.fonts || document.fonts.status === "loaded");
   return {ok: true, why: "", quiet};
 }
 """
@@ -116,7 +118,8 @@ _UNDO_JS = r"""
     }
   }
   const now = st.fp();
-  if (now !== st.clean) return {exact: false, why: "page differs from the clean page after the undo", edits: log.length};
+  if (now !== st.clean)
+    return {exact: false, why: "page differs from the clean page after the undo", edits: log.length};
   return {exact: true, why: "", edits: log.length};
 }
 """

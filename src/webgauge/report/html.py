@@ -27,7 +27,8 @@ CSS = """
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1200px; padding: 24px 32px 64px; color: var(--fg); background: var(--bg);
        font: 15px/1.5 -apple-system, "Segoe UI", "Helvetica Neue", Arial, "Noto Sans", "Liberation Sans", sans-serif; }
-h1 { font-size: 26px; margin: 0 0 4px; } h2 { font-size: 20px; margin: 32px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h1 { font-size: 26px; margin: 0 0 4px; } h2 { font-size: 20px; margin: 32px 0 8px; border-bottom: 1px solid \
+var(--line); padding-bottom: 4px; }
 h3 { font-size: 16px; margin: 20px 0 6px; }
 p.subtitle, .muted { color: var(--muted); }
 a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: underline; }
@@ -38,7 +39,8 @@ tbody tr:nth-child(even) { background: #fbfcfd; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 details { margin: 4px 0; } summary { cursor: pointer; color: var(--accent); }
 details > div { padding: 6px 10px; border-left: 3px solid var(--line); margin: 4px 0 8px; }
-pre { background: var(--alt); padding: 8px 10px; overflow-x: auto; font-size: 13px; white-space: pre-wrap; word-break: break-word; }
+pre { background: var(--alt); padding: 8px 10px; overflow-x: auto; font-size: 13px; white-space: pre-wrap; word-break: \
+break-word; }
 img { max-width: 100%; border: 1px solid var(--line); }
 figure { margin: 8px 0 16px; } figcaption { color: var(--muted); font-size: 13px; }
 .ok { color: #1a7f37; } .error { color: #cf222e; }
@@ -156,12 +158,12 @@ def table(rows: Iterable[dict], columns: Sequence[str | Column], caption: Any = 
     if caption is not None:
         out.append(Markup("<caption>{}</caption>").format(caption))
     out.append(Markup("<thead><tr>"))
-    for c, num in zip(cols, numeric):
+    for c, num in zip(cols, numeric, strict=True):
         out.append(Markup('<th{}>{}</th>').format(Markup(' class="num"') if num else "", c.label or c.key))
     out.append(Markup("</tr></thead><tbody>"))
     for row_cells in cells:
         out.append(Markup("<tr>"))
-        for (html, _), num in zip(row_cells, numeric):
+        for (html, _), num in zip(row_cells, numeric, strict=True):
             out.append(Markup("<td{}>{}</td>").format(Markup(' class="num"') if num else "", html))
         out.append(Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
@@ -225,7 +227,7 @@ def markdown_table(rows: Iterable[dict], columns: Sequence[str | Column]) -> str
     rows = list(rows)
     body = [[_md_cell(c.fmt(r.get(c.key)) if c.fmt else r.get(c.key)) for c in cols] for r in rows]
     numeric = []
-    for j, c in enumerate(cols):
+    for c in cols:
         vals = [c.fmt(r.get(c.key)) if c.fmt else r.get(c.key) for r in rows]
         guess = bool(vals) and all(isinstance(v, (int, float, tuple, list)) and not isinstance(v, bool)
                                    for v in vals if v is not None)

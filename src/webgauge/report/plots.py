@@ -22,7 +22,8 @@ def _figure(width: float, height: float):
         from matplotlib.figure import Figure
     except ImportError as exc:
         raise ImportError(
-            f"plots need matplotlib ({exc}); install it with `pip install webgauge[design2code]` or `pip install matplotlib`"
+            f"plots need matplotlib ({exc}); install it with `pip install webgauge[design2code]` or `pip install "
+            f"matplotlib`"
         ) from None
     fig = Figure(figsize=(width, height), dpi=100)
     FigureCanvasAgg(fig)
@@ -60,7 +61,8 @@ def bar_chart(path: str | os.PathLike, labels: Sequence[str], means: Sequence[fl
     colors = [_PALETTE[i % len(_PALETTE)] for i in range(n)]
     err = None
     if lo is not None and hi is not None:
-        err = [[max(0.0, m - l) for m, l in zip(means, lo)], [max(0.0, h - m) for m, h in zip(means, hi)]]
+        err = [[max(0.0, m - low) for m, low in zip(means, lo, strict=True)],
+               [max(0.0, h - m) for m, h in zip(means, hi, strict=True)]]
     pos = list(range(n))
     if horizontal:
         ax.barh(pos, means, xerr=err, color=colors, capsize=3, ecolor="#333333")
@@ -97,7 +99,7 @@ def scatter(path: str | os.PathLike, x: Sequence[float], y: Sequence[float], *, 
     ax = fig.add_subplot()
     ax.scatter(x, y, s=28, color=_PALETTE[0], edgecolors="white", linewidths=0.5)
     if labels is not None:
-        for xi, yi, text in zip(x, y, labels):
+        for xi, yi, text in zip(x, y, labels, strict=True):
             ax.annotate(str(text), (xi, yi), textcoords="offset points", xytext=(4, 4), fontsize=8)
     if diagonal and len(x):
         lo_, hi_ = min(min(x), min(y)), max(max(x), max(y))

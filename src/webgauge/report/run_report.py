@@ -51,7 +51,8 @@ def _spec_section(doc: dict) -> list:
     fonts = env.get("fonts", {})
     facts = [
         {"field": "suite", "value": spec.get("suite")},
-        {"field": "models", "value": ", ".join(m if isinstance(m, str) else json.dumps(m) for m in spec.get("models", []))},
+        {"field": "models",
+         "value": ", ".join(m if isinstance(m, str) else json.dumps(m) for m in spec.get("models", []))},
         {"field": "seeds", "value": ", ".join(str(s) for s in spec.get("seeds", []))},
         {"field": "webgauge", "value": env.get("webgauge")},
         {"field": "chromium", "value": env.get("chromium")},
@@ -70,7 +71,8 @@ def write_run_report(run_dir: str | os.PathLike, out: str | os.PathLike | None =
     run_dir = Path(run_dir)
     ov = run_overview(run_dir)
     t = ov["totals"]
-    failures = [{**f, "error": details(f"{f['type']}: {f['message'][:120]}", code_block(f["traceback"] or f["message"]))}
+    failures = [{**f,
+                 "error": details(f"{f['type']}: {f['message'][:120]}", code_block(f["traceback"] or f["message"]))}
                 for f in ov["failures"]]
     sections = [
         Section("Outcomes", [table(ov["kinds"], ["kind", "total", "ok", Column("error", "failed"),

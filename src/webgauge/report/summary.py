@@ -145,7 +145,7 @@ def summarize(records: Iterable[Any], metric: Key, *, by: Key | Sequence[Key] | 
     out = []
     for key in sorted(values, key=_sort_key):
         vals, cls = values[key], clusters[key]
-        group = {name: val for (name, _), val in zip(getters, key)}
+        group = {name: val for (name, _), val in zip(getters, key, strict=True)}
         if not vals:
             out.append(Summary(group, math.nan, math.nan, math.nan, 0, 0, missing.get(key, 0)))
             continue
@@ -191,10 +191,10 @@ def compare(records: Iterable[Any], metric: Key, *, system: Key, a: Any, b: Any,
         xa = [p[0][0] for p in pairs]
         xb = [p[1][0] for p in pairs]
         groups = [p[0][1] for p in pairs]
-        group = {name: val for (name, _), val in zip(getters, key)}
+        group = {name: val for (name, _), val in zip(getters, key, strict=True)}
         k = len(set(groups))
         if k < 2:
-            d = sum(x - y for x, y in zip(xa, xb)) / len(xa)
+            d = sum(x - y for x, y in zip(xa, xb, strict=True)) / len(xa)
             out.append(Comparison(a, b, group, d, d, d, 1.0, len(xa), k))
             continue
         pc = paired_bootstrap(xa, xb, n=n, alpha=alpha, seed=seed, groups=groups)

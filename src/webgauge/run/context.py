@@ -69,7 +69,7 @@ class WorkerContext:
                 try:
                     await cm.__aexit__(None, None, None)
                 except Exception as exc:  # noqa: BLE001 - the old browser is gone either way
-                    warnings.warn(f"closing a disconnected browser failed: {exc}", RuntimeWarning)
+                    warnings.warn(f"closing a disconnected browser failed: {exc}", RuntimeWarning, stacklevel=2)
                 shared.relaunches += 1
             if shared.browser is None:
                 from webgauge.browser import Browser  # lazy: executors do not need a browser
@@ -112,7 +112,8 @@ class WorkerContext:
                     if asyncio.iscoroutine(res):
                         await res
                 except Exception as exc:  # noqa: BLE001 - closing must not hide the run's results
-                    warnings.warn(f"closing model {m!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning)
+                    warnings.warn(f"closing model {m!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning,
+                                  stacklevel=2)
         cm, shared.browser_cm, shared.browser = shared.browser_cm, None, None
         if cm is not None:
             await cm.__aexit__(None, None, None)

@@ -44,7 +44,7 @@ def resolve_handler(path: str) -> Handler:
         raise TypeError(
             f"handler {path!r} must be 'async def handler(item, ctx) -> ItemResult', got {type(fn).__name__}"
         )
-    return fn  # type: ignore[return-value]
+    return fn
 
 
 def error_info(exc: BaseException) -> dict:

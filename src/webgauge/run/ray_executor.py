@@ -148,10 +148,12 @@ class RayExecutor(ExecutorBase):
                     dead.add(slot)
                 err = {"type": "WorkerCrashed", "traceback": "",
                        "message": f"Ray actor {self._names[slot]} died while running this item: {exc}"}
-                events.append(("done", _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
+                events.append(("done",
+                               _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
             except ray.exceptions.RayError as exc:
                 err = {"type": type(exc).__name__, "message": str(exc), "traceback": ""}
-                events.append(("done", _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
+                events.append(("done",
+                               _synthetic(item, err, time.time() - (time.monotonic() - sent), self._names[slot])))
         events += self._hard_timeouts(dead)
         for slot in dead:
             self._actors[slot] = None

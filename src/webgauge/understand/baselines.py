@@ -4,7 +4,8 @@
   model (``openai:...``, ``scripted:answers.jsonl``, ...), at temperature 0.
 - :class:`RandomBaseline` (``random-guess``) answers uniformly at random, task-aware: a random
   relation per pair, a random UI group, a random button label (or NONE), a random answer
-  from the task's answer pool (``answer_pools.json`` of the benchmark) for free text. Seeded by the run seed and the question id.
+  from the task's answer pool (``answer_pools.json`` of the benchmark) for free text. Seeded by the run seed and the
+  question id.
   On the free-text tasks that pool is every distinct target of the task in the benchmark: on
   a small benchmark it holds few answers, so a draw is often right or shares the target's
   words (layout's TF-IDF score is about 50 on the demo's pages). It is the floor of an answerer

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tqdm.auto import tqdm
 
@@ -284,12 +285,22 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
                 if live is not None:
                     await live.close()
 
-        pending, built = sum(r is None for r in results), []
+        pending, built = sum(r is None for r in results), list[int]()
         await asyncio.gather(*(worker() for _ in range(max(0, min(concurrency, pending)))))
         bar.close()
-    drops, checks, noop, fallbacks, extra, outcomes = Counter(), Counter(), Counter(), Counter(), Counter(), Counter()
-    failures, questions, sizes, rejected_rows = [], [], [], []
+    drops: Counter[str] = Counter()
+    checks: Counter[str] = Counter()
+    noop: Counter[str] = Counter()
+    fallbacks: Counter[str] = Counter()
+    extra: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
+    failures: list[Any] = []
+    questions: list[Any] = []
+    sizes: list[Any] = []
+    rejected_rows: list[Any] = []
     for res in results:  # in source order, whatever order the pages finished in
+        if res is None:  # every page is built, failed or resumed by now
+            raise RuntimeError("a page was neither built nor recorded as failed")
         if res.failure is not None:
             failures.append(res.failure)
             continue
@@ -316,7 +327,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
     counts = Counter(q.task for q in questions)
     info = {
         "format_version": FORMAT_VERSION, "seed": seed, "synthetic_pages": synthetic,
-        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops, "all_layout_levels": all_layout_levels,
+        "real_pages": [r.to_dict()["path"] or r.url for r in refs], "tasks": tasks, "crops": crops,
+        "all_layout_levels": all_layout_levels,
         "format": fmt, "generator_version": GENERATOR_VERSION, "profile": BUILD_PROFILE.to_dict(),
         "prompts": {k: hashlib.sha256(v.encode()).hexdigest() for k, v in all_prompts().items()},
         "questions": dict(sorted(counts.items())), "dropped": dict(sorted(drops.items())),

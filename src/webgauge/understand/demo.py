@@ -1,5 +1,6 @@
 """The understand part of ``make demo``: build a small benchmark from synthetic and real pages,
-run the offline baselines (``random-guess``, ``label-oracle`` and ``dom-heuristic``) and write the report (HTML, Markdown,
+run the offline baselines (``random-guess``, ``label-oracle`` and ``dom-heuristic``) and write the report (HTML,
+Markdown,
 PNG). Fully offline; about a minute with ``quick=True``.
 """
 

@@ -33,7 +33,7 @@ class Embedder:
         if todo:
             vecs = self.model.encode(todo, batch_size=64, normalize_embeddings=True, show_progress_bar=False,
                                      convert_to_numpy=True)
-            self._cache.update(zip(todo, vecs))
+            self._cache.update(zip(todo, vecs, strict=True))
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         return np.stack([self._cache[t] for t in texts])

@@ -21,8 +21,10 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
-__all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text", "read_questions"]
+__all__ = ["write_questions", "write_splits", "page_splits", "SPLITS", "write_card", "write_manifest", "answer_text",
+           "read_questions"]
 
 
 def answer_text(q) -> str | None:
@@ -104,7 +106,7 @@ def write_splits(root: Path, questions: list, seed: int) -> dict[str, dict[str, 
     for task in sorted({q.task for q in questions}):
         folder = root / "splits" / task
         folder.mkdir(parents=True, exist_ok=True)
-        rows = {"train": [], "validation": [], "test": []}
+        rows: dict[str, list[Any]] = {"train": [], "validation": [], "test": []}
         for q in sorted(questions, key=lambda q: q.id):
             answer = answer_text(q)
             if q.task != task or answer is None:
@@ -139,7 +141,8 @@ def write_card(root: Path, tasks: list[str], fmt: str, seed: int) -> None:
         # an empty split file makes load_dataset fail ("corresponds to no data"): list only the
         # splits that hold rows (a tiny benchmark may have all its pages in train)
         splits = [s for s in ("train", "validation", "test")
-                  if (root / "splits" / t / f"{s}.jsonl").is_file() and (root / "splits" / t / f"{s}.jsonl").stat().st_size]
+                  if (root / "splits" / t / f"{s}.jsonl").is_file()
+                  and (root / "splits" / t / f"{s}.jsonl").stat().st_size]
         if splits:
             lines += [f"- config_name: {t}_sft", "  data_files:"] + [
                 f"  - split: {s}\n    path: splits/{t}/{s}.jsonl" for s in splits]

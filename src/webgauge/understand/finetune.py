@@ -132,7 +132,7 @@ def load_examples(bench: str | Path, task: str, split: str = "train", *, decompo
         raise FinetuneError(f"{path} does not exist: build the benchmark with `webgauge understand build` "
                             f"including --task {task}")
     out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for line in path.read_text().splitlines():
         if not line.strip():
             continue
         row = json.loads(line)
@@ -416,8 +416,9 @@ class _Trainer:
                 bar.update(1)
                 bar.set_postfix(loss=f"{row.loss:.4f}")
                 last_of_epoch = done % self.steps_per_epoch == 0 or done == self.total
-                if last_of_epoch and self.val:
-                    self._log(TrainStep("validation", done, epoch, self._val_loss(vlm, model)))
+                val_loss = self._val_loss(vlm, model) if last_of_epoch else None  # None without a validation set
+                if val_loss is not None:
+                    self._log(TrainStep("validation", done, epoch, val_loss))
                 if done % self.save_every == 0 and done < self.total:
                     self._save_checkpoint(model, opt, sched, done)
                 if self.on_step is not None:

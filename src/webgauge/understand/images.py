@@ -92,7 +92,7 @@ def _assemble(rows: np.ndarray, bands: list[bytes]) -> bytes:
     h, width = rows.shape
     adler = 1
     for i in range(0, h, BAND_ROWS):
-        adler = zlib.adler32(rows[i:i + BAND_ROWS], adler)
+        adler = zlib.adler32(rows[i:i + BAND_ROWS].tobytes(), adler)
     # zlib header (deflate, 32K window, fastest), the bands, a final empty block, the checksum
     data = b"".join([b"\x78\x01", *bands, b"\x03\x00", struct.pack(">I", adler)])
     ihdr = struct.pack(">IIBBBBB", (width - 1) // 3, h, 8, 2, 0, 0, 0)
@@ -145,10 +145,10 @@ def crop(png: bytes, box, scale: float = 1.0, margin: float = 6.0) -> bytes:
     """The region ``box`` (CSS px) of the screenshot with ``margin`` px around it."""
     arr = screenshot_rgb(png)
     x, y, w, h = box
-    l, t = max(0, round((x - margin) * scale)), max(0, round((y - margin) * scale))
+    left, t = max(0, round((x - margin) * scale)), max(0, round((y - margin) * scale))
     r = min(arr.shape[1], round((x + w + margin) * scale))
     b = min(arr.shape[0], round((y + h + margin) * scale))
-    return encode_png(np.asarray(Image.fromarray(arr).crop((l, t, max(r, l + 1), max(b, t + 1)))))
+    return encode_png(np.asarray(Image.fromarray(arr).crop((left, t, max(r, left + 1), max(b, t + 1)))))
 
 
 class ImageStore:

@@ -19,10 +19,18 @@ _UNGLYPH = {v: k for k, v in HOMOGLYPHS.items()}
 _REL_SYNONYMS = [
     (r"contain(s|ed|ing|ment)?|inside|within", "contain"),
     (r"overlap(s|ping|ped)?|intersect(s|ing)?", "overlap"),
-    (r"(top|upper|above)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?left|left[\s_-]*(and[\s_-]*)?(top|above|upper)|north[\s-]*west", "top-left"),
-    (r"(top|upper|above)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?right|right[\s_-]*(and[\s_-]*)?(top|above|upper)|north[\s-]*east", "top-right"),
-    (r"(bottom|lower|below)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?left|left[\s_-]*(and[\s_-]*)?(bottom|below|lower)|south[\s-]*west", "bottom-left"),
-    (r"(bottom|lower|below)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?right|right[\s_-]*(and[\s_-]*)?(bottom|below|lower)|south[\s-]*east", "bottom-right"),
+    (r"(top|upper|above)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?left|"
+     r"left[\s_-]*(and[\s_-]*)?(top|above|upper)|"
+     r"north[\s-]*west", "top-left"),
+    (r"(top|upper|above)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?right|"
+     r"right[\s_-]*(and[\s_-]*)?(top|above|upper)|"
+     r"north[\s-]*east", "top-right"),
+    (r"(bottom|lower|below)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?left|"
+     r"left[\s_-]*(and[\s_-]*)?(bottom|below|lower)|"
+     r"south[\s-]*west", "bottom-left"),
+    (r"(bottom|lower|below)[\s_-]*(and[\s_-]*)?(to[\s_-]*the[\s_-]*)?right|"
+     r"right[\s_-]*(and[\s_-]*)?(bottom|below|lower)|"
+     r"south[\s-]*east", "bottom-right"),
     (r"left(\s+of)?|west", "left"),
     (r"right(\s+of)?|east", "right"),
     (r"top|above|over|north", "top"),
@@ -91,8 +99,8 @@ def parse_position(text: str | None, keys: list[str]) -> dict | None:
         for k, v in js.items():
             nums = re.findall(r"\d+", str(k))
             key = "-".join(nums[:2])
-            if key in keys and isinstance(v, str) and _relation_of(v):
-                out[key] = _relation_of(v)
+            if key in keys and isinstance(v, str) and (rel := _relation_of(v)):
+                out[key] = rel
     for line in t.splitlines():
         m = re.search(r"(\d+)\s*(?:-|–|,|&|and|to|vs\.?|/)\s*(\d+)\s*\)?\s*[:=\-–>)\]]*\s*(.*)", line, re.I)
         if m:

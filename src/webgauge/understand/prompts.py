@@ -18,7 +18,7 @@ TASK_FILES = ("position", "ui_group", "form_fill", "hint_text", "color", "text",
 def _read(task: str) -> tuple[int, str]:
     if task not in TASK_FILES:
         raise ValueError(f"no prompt for task {task!r}; tasks are {TASK_FILES}")
-    raw = resources.files(__package__).joinpath("prompts", f"{task}.txt").read_text()
+    raw = resources.files(__package__).joinpath("prompts").joinpath(f"{task}.txt").read_text()
     head, _, body = raw.partition("\n")
     if not head.startswith("version:"):
         raise ValueError(f"prompt file {task}.txt must start with 'version: N'")

@@ -178,7 +178,7 @@ class PageContext:
         for res in done:
             if isinstance(res, BaseException):
                 raise res
-        return dict(zip(keys, done))
+        return dict(zip(keys, done, strict=True))
 
     def by_html_id(self, snapshot=None) -> dict:
         """Elements of a capture keyed by their HTML ``id`` attribute."""

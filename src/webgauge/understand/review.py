@@ -32,7 +32,8 @@ REVIEW_TASKS = ("ui_group", "safety", "form_fill", "hint_text", "color", "positi
 """Tasks whose questions carry an automatic label a person can check (consensus targets
 are computed from model answers at scoring time and have nothing to review)."""
 
-_STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1100px} .q{border:1px solid #ccc;padding:.6em;margin:.6em 0}
+_STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1100px} .q{border:1px solid #ccc;padding:.6em;\
+margin:.6em 0}
 img{max-width:100%;border:1px solid #999} .pair{display:flex;gap:8px} .pair figure{flex:1;margin:0}
 .muted{color:#666} form{display:inline} input[type=text]{width:28em}"""
 

@@ -2,7 +2,8 @@
 
 One work item per (model, question). The handler loads the question from the benchmark
 folder, asks the answerer, parses the answer and stores an :class:`AnswerRecord` (raw text,
-parsed answer, whether it parsed, and model, task, variant, page and seed as fields). Scoring happens afterwards over the whole run (consensus needs every model).
+parsed answer, whether it parsed, and model, task, variant, page and seed as fields). Scoring happens afterwards over
+the whole run (consensus needs every model).
 """
 
 from __future__ import annotations

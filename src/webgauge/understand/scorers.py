@@ -68,7 +68,7 @@ def tfidf_cosine(answers: list[str | None], targets: list[str | None]) -> list[f
         return [0.0] * len(answers)
     vec = TfidfVectorizer(lowercase=True, stop_words="english").fit(corpus)
     out = []
-    for a, t in zip(answers, targets):
+    for a, t in zip(answers, targets, strict=True):
         if not a or not t:
             out.append(0.0)
             continue

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..report.summary import compare
 from ..report.summary import summarize as summarize_kit
@@ -122,7 +123,8 @@ def score_run(run_dir: str | Path, *, baselines_vote: bool = False) -> RunScores
     need_embed = any(q.task in EMBED_TASKS or (q.target is None and q.task != "color") for q in questions.values())
     embedder = get_embedder() if need_embed else None
     consensus = _consensus_targets(questions, answers, models, electorate, embedder)
-    items, excluded = [], Counter()
+    items: list[Any] = []
+    excluded: Counter[tuple[str, str, str]] = Counter()
     for (model, qid), a in sorted(answers.items()):
         q = questions.get(qid)
         if q is None:
@@ -154,13 +156,13 @@ def _score(items: list[ScoreRecord], embedder) -> None:
             it.extra["label_score"] = 0.0
     todo = [j for j in jobs if j[2]]
     sims = embedder.cosine([j[2] for j in todo], [str(j[3]) for j in todo]) if todo else []
-    for (it, what, _, _), s in zip(todo, sims):
+    for (it, what, _, _), s in zip(todo, sims, strict=True):
         if what == "score":
             it.score = s
         else:
             it.extra["label_score"] = s
     lay = [it for it in items if it.task == "layout"]
-    for it, s in zip(lay, tfidf_cosine([answer(it) for it in lay], [it.target for it in lay])):
+    for it, s in zip(lay, tfidf_cosine([answer(it) for it in lay], [it.target for it in lay]), strict=True):
         it.score = s if it.target is not None else None
     for it in items:
         if it.task == "position":
@@ -226,7 +228,8 @@ def _self_contrast(pairs, embedder) -> dict:
         return str(it.parsed) if it.parsed_ok and it.parsed else None
 
     free = [i for i, (c, p) in enumerate(pairs) if c.task != "color" and ans(c) and ans(p)]
-    sims = dict(zip(free, embedder.cosine([ans(pairs[i][0]) for i in free], [ans(pairs[i][1]) for i in free]))) \
+    sims = dict(zip(free, embedder.cosine([ans(pairs[i][0]) for i in free], [ans(pairs[i][1]) for i in free]),
+                    strict=True)) \
         if free else {}
     rows = []
     for i, (c, p) in enumerate(pairs):
@@ -257,8 +260,8 @@ def summarize(scores: RunScores, embedder=None) -> dict:
     for m in scores.models:
         mine = [it for it in items if it.model == m]
 
-        def cell(task, metric=lambda it: it.score, **where):
-            return _cell([it for it in mine if it.task == task and all(getattr(it, k) == v for k, v in where.items())],
+        def cell(task, metric=lambda it: it.score, _mine=mine, **where):
+            return _cell([it for it in _mine if it.task == task and all(getattr(it, k) == v for k, v in where.items())],
                          metric)
 
         t2.append({"model": m,

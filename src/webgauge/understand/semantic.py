@@ -26,7 +26,8 @@ PARAPHRASES = [
     ("downloads the app", "gets the application download"),
     ("an online store selling shoes", "a shop where you can buy shoes online"),
     ("a portfolio of a freelance photographer", "a photographer's personal portfolio site"),
-    ("a restaurant's homepage with its menu and reservations", "the website of a restaurant where you can book a table and see the menu"),
+    ("a restaurant's homepage with its menu and reservations",
+     "the website of a restaurant where you can book a table and see the menu"),
     ("a blog about travel", "a travel blog"),
     ("contact the company", "get in touch with the company"),
     ("cancels the order", "calls off your purchase order"),
@@ -58,7 +59,7 @@ def calibrate(embedder) -> float:
     pos = embedder.cosine([a for a, _ in PARAPHRASES], [b for _, b in PARAPHRASES])
     neg = embedder.cosine([a for a, _ in DIFFERENT], [b for _, b in DIFFERENT])
     vals = sorted(set(pos) | set(neg))
-    cuts = [(x + y) / 2 for x, y in zip(vals, vals[1:])]
+    cuts = [(x + y) / 2 for x, y in zip(vals, vals[1:], strict=False)]
     best = max(cuts, key=lambda t: (sum(p >= t for p in pos) + sum(n < t for n in neg), t))
     return round(best, 3)
 

@@ -99,7 +99,7 @@ def _bind(name: str, call: ast.Call) -> dict[str, Any]:
     if len(call.args) > len(params):
         raise ActionError(f"{name}() takes at most {len(params)} arguments ({', '.join(params)}), got {len(call.args)}")
     out: dict[str, Any] = dict(defaults)
-    for p, node in zip(params, call.args):
+    for p, node in zip(params, call.args, strict=False):
         out[p] = _literal(name, p, node)
     for kw in call.keywords:
         if kw.arg is None or kw.arg not in params:

@@ -53,7 +53,8 @@ def axtree_text(obs: Observation) -> str:
             continue
         name = (e.name or e.text or "").replace("\n", " ").strip()[:100]
         props = [f"{k}={e.attrs[k]!r}" for k in ("value", "checked", "disabled", "aria-expanded") if k in e.attrs]
-        lines.append("\t" * min(e.depth, 12) + f"[{e.id}] {e.role or e.tag} {name!r}" + (" " + " ".join(props) if props else ""))
+        lines.append("\t" * min(e.depth, 12) + f"[{e.id}] {e.role or e.tag} {name!r}"
+                     + (" " + " ".join(props) if props else ""))
     return "\n".join(lines)
 
 
@@ -122,7 +123,7 @@ class BrowserGymEpisode:
             terminated, truncated = out.terminated, out.truncated
             if terminated or truncated or error:
                 break
-        reward, info = 0.0, {"results": results}
+        reward, info = 0.0, dict[str, Any](results=results)
         if terminated or truncated:
             res = self.task.validate(self.env.judged_state)
             violations = check_effects(self.task.forbidden_effects, self.env.final_diff())

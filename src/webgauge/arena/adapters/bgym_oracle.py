@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ...browser import Element
 from ...browser.snapshot import element_id
-from ..core.actions import Action
+from ..core.actions import Action, need
 from ..core.observation import Observation
 
 __all__ = ["DONE_MESSAGE", "BgymActionWriter", "capture_js", "observation_from_table"]
@@ -41,8 +41,9 @@ def observation_from_table(table: dict, *, url: str, step: int, navigation_id: i
     for raw in table["elements"]:
         raw = dict(raw)
         path, parent_path, bid = raw.pop("path"), raw.pop("parent_path"), raw.pop("bid", None)
+        x, y, w, h = (float(v) for v in raw.pop("box"))
         el = Element(id=element_id(path), path=path, parent=element_id(parent_path) if parent_path else None,
-                     box=tuple(float(v) for v in raw.pop("box")), **raw)
+                     box=(x, y, w, h), **raw)
         elements.append(el)
         bids[el.id] = bid
     vw, vh = table["viewport"]
@@ -72,7 +73,7 @@ class BgymActionWriter:
     def write(self, a: Action, obs: Observation, bids: dict[str, str | None]) -> str:
         vw, vh = obs.viewport
         if a.kind == "pointer":
-            x, y = round(a.x * vw, 1), round(a.y * vh, 1)
+            x, y = round(need(a.x, "x", a.kind) * vw, 1), round(need(a.y, "y", a.kind) * vh, 1)
             if a.pointer == "click":
                 return f"mouse_click({x}, {y})"
             if a.pointer == "double_click":
@@ -90,13 +91,13 @@ class BgymActionWriter:
         if a.kind == "wait":
             return f"noop({int(a.ms or 500)})"
         if a.kind == "goto":
-            return f"goto({_q(a.url)})"
+            return f"goto({_q(need(a.url, 'url', a.kind))})"
         if a.kind == "back":
             return "go_back()"
         if a.kind == "forward":
             return "go_forward()"
         if a.kind == "switch_tab":
-            return f"tab_focus({int(a.tab)})"
+            return f"tab_focus({need(a.tab, 'tab', a.kind)})"
         if a.kind == "type_text":
             return f"keyboard_type({_q(a.value or '')})"
         if a.kind == "scroll":
@@ -106,8 +107,8 @@ class BgymActionWriter:
             if a.element:
                 bid = bids.get(a.element)
                 if bid:
-                    return f"press({_q(bid)}, {_q(a.key)})"
-            return f"keyboard_press({_q(a.key)})"
+                    return f"press({_q(bid)}, {_q(need(a.key, 'key', a.kind))})"
+            return f"keyboard_press({_q(need(a.key, 'key', a.kind))})"
         if a.kind == "click":
             call = self._target(a.element, obs, bids, "click")
             if a.modifiers and call.startswith("click("):

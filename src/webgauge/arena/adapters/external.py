@@ -57,7 +57,7 @@ class ExternalApp:
     name: str
     base_url: str
     reset_command: Sequence[str]
-    state_query: Callable[[], Mapping[str, list[Mapping[str, Any]]]]
+    state_query: Callable[[], Mapping[str, Sequence[Mapping[str, Any]]]]
     irreversible: tuple[str, ...] = ()  # accessible names of controls that cannot be undone
     reset_timeout_s: float = 60.0
     cwd: str | None = None  # working directory of the reset command

@@ -32,7 +32,7 @@ import io
 import json
 import string
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -44,6 +44,9 @@ from ..core.effects import check_effects
 from ..core.observation import Observation
 from ..core.task import Task
 from ..env import ArenaEnv, EnvOptions
+
+if TYPE_CHECKING:
+    from ...browser import Browser
 
 __all__ = ["ArenaGymEnv", "register_envs", "register_builtin_envs", "make_family_env", "ENV_ID", "MAX_ELEMENTS",
            "KEYS", "BUILTIN_FAMILIES"]
@@ -116,11 +119,11 @@ class ArenaGymEnv(gym.Env):
             obs_spaces["screenshot"] = spaces.Box(0, 255, shape=(h, w, 3), dtype=np.uint8)
         self.observation_space = spaces.Dict(obs_spaces)
         self._own_server = server is None
-        self._server = server or ArenaServer().start()
+        self._server: ArenaServer | None = server or ArenaServer().start()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self._browser = None
+        self._browser: Browser | None = None
         # never double-buffered: one episode id across resets, since the observed URLs carry it and
         # gymnasium asks that the same seed give the same observations
         self._options = EnvOptions(double_buffer=False) if options is None else options
@@ -142,6 +145,8 @@ class ArenaGymEnv(gym.Env):
             # one episode id for every reset: the observed URLs carry it, and a seed must repeat them
             options = dataclasses.replace(self._options, obs_mode=self.obs_mode,
                                           episode_id=self._options.episode_id or "gym")
+            if self._server is None:
+                raise RuntimeError("this env is closed: make a new one")
             self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), options,
                                  **self._env_kwargs)
         return self._env
@@ -152,6 +157,12 @@ class ArenaGymEnv(gym.Env):
         if self._env is None:
             raise gym.error.ResetNeeded("call reset() first")
         return self._env.base
+
+    @property
+    def _task_now(self) -> Task:
+        if self.task is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        return self.task
 
     @property
     def observation(self) -> Observation:
@@ -166,7 +177,7 @@ class ArenaGymEnv(gym.Env):
                "navigation_id": int(obs.navigation_id), "viewport": np.array(obs.viewport, dtype=np.int64),
                "scroll": np.array(obs.scroll, dtype=np.float64)}
         if self.obs_mode != "dom":
-            out["screenshot"] = _png_array(obs.png)
+            out["screenshot"] = _png_array(obs.png or b"")
         return out
 
     def _info(self, obs: Observation, **extra) -> dict:
@@ -213,7 +224,8 @@ class ArenaGymEnv(gym.Env):
         return self._from_sample(action)
 
     def _from_sample(self, s: dict) -> Action:
-        obs = self._last
+        obs = self.observation
+        task = self._task_now
         kind = ACTION_KINDS[int(s["kind"]) % len(ACTION_KINDS)]
         els = obs.elements or []
         el = els[int(s.get("element", 0)) % len(els)].id if els else None
@@ -231,9 +243,9 @@ class ArenaGymEnv(gym.Env):
         if kind == "type_text":
             return Action("type_text", value=value)
         if kind == "upload":  # one of the task's own files (tasks without files have nothing to upload)
-            if el is None or not self.task.files:
+            if el is None or not task.files:
                 return Action("wait", ms=100)
-            name = self.task.files[int(s.get("element", 0)) % len(self.task.files)][0]
+            name = task.files[int(s.get("element", 0)) % len(task.files)][0]
             return Action("upload", element=el, value=name)
         if kind == "press":
             return Action("press", element=el, key=KEYS[int(s.get("key", 0)) % len(KEYS)])
@@ -241,7 +253,7 @@ class ArenaGymEnv(gym.Env):
             dx, dy = np.asarray(s.get("scroll", (0.0, 0.0)), dtype=np.float64)
             return Action("scroll", dx=float(dx) * obs.viewport[0], dy=float(dy) * obs.viewport[1])
         if kind == "goto":
-            return Action("goto", url=self.task.start_url)
+            return Action("goto", url=task.start_url)
         if kind == "switch_tab":
             return Action("switch_tab", tab=int(s.get("tab", 0)) % max(1, len(obs.tabs)))
         if kind == "wait":

@@ -117,19 +117,21 @@ class ServiceProcess:
         import time
 
         child_env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
-        self.proc = subprocess.Popen([sys.executable, "-m", "webgauge.cli.main", "arena", "serve", "--slots", str(slots)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "webgauge.cli.main", "arena", "serve", "--slots",
+                                      str(slots)],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env)
         self.url = ""
         deadline = time.monotonic() + start_timeout
         while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
+            line = self.proc.stdout.readline() if self.proc.stdout else ""
             if not line:
                 break
             if line.startswith("control API:"):
                 self.url = line.split()[2]
                 return
         self.close()
-        raise RuntimeError(f"`webgauge arena serve` did not start: {self.proc.stderr.read()[-2000:]}")
+        raise RuntimeError(
+            f"`webgauge arena serve` did not start: {self.proc.stderr.read()[-2000:] if self.proc.stderr else ''}")
 
     def close(self) -> None:
         import signal

@@ -29,7 +29,8 @@ without "element" it answers the file chooser a click on a file input opened. Wi
 table (screenshot only) element ids do not exist: point, type and press instead.
 Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
 "x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
-fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": "request_approval", "reason": "..."} before irreversible
+fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": \
+"request_approval", "reason": "..."} before irreversible
 actions when unsure, and {"kind": "done", "answer": "..."} when the task is complete.
 Do exactly what the task asks, once; never submit a form twice."""
 
@@ -49,7 +50,8 @@ def _element_lines(obs: Observation) -> list[str]:
         for k in ("value", "disabled", "aria-checked", "aria-pressed", "aria-expanded", "checked", "href"):
             if k in e.attrs:
                 extra.append(f"{k}={e.attrs[k][:40]!r}")
-        lines.append(f"[{e.id}] {e.role or e.tag} {label!r} box=({x:.0f},{y:.0f},{w:.0f},{h:.0f}) {' '.join(extra)}".rstrip())
+        lines.append(
+            f"[{e.id}] {e.role or e.tag} {label!r} box=({x:.0f},{y:.0f},{w:.0f},{h:.0f}) {' '.join(extra)}".rstrip())
         if len(lines) >= MAX_ELEMENTS:
             lines.append("... (more elements omitted)")
             break
@@ -116,7 +118,7 @@ class ModelAgent:
         resp = await self.model.generate([system(SYSTEM_PROMPT), user(*parts)], cfg)
         usage = {k: v for k, v in resp.usage.to_dict().items() if isinstance(v, (int, float)) and v is not None}
         parsed = parse_model_answer(resp.text)
-        if parsed.valid:
+        if parsed.valid and parsed.action is not None:
             action, invalid = parsed.action, ""
             self.history.append(json.dumps(action.to_dict()))
         else:

@@ -59,6 +59,8 @@ class OracleAgent:
     def start(self, public_task: dict, base_url: str) -> None:
         if public_task["id"] != self.task.id:
             raise ValueError(f"oracle for {self.task.id} started on {public_task['id']}")
+        if self.task.oracle is None:
+            raise ValueError(f"task {self.task.id} has no scripted solution (oracle) to play")
         self._steps: list[Step] = list(self.task.oracle())
         self._base = base_url
         self._last: Step | None = None
@@ -76,7 +78,8 @@ class OracleAgent:
         for e in obs.elements:
             m = self.events.text_map.get(e.path)
             if m:
-                e = dataclasses.replace(e, name=(e.name or "").replace(m[0], m[1]), text=(e.text or "").replace(m[0], m[1]))
+                e = dataclasses.replace(e, name=(e.name or "").replace(m[0], m[1]),
+                                        text=(e.text or "").replace(m[0], m[1]))
             els.append(e)
         return dataclasses.replace(obs, elements=els)
 
@@ -90,7 +93,8 @@ class OracleAgent:
                 return AgentStep(Action("click", element=el.id), thought=f"close the pop-up ({el.attrs['id']})")
         if obs.approval == "denied":
             return AgentStep(Action("done", answer=None), thought="approval refused: stop without acting")
-        if self._last is not None and last.get("ok") is False and last.get("rejected") in RETRYABLE + ("approval_required",):
+        if self._last is not None and last.get("ok") is False and last.get("rejected") in RETRYABLE + (
+            "approval_required",):
             if self._retries >= self.max_retries:
                 return AgentStep(Action("done", answer=None), thought=f"gave up after {self._retries} retries")
             self._retries += 1

@@ -15,10 +15,10 @@ The environment runs it in screenshot mode, so it cannot use an element id even 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from ...browser import Element
-from ..core.actions import Action
+from ..core.actions import Action, need
 from ..core.agent import AgentStep
 from ..core.observation import Observation
 from ..core.task import Task
@@ -28,7 +28,9 @@ from .oracle import RETRYABLE, OracleAgent
 __all__ = ["PointerOracle", "candidate_points", "hit_point"]
 
 # one sub-step: from the current (full) observation, the action to take and whether the sub-step is finished
-Sub = Callable[[Observation], "tuple[Action, bool]"]
+# one sub-step: the next action and whether the element step is finished (some look at the live page first)
+AsyncSub = Callable[[Observation], Awaitable[tuple[Action, bool]]]
+Sub = Callable[[Observation], "tuple[Action, bool] | Awaitable[tuple[Action, bool]]"]
 
 
 def _ancestors(obs: Observation, el: Element) -> set[str]:
@@ -136,7 +138,7 @@ class PointerOracle:
     def _translate(self, a: Action, obs: Observation) -> list[Sub]:
         if not (a.element or a.target):
             return []
-        eid = a.element
+        eid = a.element or ""  # a drag names both; every other kind here names its element
         if a.kind == "click":
             return [self._click(eid)]
         if a.kind in ("focus", "hover"):
@@ -152,7 +154,7 @@ class PointerOracle:
         if a.kind == "scroll":
             return [self._click(eid), lambda o: (Action("scroll", dx=a.dx, dy=a.dy), True)]
         if a.kind == "drag":
-            return [self._point(eid, "drag_start"), self._point(a.target, "drag_end")]
+            return [self._point(eid, "drag_start"), self._point(need(a.target, "target", a.kind), "drag_end")]
         raise ValueError(f"pointer-only oracle: no screenshot-mode equivalent of {a.kind}")
 
     def _element(self, obs: Observation, eid: str) -> Element:
@@ -161,7 +163,7 @@ class PointerOracle:
             raise _Lost(f"{eid} is not in the observation at {obs.url}")
         return el
 
-    def _point(self, eid: str, kind: str) -> Sub:
+    def _point(self, eid: str, kind: str) -> AsyncSub:
         scrolls = [0]
 
         async def sub(obs: Observation) -> tuple[Action, bool]:
@@ -177,7 +179,7 @@ class PointerOracle:
             return _pointer(obs, *pt, kind), True
         return sub
 
-    def _click(self, eid: str) -> Sub:
+    def _click(self, eid: str) -> AsyncSub:
         return self._point(eid, "click")
 
     def _fill(self, eid: str, value: str, obs: Observation) -> list[Sub]:
@@ -204,7 +206,7 @@ class PointerOracle:
             subs.append(lambda o: (Action("press", key="Delete"), True))
         return subs
 
-    def _pick_option(self, eid: str, value: str, obs: Observation) -> Sub:
+    def _pick_option(self, eid: str, value: str, obs: Observation) -> AsyncSub:
         el = self._element(obs, eid)
         opts = [e for e in obs.elements or [] if e.tag.lower() == "option" and el.id in _ancestors(obs, e)]
         index = next((i for i, o in enumerate(opts) if o.attrs.get("value", (o.text or "").strip()) == value), None)

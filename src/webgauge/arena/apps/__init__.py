@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from typing import Any
 
 from ..core.irreversible import IrreversibleControls
 from . import account, admin, calendar, dashboard, floorplan, forum, inbox, kanban, maps, media, shop, wiki
@@ -18,7 +19,7 @@ from .common import Request, Response, Route, Site
 __all__ = ["SITES", "ASGI_APPS", "build_seed", "Request", "Response", "Route", "Site", "SEED_CLOCK",
            "declared_controls"]
 
-_MODULES = ()  # every app is an ASGI app now; the hand-written Site layer stays for plug-ins and tests
+_MODULES: tuple[Any, ...] = ()  # every app is an ASGI app now; the hand-written Site layer stays for plug-ins and tests
 ASGI_APPS: tuple[AsgiApp, ...] = (shop.APP, inbox.APP, wiki.APP, admin.APP, calendar.APP, account.APP, dashboard.APP,
                                   floorplan.APP, kanban.APP, forum.APP,
                                   maps.APP, media.APP)

@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import random
 import sqlite3
+from typing import Any
 
 from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
@@ -25,7 +26,8 @@ __all__ = ["APP", "SCHEMA", "key_names", "key_prefix", "PER_PAGE", "SUFFIX_PAIRS
 
 SCHEMA = """
 CREATE TABLE acct_profile(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE acct_api_keys(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, prefix TEXT, created_at TEXT, revoked_at TEXT);
+CREATE TABLE acct_api_keys(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, prefix TEXT, created_at TEXT, revoked_at \
+TEXT);
 CREATE TABLE acct_sessions(token TEXT PRIMARY KEY, device TEXT, created_at TEXT);
 CREATE TABLE acct_notifications(channel TEXT PRIMARY KEY, enabled INTEGER);
 """
@@ -67,7 +69,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         keys.append((name, f"wg_{rng.randrange(16 ** 6):06x}", created.isoformat(), revoked))
     conn.executemany("INSERT INTO acct_api_keys(name,prefix,created_at,revoked_at) VALUES(?,?,?,?)", keys)
     sessions = [("sess-main", "This browser", "2026-03-01T08:00:00Z")]
-    for i in range(N_SESSIONS - 1):
+    for _ in range(N_SESSIONS - 1):
         day = dt.date(2026, 2, 1) + dt.timedelta(days=rng.randrange(28))
         sessions.append((f"sess-{rng.randrange(16 ** 8):08x}", f"{rng.choice(DEVICES)} · {pool.city()}",
                          f"{day.isoformat()}T{rng.randrange(24):02d}:{rng.randrange(60):02d}:00Z"))
@@ -78,7 +80,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 
 def list_keys(conn: sqlite3.Connection, q: str = "", status: str = "", before: str = "") -> list[dict]:
     """The keys the settings page lists for these filters, in its order (newest first)."""
-    sql, args = "SELECT id, name, prefix, created_at, revoked_at FROM acct_api_keys WHERE 1=1", []
+    sql, args = "SELECT id, name, prefix, created_at, revoked_at FROM acct_api_keys WHERE 1=1", list[Any]()
     if q:
         sql, args = sql + " AND name LIKE ?", args + [f"%{q}%"]
     if status == "active":
@@ -88,7 +90,7 @@ def list_keys(conn: sqlite3.Connection, q: str = "", status: str = "", before: s
     if before:
         sql, args = sql + " AND created_at < ?", args + [before]
     cols = ("id", "name", "prefix", "created_at", "revoked_at")
-    return [dict(zip(cols, r)) for r in conn.execute(sql + " ORDER BY created_at DESC, id DESC", args)]
+    return [dict(zip(cols, r, strict=True)) for r in conn.execute(sql + " ORDER BY created_at DESC, id DESC", args)]
 
 
 def list_keys_state(state: dict, q: str = "", status: str = "", before: str = "") -> list[dict]:
@@ -106,7 +108,8 @@ def _filters(request) -> dict[str, str]:
         before = dt.date.fromisoformat(before).isoformat() if before else ""
     except ValueError:
         before = ""
-    return {"q": qp.get("q", "").strip(), "status": qp.get("status", "") if qp.get("status") in ("active", "revoked") else "",
+    return {"q": qp.get("q", "").strip(),
+            "status": qp.get("status", "") if qp.get("status") in ("active", "revoked") else "",
             "before": before}
 
 
@@ -134,10 +137,11 @@ async def settings(request):
     return render(
         request, "account.html", "Settings", toast=toast, err=err,
         name_val=qp.get("tried", prof["display_name"]) if err else prof["display_name"],
-        notes=[dict(zip(("channel", "enabled"), r)) for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
+        notes=[dict(zip(("channel", "enabled"), r, strict=True))
+               for r in conn.execute("SELECT * FROM acct_notifications ORDER BY channel")],
         keys=keys[(page - 1) * PER_PAGE: page * PER_PAGE], total=len(keys), page=page, pages=pages, f=f,
         here=urlencode({**f, "page": page}), pager=lambda p: urlencode({**f, "page": p}),
-        sessions=[dict(zip(("device", "created_at"), r)) for r in
+        sessions=[dict(zip(("device", "created_at"), r, strict=True)) for r in
                   conn.execute("SELECT device, created_at FROM acct_sessions ORDER BY created_at DESC, token")])
 
 

@@ -6,7 +6,8 @@ A Starlette app with Jinja2 templates, rendered on the server. Sessions live in
 ``admin_sessions`` (part of the episode state): a reset restores the seed's sessions,
 which hold none, so a reset logs the browser out even if it kept its cookie. A task that
 works as the console's account starts at its sign-in link (:func:`signin_path`, like a
-single-sign-on link): the episode opens signed in and no password is ever told. Uploaded files are stored in the shared ``files`` table and restored
+single-sign-on link): the episode opens signed in and no password is ever told. Uploaded files are stored in the shared
+``files`` table and restored
 by reset like everything else.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, flag, now, safe_next, signin_token
 
 __all__ = ["APP", "SCHEMA", "ROLES", "STATUSES", "PAGE_SIZE", "COOKIE", "FLAGS", "signin_path"]
@@ -39,7 +40,6 @@ PAGE_SIZE = 25
 COOKIE = "wg_admin"
 FLAGS = {"admin_show_email": ("Show email column", "0"), "admin_compact_tables": ("Compact tables", "0")}
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
@@ -54,11 +54,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     conn.execute("INSERT INTO admin_accounts VALUES(?,?,?)", (user, password, "Operations"))
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, **ctx):
@@ -89,7 +85,8 @@ def _login_required(request):
 
 
 def _audit(conn, actor: str, action: str, target: int | None) -> None:
-    conn.execute("INSERT INTO admin_audit(at, actor, action, target) VALUES(?,?,?,?)", (now(conn), actor, action, target))
+    conn.execute("INSERT INTO admin_audit(at, actor, action, target) VALUES(?,?,?,?)",
+                 (now(conn), actor, action, target))
 
 
 async def login(request):
@@ -169,7 +166,7 @@ async def users(request):
     except ValueError:
         page = 1
     cols = ("id", "name", "email", "team", "role", "status")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         f"SELECT {', '.join(cols)} FROM admin_users{sql} ORDER BY name, id LIMIT ? OFFSET ?",
         (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in f.items() if v}
@@ -195,7 +192,7 @@ async def user_detail(request):
                        (int(request.path_params["uid"]),)).fetchone()
     if row is None:
         return _redirect(request, "/admin/users")
-    return _render(request, "admin_user.html", user=who, u=dict(zip(cols, row)), roles=ROLES,
+    return _render(request, "admin_user.html", user=who, u=dict(zip(cols, row, strict=True)), roles=ROLES,
                    show_email=flag(conn, "admin_show_email"), back=urlencode(_back(request)),
                    toast="Saved" if request.query_params.get("saved") else "")
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,6 +34,22 @@ def templates(directory: str):
 
     return jinja2.Environment(loader=jinja2.FileSystemLoader(directory), autoescape=True,
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def template_cache(directory: str | Path, filters: Mapping[str, Callable[..., Any]] | None = None,
+                   ) -> Callable[[], Any]:
+    """``get()`` for one app's Jinja2 environment (:func:`templates` of ``directory`` plus ``filters``),
+    made on first use and kept: the template folder is read only when the app first renders."""
+    env: Any = None
+
+    def get() -> Any:
+        nonlocal env
+        if env is None:
+            env = templates(str(directory))
+            env.filters.update(filters or {})
+        return env
+
+    return get
 
 
 @dataclass(frozen=True)
@@ -77,7 +94,7 @@ def call_asgi(app: Any, req: Request) -> Response:
         "query_string": urlencode(req.query).encode(), "headers": _headers(req),
         "state": {"conn": req.conn, "base": req.base},
     }
-    sent = {"status": 500, "headers": [], "body": bytearray()}
+    sent: dict[str, Any] = {"status": 500, "headers": [], "body": bytearray()}
     chunks = [body]
 
     async def receive() -> dict:

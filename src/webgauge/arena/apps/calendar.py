@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "HOURS", "FIRST_DAY", "DAYS", "reference"]
@@ -31,7 +31,6 @@ HOURS = tuple(range(8, 18))
 FIRST_DAY = "2026-03-02"
 DAYS = 60
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def reference(booking_id: int, date: str, room: str, start: int) -> str:
@@ -53,18 +52,15 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
             while h < HOURS[-1]:
                 length = rng.choice((1, 1, 2, 3))
                 if rng.random() < 0.45 and h + length <= HOURS[-1] + 1:
-                    title = f"{pool.topic().capitalize()} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
+                    topic = pool.topic().capitalize()  # drawn before the kind, as the seeds were built
+                    title = f"{topic} {rng.choice(['sync', 'review', 'planning', 'workshop', 'interview'])}"
                     conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
                                  "VALUES(?,?,?,?,?,?,?,?)", (f"{room} room", date, h, h + length, title,
                                                              rng.choice(people), "confirmed", "2026-02-20T10:00:00Z"))
                 h += length + rng.randrange(2)
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 async def home(request):
@@ -94,7 +90,7 @@ async def api_day(request):
 
     conn, day = request.state.conn, _day(request.query_params.get("date", FIRST_DAY))
     cols = ("id", "room", "start", "end", "title")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT id, room, start, end, title FROM cal_bookings WHERE date=? AND status='confirmed' ORDER BY start",
         (day.isoformat(),))]
     return JSONResponse({"date": day.isoformat(), "label": day.strftime("%A %d %B %Y"), "hours": list(HOURS),
@@ -123,7 +119,8 @@ async def api_book(request):
     if clash:
         return JSONResponse({"error": f"The room is taken by '{clash[0]}'."})
     cur = conn.execute("INSERT INTO cal_bookings(room, date, start, end, title, organiser, status, created) "
-                       "VALUES(?,?,?,?,?,?,?,?)", (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
+                       "VALUES(?,?,?,?,?,?,?,?)",
+                       (room, date, start, start + hours, title, "You", "confirmed", now(conn)))
     return JSONResponse({"ok": True, "reference": reference(cur.lastrowid, date, room, start)})
 
 
@@ -138,7 +135,7 @@ async def api_booking(request):
     if request.method == "POST":
         conn.execute("UPDATE cal_bookings SET status='cancelled' WHERE id=?", (bid,))
         return JSONResponse({"ok": True})
-    return JSONResponse(dict(zip(cols, row)))
+    return JSONResponse(dict(zip(cols, row, strict=True)))
 
 
 def _app():

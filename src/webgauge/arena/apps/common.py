@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 __all__ = [
+    "int_param",
     "Request",
     "Response",
     "Route",
@@ -31,6 +32,14 @@ __all__ = [
     "safe_next",
     "BASE_CSS",
 ]
+
+
+def int_param(value: Any, default: int = 1) -> int:
+    """A query parameter as an int (``default`` when missing or not a number: a page number, say)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
 
 
 def signin_token(app: str, username: str, password: str) -> str:
@@ -133,8 +142,10 @@ main{max-width:1100px;margin:0 auto;padding:16px 20px 140px}
 .btn.secondary{background:#fff;color:#2b59c3} .btn-danger{background:#c0392b;border-color:#c0392b;color:#fff}
 .btn[disabled]{opacity:.45;cursor:not-allowed}
 .card{background:#fff;border:1px solid #dde1ea;border-radius:8px;padding:14px;margin:10px 0}
-table{border-collapse:collapse;width:100%;background:#fff} td,th{padding:6px 8px;border-bottom:1px solid #e4e7ee;text-align:left}
-label{display:block;margin:6px 0 2px;font-size:13px;color:#4a5468} input,select,textarea{font:inherit;padding:6px;border:1px solid #b9c0cf;border-radius:4px}
+table{border-collapse:collapse;width:100%;background:#fff} td,th{padding:6px 8px;border-bottom:1px solid #e4e7ee;\
+text-align:left}
+label{display:block;margin:6px 0 2px;font-size:13px;color:#4a5468} input,select,textarea{font:inherit;padding:6px;\
+border:1px solid #b9c0cf;border-radius:4px}
 .toast{position:fixed;top:70px;right:24px;background:#1e7d4f;color:#fff;padding:10px 16px;border-radius:6px}
 .modal-back{position:fixed;inset:0;background:rgba(10,20,40,.45);display:none;align-items:center;justify-content:center}
 .modal-back.open{display:flex} .modal{background:#fff;border-radius:10px;padding:22px;min-width:320px}

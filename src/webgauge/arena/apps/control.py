@@ -102,6 +102,7 @@ class LocalControlClient(ControlClient):
         try:
             return self._server.control(method, path.strip("/").split("/"), payload or {})
         except KeyError as exc:
-            raise ControlError(f"{method} {path}: HTTP 404: {json.dumps({'error': str(exc).strip(chr(39) + chr(34))})}") from None
+            raise ControlError(
+                f"{method} {path}: HTTP 404: {json.dumps({'error': str(exc).strip(chr(39) + chr(34))})}") from None
         except (ValueError, TypeError) as exc:
             raise ControlError(f"{method} {path}: HTTP 400: {json.dumps({'error': str(exc)})}") from None

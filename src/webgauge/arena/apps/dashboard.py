@@ -14,6 +14,7 @@ import datetime as dt
 import io
 import random
 import sqlite3
+from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool
@@ -21,7 +22,8 @@ from .asgi import AsgiApp, LazyApp
 from .common import now
 from .web import payload, redirect, render
 
-__all__ = ["APP", "SCHEMA", "MONTHS", "ACTIONS", "METRICS", "YEARS", "SEVERITIES", "PER_PAGE", "list_alerts", "chart_png"]
+__all__ = ["APP", "SCHEMA", "MONTHS", "ACTIONS", "METRICS", "YEARS", "SEVERITIES", "PER_PAGE", "list_alerts",
+           "chart_png"]
 
 SCHEMA = """
 CREATE TABLE dash_series(region TEXT, metric TEXT, year INTEGER, month INTEGER, value INTEGER);
@@ -34,7 +36,8 @@ CREATE TABLE dash_slots(slot INTEGER PRIMARY KEY, action TEXT);
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 ACTIONS = ["acknowledge", "snooze", "escalate"]
-METRICS = {"Revenue": (30, 120, "k$"), "Orders": (200, 900, ""), "Signups": (50, 400, ""), "Support tickets": (20, 300, "")}
+METRICS = {"Revenue": (30, 120, "k$"), "Orders": (200, 900, ""), "Signups": (50, 400, ""),
+           "Support tickets": (20, 300, "")}
 YEARS = (2023, 2024, 2025)
 SEVERITIES = ("critical", "high", "medium", "low")
 STATUSES = ("open", "acknowledged", "snoozed", "escalated")
@@ -88,7 +91,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 def list_alerts(conn: sqlite3.Connection, q: str = "", severity: str = "", team: str = "", status: str = "",
                 sort: str = "newest") -> list[dict]:
     """The alerts the dashboard lists for these filters, in its order."""
-    sql, args = "SELECT * FROM dash_alerts WHERE 1=1", []
+    sql, args = "SELECT * FROM dash_alerts WHERE 1=1", list[Any]()
     for col, val in (("severity", severity), ("team", team), ("status", status)):
         if val:
             sql, args = sql + f" AND {col}=?", args + [val]
@@ -96,7 +99,7 @@ def list_alerts(conn: sqlite3.Connection, q: str = "", severity: str = "", team:
         sql, args = sql + " AND title LIKE ?", args + [f"%{q}%"]
     cur = conn.execute(sql + " ORDER BY " + SORTS.get(sort, SORTS["newest"]), args)
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur]
+    return [dict(zip(cols, r, strict=True)) for r in cur]
 
 
 def chart_png(values: list[int], title: str, unit: str = "") -> bytes:
@@ -130,7 +133,8 @@ def _regions(conn) -> list[str]:
 
 
 def _alert_filters(qp) -> dict[str, str]:
-    return {"q": qp.get("q", "").strip(), "severity": qp.get("severity", "") if qp.get("severity") in SEVERITIES else "",
+    return {"q": qp.get("q", "").strip(),
+            "severity": qp.get("severity", "") if qp.get("severity") in SEVERITIES else "",
             "team": qp.get("team", ""), "status": qp.get("status", "") if qp.get("status") in STATUSES else "",
             "sort": qp.get("sort", "newest") if qp.get("sort") in SORTS else "newest"}
 
@@ -162,7 +166,8 @@ async def chart(request):
     region = qp.get("region") or _regions(conn)[0]
     metric = qp.get("metric") if qp.get("metric") in METRICS else "Revenue"
     year = int(qp["year"]) if qp.get("year", "").isdigit() else YEARS[-1]
-    vals = [r[0] for r in conn.execute("SELECT value FROM dash_series WHERE region=? AND metric=? AND year=? ORDER BY month",
+    vals = [r[0]
+            for r in conn.execute("SELECT value FROM dash_series WHERE region=? AND metric=? AND year=? ORDER BY month",
                                        (region, metric, year))]
     if len(vals) != 12:
         return Response(b"no such chart", status_code=404, media_type="text/plain")

@@ -60,7 +60,7 @@ def _schema(conn: sqlite3.Connection) -> tuple:
 def _dump_table(conn: sqlite3.Connection, t: str) -> list[dict[str, Any]]:
     cur = conn.execute(f'SELECT * FROM "{t}" ORDER BY rowid')
     cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, row)) for row in cur.fetchall()]
+    return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
 
 
 def dump_state(conn: sqlite3.Connection) -> State:

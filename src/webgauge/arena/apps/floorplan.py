@@ -14,12 +14,14 @@ import datetime as dt
 import io
 import random
 import sqlite3
+from typing import Any
 
 from ..content.pools import Pool
 from .asgi import AsgiApp, LazyApp
 from .web import payload, redirect, render
 
-__all__ = ["APP", "SCHEMA", "PLAN_W", "PLAN_H", "FLOORS", "DAYS", "ROWS", "COLS", "day_label", "booked_on", "booked_on_state"]
+__all__ = ["APP", "SCHEMA", "PLAN_W", "PLAN_H", "FLOORS", "DAYS", "ROWS", "COLS", "day_label", "booked_on",
+           "booked_on_state"]
 
 SCHEMA = """
 CREATE TABLE fp_desks(id INTEGER PRIMARY KEY, floor INTEGER, label TEXT, row INTEGER, col INTEGER,
@@ -35,7 +37,7 @@ DESK_W, DESK_H = 70, 46
 
 
 def _working_days(start: str, n: int) -> tuple[str, ...]:
-    d, out = dt.date.fromisoformat(start), []
+    d, out = dt.date.fromisoformat(start), list[Any]()
     while len(out) < n:
         d += dt.timedelta(days=1)
         if d.weekday() < 5:
@@ -90,7 +92,8 @@ def plan_png(desks: list[tuple], booked: dict[int, str], floor: int, day: str) -
     d.line([(PLAN_W - 4, 20), (PLAN_W - 4, PLAN_H - 20)], fill=(120, 170, 230), width=6)  # windows
     for did, label, x, y, w, h in desks:
         taken = did in booked
-        d.rectangle([x, y, x + w, y + h], fill=(205, 205, 205) if taken else (190, 215, 250), outline=(40, 60, 100), width=2)
+        d.rectangle([x, y, x + w, y + h], fill=(205, 205, 205) if taken else (190, 215, 250), outline=(40, 60, 100),
+                    width=2)
         d.text((x + 12, y + 6), label, fill=(20, 30, 60), font=font)
         if taken:
             d.text((x + 8, y + 27), "booked", fill=(120, 40, 40), font=small)
@@ -122,7 +125,8 @@ async def plan_image(request):
     conn = request.state.conn
     floor, day = _where(request.query_params)
     desks = conn.execute("SELECT id, label, x, y, w, h FROM fp_desks WHERE floor=? ORDER BY id", (floor,)).fetchall()
-    return Response(plan_png([tuple(r) for r in desks], booked_on(conn, floor, day), floor, day), media_type="image/png")
+    return Response(plan_png([tuple(r) for r in desks], booked_on(conn, floor, day), floor, day),
+                    media_type="image/png")
 
 
 async def pick(request):
@@ -147,7 +151,8 @@ async def book(request):
     form, _ = await payload(request)
     did, day = form.get("desk", [""])[0], form.get("day", [DAYS[0]])[0]
     who = form.get("booked_for", ["Me"])[0].strip() or "Me"
-    row = conn.execute("SELECT floor, label FROM fp_desks WHERE id=?", (int(did),)).fetchone() if did.isdigit() else None
+    row = conn.execute("SELECT floor, label FROM fp_desks WHERE id=?",
+                       (int(did),)).fetchone() if did.isdigit() else None
     if row is None or day not in DAYS:
         return redirect(request, "/desks/")
     if int(did) in booked_on(conn, row[0], day):

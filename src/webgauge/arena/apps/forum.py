@@ -18,10 +18,11 @@ import hashlib
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now, safe_next, signin_token
 
 __all__ = ["APP", "SCHEMA", "CATEGORIES", "PAGE_SIZE", "COOKIE", "SETTINGS", "SPAM_MARKERS", "QUARANTINE",
@@ -51,7 +52,6 @@ SPAM_MARKERS = ("limited offer", "click now", "free gift inside", "crypto giveaw
                 "miracle deal", "instant payout", "act fast")
 N_THREADS = 150
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 _QUESTIONS = ("How do I set up {topic} for {company}?", "{product} keeps dropping {topic} after the update",
               "Is {topic} supported in the {city} region?", "Best way to automate {topic} with {product}?",
@@ -77,7 +77,8 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     spammers = []
     for j in range(3):
         uid = len(users) + 1
-        users.append((uid, f"deals{rng.randrange(100, 999)}{j}", f"Deals {pool.pick('adjective')}", _password(pool, rng),
+        users.append((uid, f"deals{rng.randrange(100, 999)}{j}", f"Deals {pool.pick('adjective')}",
+                      _password(pool, rng),
                       "member"))
         spammers.append(uid)
     conn.executemany("INSERT INTO forum_users VALUES(?,?,?,?,?)", users)
@@ -86,7 +87,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     members = [u[0] for u in users if u[0] not in spammers]
     normal_cats = list(range(1, len(CATEGORIES)))  # every category but Quarantine
     titles: set[str] = set()
-    threads, posts, files = [], [], []
+    threads, posts, files = list[Any](), list[Any](), list[Any]()
     votes_used: dict[int, set[int]] = {c: set() for c in normal_cats}
 
     def distinct_votes(cat: int) -> int:
@@ -113,7 +114,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
         add_post(tid, author, f"{title}\nWe tried the obvious things already. Details below, any help welcome.", day,
                  votes)
         solution = None
-        for r in range(rng.randrange(0, 5)):
+        for _ in range(rng.randrange(0, 5)):
             add_post(tid, rng.choice(members), rng.choice(_CHAT), day, rng.randrange(0, 40))
         if rng.random() < 0.45:
             setting, value = rng.choice(SETTINGS), rng.randrange(2, 9000)
@@ -142,11 +143,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
 
 
 # ---- helpers ------------------------------------------------------------------
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _me(request) -> dict | None:
@@ -155,7 +152,7 @@ def _me(request) -> dict | None:
         return None
     row = request.state.conn.execute("SELECT u.id, u.username, u.name, u.role FROM forum_sessions s JOIN forum_users u "
                                      "ON u.id=s.user_id WHERE s.token=?", (token,)).fetchone()
-    return dict(zip(("id", "username", "name", "role"), row)) if row else None
+    return dict(zip(("id", "username", "name", "role"), row, strict=True)) if row else None
 
 
 def _render(request, name: str, **ctx):
@@ -208,7 +205,8 @@ async def home(request, category: str = ""):
         f"(SELECT count(*) FROM forum_posts p WHERE p.thread_id=t.id AND p.deleted=0) - 1, t.created "
         f"FROM forum_threads t JOIN forum_categories c ON c.id=t.category_id WHERE {sql} ORDER BY {order} "
         f"LIMIT ? OFFSET ?", (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE)).fetchall()
-    threads = [dict(zip(("id", "title", "category", "votes", "locked", "solved", "replies", "created"), r)) for r in rows]
+    threads = [dict(zip(("id", "title", "category", "votes", "locked", "solved", "replies", "created"), r,
+                        strict=True)) for r in rows]
     pages = max(1, -(-total // PAGE_SIZE))
     return _render(request, "forum_list.html", threads=threads, q=q, category=category, cat_name=cat_name, sort=sort,
                    page=page, pages=pages, total=total)
@@ -288,8 +286,10 @@ async def download(request):
 # ---- JSON API (the thread view) -------------------------------------------------
 def _thread(conn, tid: int) -> dict | None:
     row = conn.execute("SELECT t.id, t.title, c.name, c.slug, t.author_id, t.locked, t.solution_id, t.votes "
-                       "FROM forum_threads t JOIN forum_categories c ON c.id=t.category_id WHERE t.id=?", (tid,)).fetchone()
-    return dict(zip(("id", "title", "category", "category_slug", "author_id", "locked", "solution_id", "votes"), row)) \
+                       "FROM forum_threads t JOIN forum_categories c ON c.id=t.category_id WHERE t.id=?",
+                       (tid,)).fetchone()
+    return dict(zip(("id", "title", "category", "category_slug", "author_id", "locked", "solution_id", "votes"), row,
+                    strict=True)) \
         if row else None
 
 
@@ -300,7 +300,7 @@ async def api_thread(request):
         return _json({"error": "no such thread"}, 404)
     me = _me(request)
     posts = []
-    for pid, author, name, body, created, votes in conn.execute(
+    for pid, _author, name, body, created, votes in conn.execute(
             "SELECT p.id, p.author_id, u.name, p.body, p.created, p.votes FROM forum_posts p JOIN forum_users u "
             "ON u.id=p.author_id WHERE p.thread_id=? AND p.deleted=0 ORDER BY p.id", (tid,)):
         files = [{"id": f[0], "name": f[1]} for f in
@@ -322,7 +322,8 @@ def _need_user(request):
 
 
 def _modlog(conn, actor: int, action: str, tid: int) -> None:
-    conn.execute("INSERT INTO forum_modlog(at, actor, action, thread_id) VALUES(?,?,?,?)", (now(conn), actor, action, tid))
+    conn.execute("INSERT INTO forum_modlog(at, actor, action, thread_id) VALUES(?,?,?,?)",
+                 (now(conn), actor, action, tid))
 
 
 async def api_reply(request):
@@ -342,7 +343,8 @@ async def api_reply(request):
     data = await upload.read() if attached else b""
     if len(data) > MAX_UPLOAD_BYTES:
         return _json({"error": f"Attachments are limited to {MAX_UPLOAD_BYTES // 1024} KB."})
-    cur = conn.execute("INSERT INTO forum_posts(thread_id, author_id, body, created, votes, deleted) VALUES(?,?,?,?,0,0)",
+    cur = conn.execute(
+        "INSERT INTO forum_posts(thread_id, author_id, body, created, votes, deleted) VALUES(?,?,?,?,0,0)",
                        (tid, me["id"], body[:5000], now(conn)))
     if attached:  # the file is stored with the post and served back from /forum/files/<id>
         conn.execute("INSERT INTO files(name, owner, content) VALUES(?,?,?)",
@@ -440,7 +442,8 @@ def _app():
 
     return Starlette(routes=[
         Route("/forum/", home), Route("/forum/c/{slug}", category_view), Route("/forum/t/{tid:int}", thread_view),
-        Route("/forum/login", login, methods=["GET", "POST"]), Route("/forum/signin/{token}", signin), Route("/forum/logout", logout, methods=["POST"]),
+        Route("/forum/login", login, methods=["GET", "POST"]), Route("/forum/signin/{token}", signin),
+        Route("/forum/logout", logout, methods=["POST"]),
         Route("/forum/static/forum.js", script), Route("/forum/files/{fid:int}", download),
         Route("/forum/api/threads/{tid:int}", api_thread),
         Route("/forum/api/threads/{tid:int}/reply", api_reply, methods=["POST"]),

@@ -18,8 +18,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
-from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, now
+from .asgi import AsgiApp, LazyApp, template_cache
+from .common import BASE_CSS, int_param, now
 
 __all__ = ["APP", "SCHEMA", "ME", "PAGE_SIZE", "FOLDERS", "TAGS", "people_and_subjects"]
 
@@ -38,7 +38,6 @@ KINDS = ("numbers", "notes", "plan", "questions", "draft v2", "agenda", "review"
          "timeline", "checklist", "proposal", "handover", "retro")
 N_PERSONAL = 190
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 @functools.lru_cache(maxsize=8)
@@ -86,7 +85,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         rows.append((folder, f"{user}@example.test", name, ME, subj, body, int(rng.random() < 0.08), _when(rng)))
     for company in pool.companies(8):  # newsletters: several a sender, spread over the weeks
         slug = company.lower().replace(" ", "")
-        for n in range(rng.randint(3, 7)):
+        for _ in range(rng.randint(3, 7)):
             issue = rng.randrange(10, 99)
             rows.append(("inbox", f"news@{slug}.example", f"{company} News", ME, f"{company} digest no. {issue}",
                          f"This week at {company}: {pool.topic()}, {pool.topic()} and {pool.topic()}.",
@@ -97,7 +96,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
         rows.append(("inbox", f"hello@{slug}.example", company, ME, f"[{tag}] {pool.topic().capitalize()} at {company}",
                      f"{company} invites you. Reply STOP to unsubscribe.", 0, _when(rng)))
     for vendor in pool.companies(5):  # invoices
-        for n in range(rng.randint(2, 4)):
+        for _ in range(rng.randint(2, 4)):
             amount = pool.amount(40, 900)
             rows.append(("inbox", f"billing@{vendor.lower().replace(' ', '')}.example", f"{vendor} Billing", ME,
                          f"Invoice INV-{rng.randrange(10000, 99999)} from {vendor}",
@@ -137,11 +136,7 @@ def _reorder_requests(conn: sqlite3.Connection, rng: random.Random, people: list
 
 # ---------------------------------------------------------------- rendering helpers
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, title: str, **ctx):
@@ -160,19 +155,12 @@ def _redirect(request, path: str, **query):
     return RedirectResponse(request.state.base + path + q, status_code=303)
 
 
-def _int(value, default: int = 1) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 _COLS = ("id", "folder", "sender", "sender_name", "recipients", "subject", "body", "starred", "received_at")
 
 
 def _message(conn, mid: int) -> dict | None:
     row = conn.execute(f"SELECT {', '.join(_COLS)} FROM mail_messages WHERE id=?", (mid,)).fetchone()
-    return dict(zip(_COLS, row)) if row else None
+    return dict(zip(_COLS, row, strict=True)) if row else None
 
 
 # ---------------------------------------------------------------- routes
@@ -184,12 +172,13 @@ async def listing(request):
     q = qp.get("q", "").strip()
     where, args = "WHERE folder=?", [folder]
     if q:
-        where += " AND (lower(subject) LIKE ? OR lower(sender_name) LIKE ? OR lower(sender) LIKE ? OR lower(body) LIKE ?)"
+        where += (" AND (lower(subject) LIKE ? OR lower(sender_name) LIKE ? OR lower(sender) LIKE ?"
+                  " OR lower(body) LIKE ?)")
         args += [f"%{q.lower()}%"] * 4
     total = conn.execute(f"SELECT count(*) FROM mail_messages {where}", args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
-    rows = [dict(zip(_COLS, r)) for r in conn.execute(
+    page = min(pages, max(1, int_param(qp.get("page"))))
+    rows = [dict(zip(_COLS, r, strict=True)) for r in conn.execute(
         f"SELECT {', '.join(_COLS)} FROM mail_messages {where} ORDER BY received_at DESC, id DESC LIMIT ? OFFSET ?",
         (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in (("folder", folder if folder != "inbox" else ""), ("q", q)) if v}
@@ -210,7 +199,7 @@ async def compose(request):
     conn, qp = request.state.conn, request.query_params
     to = subject = body = ""
     src = qp.get("fwd") or qp.get("reply")
-    m = _message(conn, _int(src, 0)) if src else None
+    m = _message(conn, int_param(src, 0)) if src else None
     if m is not None:
         if qp.get("fwd"):
             subject = f"Fwd: {m['subject']}"

@@ -45,7 +45,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
     cols = [4] * n_done + [1 + i % 3 for i in range(N_CARDS - n_done)]
     rng.shuffle(cols)
     cards, files = [], []
-    for i, (title, col) in enumerate(zip(titles(rng, seed), cols), start=1):
+    for i, (title, col) in enumerate(zip(titles(rng, seed), cols, strict=True), start=1):
         cards.append((i, title, col, i, 0, rng.choice(LABELS)))
         if i % 4 == 0:
             files.append((f"{title.lower().replace(' ', '-')}.txt", f"kb_card:{i}", f"notes for {title}".encode()))

@@ -21,7 +21,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "MAP_W", "MAP_H", "KINDS", "LISTS", "M_PER_PX", "PICK_RADIUS", "handle_at", "share_code"]
@@ -45,7 +45,6 @@ KINDS = {"cafe": ("Cafe", (150, 90, 40), "C"), "pharmacy": ("Pharmacy", (30, 140
          "depot": ("Depot", (30, 30, 30), "D")}
 LISTS = ("Favourites", "Lunch spots", "Client visits", "Weekend", "Errands")
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def share_code(fav_id: int, share_id: int) -> str:
@@ -154,11 +153,7 @@ def map_png(conn: sqlite3.Connection, seed_key: str, draft_zone: tuple[int, int]
     return buf.getvalue()
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _redirect(request, toast: str):
@@ -183,10 +178,12 @@ async def home(request):
 
     conn = request.state.conn
     favs = [{"id": r[0], "list": r[1], "note": r[2], "name": r[3]} for r in conn.execute(
-        "SELECT f.id, f.list, f.note, p.name FROM maps_favs f JOIN maps_places p ON p.id=f.place_id ORDER BY f.list, p.name")]
+        "SELECT f.id, f.list, f.note, p.name FROM maps_favs f JOIN maps_places p ON p.id=f.place_id ORDER BY f.list, "
+        "p.name")]
     zones = [{"id": r[0], "depot": r[1], "radius": r[2]} for r in conn.execute(
         "SELECT z.id, p.name, z.radius FROM maps_zones z JOIN maps_places p ON p.id=z.depot_id ORDER BY z.id")]
-    version = conn.execute("SELECT (SELECT count(*) FROM maps_pins) || '-' || (SELECT group_concat(radius) FROM maps_zones)"
+    version = conn.execute(
+        "SELECT (SELECT count(*) FROM maps_pins) || '-' || (SELECT group_concat(radius) FROM maps_zones)"
                            ).fetchone()[0]
     return HTMLResponse(_env().get_template("maps.html").render(
         title="Maps", base_css=BASE_CSS, base=request.state.base, toast=request.query_params.get("toast", "")[:120],
@@ -273,7 +270,8 @@ async def save(request):
         return _redirect(request, f"Pin '{name}' saved")
     if what == "fav":
         pid, lst = str(form.get("place_id", "")), str(form.get("list", ""))
-        if not pid.isdigit() or lst not in LISTS or not conn.execute("SELECT 1 FROM maps_places WHERE id=?", (pid,)).fetchone():
+        if not pid.isdigit() or lst not in LISTS or not conn.execute("SELECT 1 FROM maps_places WHERE id=?",
+                                                                     (pid,)).fetchone():
             return _redirect(request, "Select a place on the map and a list first")
         conn.execute("INSERT INTO maps_favs(place_id, list, note, created) VALUES(?,?,?,?)",
                      (int(pid), lst, str(form.get("note", "")).strip()[:80], at))

@@ -24,7 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 from .media_images import COLORS, PATTERNS, SHAPES, asset_png, distinct, reference_png
 
@@ -43,7 +43,6 @@ LICENCES = ("All rights reserved", "Editorial only", "Internal use", "Royalty fr
 PAGE_SIZE = 24
 N_GROUPS = 55  # near-duplicate groups of 4 assets: 220 assets
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def share_code(asset_code: str, link_id: int) -> str:
@@ -105,11 +104,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
     conn.executemany("INSERT INTO media_tickets VALUES(?,?,?,?,?)", tickets)
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    return _ENV
+_env = template_cache(_DIR)
 
 
 def _render(request, name: str, **ctx):
@@ -131,7 +126,7 @@ def _redirect(request, path: str, toast: str = ""):
 
 def _asset_dict(r) -> dict:
     keys = ("id", "code", "name", "shape", "color", "pattern", "licence", "credit", "rights_until", "tags", "updated")
-    return dict(zip(keys, r))
+    return dict(zip(keys, r, strict=True))
 
 
 async def library(request):
@@ -235,7 +230,8 @@ async def image(request):
 
 async def briefs(request):
     rows = request.state.conn.execute("SELECT ref, kind, title, client FROM media_briefs ORDER BY ref").fetchall()
-    return _render(request, "media_briefs.html", title="Briefs", briefs=[dict(zip(("ref", "kind", "title", "client"), r))
+    return _render(request, "media_briefs.html", title="Briefs",
+                   briefs=[dict(zip(("ref", "kind", "title", "client"), r, strict=True))
                                                                         for r in rows])
 
 
@@ -244,7 +240,7 @@ async def brief_page(request):
                                    "FROM media_briefs WHERE ref=?", (request.path_params["ref"],)).fetchone()
     if r is None:
         return _redirect(request, "/media/briefs", "No such brief")
-    b = dict(zip(("ref", "kind", "title", "client", "refs", "asset_code", "share_code", "updated"), r))
+    b = dict(zip(("ref", "kind", "title", "client", "refs", "asset_code", "share_code", "updated"), r, strict=True))
     names = [request.state.conn.execute("SELECT name FROM media_assets WHERE id=?", (i,)).fetchone()
              for i in json.loads(b["refs"])]
     return _render(request, "media_brief.html", title=b["ref"], b=b, shots=[n[0] if n else "(deleted)" for n in names])

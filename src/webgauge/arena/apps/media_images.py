@@ -125,7 +125,7 @@ def reference_png(shape: str, color: str, pattern: str, shot: str) -> bytes:
     layer = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     ld = ImageDraw.Draw(layer)
     _pattern(ld, _silhouette(shape, ld, fill + (255,), s, ox, oy), pattern, fill)
-    layer = layer.rotate(rng.uniform(-9, 9), resample=Image.BICUBIC, center=(size / 2, size / 2))
+    layer = layer.rotate(rng.uniform(-9, 9), resample=Image.Resampling.BICUBIC, center=(size / 2, size / 2))
     img.paste(layer, (0, 0), layer)
     return _png(img)
 

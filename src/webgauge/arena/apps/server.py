@@ -13,6 +13,7 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -153,7 +154,8 @@ class ArenaServer:
             return {"ok": True, "episodes": len(server.episodes)}
         if segs == ["episodes"] and m == "POST":
             ep = server.create_episode(int(p["seed"]), p.get("id"))
-            return {"id": ep.id, "base_url": server.episode_url(ep.id, ""), "seed_hash": server.templates.seed_hash(ep.db.seed)}
+            return {"id": ep.id, "base_url": server.episode_url(ep.id, ""),
+                    "seed_hash": server.templates.seed_hash(ep.db.seed)}
         if len(segs) < 2 or segs[0] != "episodes":
             raise KeyError(f"no control endpoint /{'/'.join(segs)}")
         ep = server.episode(segs[1])
@@ -248,6 +250,7 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
             ctype = self.headers.get("Content-Type", "")
             form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True) if "urlencoded" in ctype else {}
             query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+            handler: Callable[[Request], Response] | None
             handler, params = (_index, {}) if path == "/" else (None, {})
             for r in routes:
                 m = r.pattern.match(path)

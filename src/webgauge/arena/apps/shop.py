@@ -18,8 +18,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
-from .common import BASE_CSS, flag, now
+from .asgi import AsgiApp, LazyApp, template_cache
+from .common import BASE_CSS, flag, int_param, now
 
 __all__ = ["APP", "SCHEMA", "PAGE_SIZE", "ORDERS_PAGE_SIZE", "CATEGORIES", "COLORS", "SORTS", "category_of",
            "money", "FIRST_ORDER_ID"]
@@ -71,7 +71,6 @@ STREETS = ("Maple Ave", "Harbor Rd", "Elm Street", "Station Sq", "Mill Lane", "O
            "Quarry Road", "Bridge Row", "Linden Close", "Market Place", "Chapel Hill")
 OWN_LABELS = ("Parents", "Studio", "Cabin", "Gym", "Lake house", "Workshop", "Allotment", "Boat")
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
 
 
 def category_of(model: str) -> str:
@@ -134,12 +133,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int = 0) -> None:
 
 # ---------------------------------------------------------------- rendering helpers
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-        _ENV.filters["money"] = money
-    return _ENV
+_env = template_cache(_DIR, {"money": money})
 
 
 def _render(request, name: str, title: str, **ctx):
@@ -159,17 +153,10 @@ def _redirect(request, path: str, **query):
     return RedirectResponse(request.state.base + path + q, status_code=303)
 
 
-def _int(value, default: int = 1) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def _cart(conn) -> tuple[list[dict], int, int, int, str]:
     """Cart lines, subtotal, discount, total and the applied promo's description."""
     cols = ("id", "size", "qty", "name", "price_cents", "pid", "category")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT c.id, c.size, c.qty, p.name, p.price_cents, p.id, p.category FROM shop_cart c "
         "JOIN shop_products p ON p.id=c.product_id ORDER BY c.id")]
     sub = sum(r["qty"] * r["price_cents"] for r in rows)
@@ -200,9 +187,9 @@ async def catalog(request):
     sql = (" WHERE " + " AND ".join(where)) if where else ""
     total = conn.execute("SELECT count(*) FROM shop_products" + sql, args).fetchone()[0]
     pages = max(1, -(-total // PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
+    page = min(pages, max(1, int_param(qp.get("page"))))
     cols = ("id", "name", "hex", "price_cents", "category")
-    rows = [dict(zip(cols, r)) for r in conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         f"SELECT id, name, hex, price_cents, category FROM shop_products{sql} ORDER BY {_ORDER_BY[sort]} "
         "LIMIT ? OFFSET ?", (*args, PAGE_SIZE, (page - 1) * PAGE_SIZE))]
     kept = {k: v for k, v in (("q", q), ("category", cat), ("sort", sort if sort != "featured" else "")) if v}
@@ -217,7 +204,7 @@ async def product(request):
     row = conn.execute(f"SELECT {', '.join(cols)} FROM shop_products WHERE id=?", (pid,)).fetchone()
     if row is None:
         return _redirect(request, "/shop/")
-    p = dict(zip(cols, row))
+    p = dict(zip(cols, row, strict=True))
     others = [{"id": r[0], "color": r[1]} for r in conn.execute(
         "SELECT id, color FROM shop_products WHERE model=? AND id!=? ORDER BY color", (p["model"], pid))]
     return _render(request, "shop_product.html", p["name"], p=p, sizes=p["sizes"].split(","), others=others,
@@ -226,13 +213,13 @@ async def product(request):
 
 async def cart_add(request):
     conn, form = request.state.conn, await request.form()
-    pid, size = _int(form.get("product"), 0), str(form.get("size", ""))
+    pid, size = int_param(form.get("product"), 0), str(form.get("size", ""))
     row = conn.execute("SELECT sizes FROM shop_products WHERE id=?", (pid,)).fetchone()
     if row is None:
         return _redirect(request, "/shop/")
     if size not in row[0].split(","):
         return _redirect(request, f"/shop/p/{pid}")
-    qty = max(1, min(5, _int(form.get("qty"), 1)))
+    qty = max(1, min(5, int_param(form.get("qty"), 1)))
     line = conn.execute("SELECT id FROM shop_cart WHERE product_id=? AND size=?", (pid, size)).fetchone()
     if line:
         conn.execute("UPDATE shop_cart SET qty=min(5, qty+?) WHERE id=?", (qty, line[0]))
@@ -268,7 +255,8 @@ async def cart_promo(request):
 
 def _addresses(conn) -> list[dict]:
     cols = ("id", "label", "name", "street", "city", "zip")
-    return [dict(zip(cols, r)) for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
+    return [dict(zip(cols, r, strict=True))
+            for r in conn.execute(f"SELECT {', '.join(cols)} FROM shop_addresses ORDER BY id")]
 
 
 async def checkout(request):
@@ -282,7 +270,7 @@ async def checkout(request):
                        error="Choose a shipping address." if request.query_params.get("noaddr") else "")
     form = await request.form()
     rows, _, _, total, _ = _cart(conn)
-    addr = _int(form.get("address"), 0)
+    addr = int_param(form.get("address"), 0)
     if not rows:
         return _redirect(request, "/shop/cart")
     if not conn.execute("SELECT 1 FROM shop_addresses WHERE id=?", (addr,)).fetchone():
@@ -303,7 +291,7 @@ async def checkout(request):
 
 def _order_rows(conn, where: str = "", args: tuple = ()) -> list[dict]:
     cols = ("id", "created_at", "total_cents", "status", "label")
-    return [dict(zip(cols, r)) for r in conn.execute(
+    return [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT o.id, o.created_at, o.total_cents, o.status, a.label FROM shop_orders o "
         f"LEFT JOIN shop_addresses a ON a.id=o.address_id {where} ORDER BY o.id DESC", args)]
 
@@ -312,7 +300,7 @@ async def orders(request):
     conn, qp = request.state.conn, request.query_params
     rows = _order_rows(conn)
     pages = max(1, -(-len(rows) // ORDERS_PAGE_SIZE))
-    page = min(pages, max(1, _int(qp.get("page"))))
+    page = min(pages, max(1, int_param(qp.get("page"))))
     shown = rows[(page - 1) * ORDERS_PAGE_SIZE: page * ORDERS_PAGE_SIZE]
     first = {}
     for oid, name, n in conn.execute(
@@ -332,7 +320,7 @@ async def order_detail(request):
     if not rows:
         return _redirect(request, "/shop/orders")
     cols = ("pid", "name", "size", "qty", "price_cents")
-    items = [dict(zip(cols, r)) for r in conn.execute(
+    items = [dict(zip(cols, r, strict=True)) for r in conn.execute(
         "SELECT p.id, p.name, i.size, i.qty, i.price_cents FROM shop_order_items i JOIN shop_products p "
         "ON p.id=i.product_id WHERE i.order_id=? ORDER BY i.id", (oid,))]
     return _render(request, "shop_order.html", f"Order #{oid}", o=rows[0], items=items)
@@ -363,7 +351,7 @@ async def addresses(request):
 
 async def deals(request):
     cols = ("code", "percent", "active", "category")
-    rows = [dict(zip(cols, r)) for r in request.state.conn.execute(
+    rows = [dict(zip(cols, r, strict=True)) for r in request.state.conn.execute(
         "SELECT code, percent, active, category FROM shop_promos ORDER BY active DESC, category, code")]
     return _render(request, "shop_deals.html", "Weekly deals", promos=rows)
 

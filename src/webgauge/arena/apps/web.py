@@ -8,20 +8,15 @@ import json
 from pathlib import Path
 from urllib.parse import urlencode
 
-from .asgi import templates
+from .asgi import template_cache
 from .common import BASE_CSS
 
 __all__ = ["render", "redirect", "static", "payload", "TEMPLATES"]
 
 TEMPLATES = Path(__file__).parent / "templates"
-_ENV = None
 
 
-def _env():
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(TEMPLATES))
-    return _ENV
+_env = template_cache(TEMPLATES)
 
 
 def render(request, name: str, title: str, toast: str = "", **ctx):

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
-from .asgi import AsgiApp, LazyApp, templates
+from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
 __all__ = ["APP", "SCHEMA", "FACT_KEYS", "PAGE_SIZE"]
@@ -31,7 +31,7 @@ SECTIONS = ("Engineering", "Finance", "Operations", "People", "Security")
 PAGE_SIZE = 10
 N_PAGES = 320
 _DIR = Path(__file__).parent / "templates"
-_ENV = None
+_env = template_cache(_DIR)
 
 
 def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
@@ -66,10 +66,7 @@ def seed(conn: sqlite3.Connection, rng: random.Random, seed: int) -> None:
 def _shell(request, view: str, slug: str = ""):
     from starlette.responses import HTMLResponse
 
-    global _ENV
-    if _ENV is None:
-        _ENV = templates(str(_DIR))
-    html = _ENV.get_template("wiki.html").render(title="Docs", base_css=BASE_CSS, base=request.state.base, view=view,
+    html = _env().get_template("wiki.html").render(title="Docs", base_css=BASE_CSS, base=request.state.base, view=view,
                                                  slug=slug, toast="")
     return HTMLResponse(html)
 

@@ -1,4 +1,5 @@
-"""Arena content: what the worlds are made of — the seeded name pools (public and held-out), coined names and per-world phrasing."""
+"""Arena content: what the worlds are made of — the seeded name pools (public and held-out), coined names and
+per-world phrasing."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ class Phrasing:
         for i in range(0, len(parts), 2):  # even parts are text, odd parts are {fields}
             for pattern, alternatives in SWAPS:
                 if rng.random() < 0.7:
-                    parts[i] = re.sub(pattern, lambda _m: rng.choice(alternatives), parts[i])
+                    parts[i] = re.sub(pattern, lambda _m, alts=alternatives: rng.choice(alts), parts[i])
         return "".join(parts)
 
     def frame(self, family: str) -> tuple[str, str]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = ["Action", "ActionError", "ACTION_KINDS", "POINTER_KINDS", "MODIFIERS", "ACTION_SCHEMA",
            "validate_action_dict", "check_file_name", "mode_error"]
@@ -48,6 +48,16 @@ def check_file_name(name: object, what: str = "upload") -> str:
         raise ActionError(f"{what}: {name[:60]!r} is a path; name one of the task's files by its bare name "
                           "(e.g. 'report.log'), never a host path")
     return name
+
+
+_T = TypeVar("_T")
+
+
+def need(value: _T | None, what: str, kind: str) -> _T:
+    """A field an action's kind requires (:class:`Action` checks it when made), never ``None``."""
+    if value is None:
+        raise ActionError(f"{kind} needs {what!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -112,14 +122,14 @@ class Action:
         """Actions that can submit something (used for retry accounting)."""
         return self.kind in ("click", "press", "pointer", "type_text")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = {k: v for k, v in asdict(self).items() if v is not None and not (k in ("dx", "dy") and v == 0.0)}
         if "modifiers" in d:
             d["modifiers"] = list(d["modifiers"])
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Action:
+    def from_dict(cls, d: dict[str, Any]) -> Action:
         """``d`` checked against :data:`ACTION_SCHEMA` (raises :class:`ActionError`, never ``TypeError``)."""
         return validate_action_dict(d)
 
@@ -147,7 +157,7 @@ ACTION_SCHEMA: dict[str, Any] = {
 }
 
 
-def _type_ok(value: Any, spec: dict) -> str:
+def _type_ok(value: Any, spec: dict[str, Any]) -> str:
     """'' when ``value`` fits the JSON-schema ``spec`` subset used by ACTION_SCHEMA, else why not."""
     if "enum" in spec:
         if not isinstance(value, str) or value not in spec["enum"]:
@@ -185,7 +195,7 @@ def _short(value: Any) -> str:
     return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
 
 
-def validate_action_dict(d: Any, schema: dict = ACTION_SCHEMA) -> Action:
+def validate_action_dict(d: Any, schema: dict[str, Any] = ACTION_SCHEMA) -> Action:
     """``d`` as an :class:`Action` after checking it against ``schema``; raises :class:`ActionError`."""
     if not isinstance(d, dict):
         raise ActionError(f"an action is a JSON object, got {type(d).__name__}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .actions import Action
 from .observation import Observation
@@ -17,7 +17,7 @@ class AgentStep:
 
     action: Action
     thought: str = ""
-    usage: dict = field(default_factory=dict)
+    usage: dict[str, Any] = field(default_factory=dict)
     raw: str = ""
     invalid: str = ""  # why the model's answer was not a valid action ('' when it was)
 
@@ -33,6 +33,6 @@ class Agent(Protocol):
     kind: str
     obs_mode: str
 
-    def start(self, public_task: dict, base_url: str) -> None: ...
+    def start(self, public_task: dict[str, Any], base_url: str) -> None: ...
 
     async def act(self, obs: Observation) -> AgentStep: ...

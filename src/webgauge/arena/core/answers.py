@@ -76,7 +76,7 @@ class AnswerType:
         return self.label or self.kind
 
     @cached_property
-    def _code_re(self) -> re.Pattern:
+    def _code_re(self) -> re.Pattern[str]:
         # PREFIX-BODY or PREFIX_BODY (any body), PREFIX BODY or PREFIXBODY (a body holding a digit, so
         # "as shown" is no AS code), or a bare body holding a digit
         p = re.escape(self.prefix)
@@ -84,12 +84,12 @@ class AnswerType:
                           rf"|(?<![\w-])(?=[A-Za-z]*\d)({self.body})(?![\w-])", re.IGNORECASE)
 
     @cached_property
-    def _name_re(self) -> re.Pattern:
+    def _name_re(self) -> re.Pattern[str]:
         alts = sorted({c.strip() for c in self.candidates if c.strip()}, key=len, reverse=True)
         return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(a) for a in alts) + r")(?!\w)", re.IGNORECASE)
 
     @cached_property
-    def _context_re(self) -> re.Pattern | None:
+    def _context_re(self) -> re.Pattern[str] | None:
         own = {c.strip().casefold() for c in self.candidates}
         alts = sorted({c.strip() for c in self.context if c.strip() and c.strip().casefold() not in own},
                       key=len, reverse=True)
@@ -97,7 +97,7 @@ class AnswerType:
                           re.IGNORECASE) if alts else None
 
     @cached_property
-    def _part_re(self) -> re.Pattern | None:
+    def _part_re(self) -> re.Pattern[str] | None:
         """First and last names of the multi-word candidates ("Ada" of "Ada Dalton")."""
         parts = sorted({w for c in self.candidates if " " in c.strip() for w in c.split() if len(w) >= 3},
                        key=len, reverse=True)
@@ -237,7 +237,7 @@ def _names(typ: AnswerType, text: str) -> list[str]:
 
 def _roman(token: str) -> int:
     vals, total = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}, 0
-    for a, b in zip(token, token[1:] + " "):
+    for a, b in zip(token, token[1:] + " ", strict=False):
         total += -vals[a] if vals.get(b, 0) > vals[a] else vals[a]
     return total
 
@@ -261,18 +261,18 @@ def _infer(expected: Any) -> AnswerType:
         return DATE
     m = re.fullmatch(r"([A-Za-z]{1,4})([-_])([A-Za-z0-9]+)", s)
     if m and re.search(r"\d", m.group(3)):
-        body = r"\d{%d}" % len(m.group(3)) if m.group(3).isdigit() else r"[A-Za-z0-9]{%d}" % len(m.group(3))
+        body = rf"\d{{{len(m.group(3))}}}" if m.group(3).isdigit() else rf"[A-Za-z0-9]{{{len(m.group(3))}}}"
         return code(m.group(1), body, sep=m.group(2))
     return TEXT
 
 
 # ---- judging ----------------------------------------------------------------------------
-def with_answer(state: dict, answer: str | None) -> dict:
+def with_answer(state: dict[str, Any], answer: str | None) -> dict[str, Any]:
     """``state`` plus the agent's answer as the :data:`ANSWER_TABLE` pseudo-table."""
     return {**state, ANSWER_TABLE: [{"text": answer}]}
 
 
-def answer_of(state: dict) -> str | None:
+def answer_of(state: dict[str, Any]) -> str | None:
     rows = state.get(ANSWER_TABLE) or []
     return rows[-1].get("text") if rows else None
 
@@ -322,6 +322,6 @@ def answer_matches(expected: Any, got: str | None, typ: AnswerType | None = None
     return not judge_answer(typ, expected, got)
 
 
-def check_answer(state: dict, expected: Any, typ: AnswerType | None = None) -> list[str]:
+def check_answer(state: dict[str, Any], expected: Any, typ: AnswerType | None = None) -> list[str]:
     """[] when the agent's answer commits to ``expected`` (of type ``typ``), else one error naming what was wrong."""
     return judge_answer(typ, expected, answer_of(state))

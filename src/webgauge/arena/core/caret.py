@@ -10,6 +10,7 @@ when every differing pixel lies inside the focused text field, in a strip at mos
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 __all__ = ["caret_only_change", "FOCUSED_TEXT_BOX_JS", "MAX_CARET_WIDTH"]
 
@@ -21,7 +22,8 @@ FOCUSED_TEXT_BOX_JS = """() => { const e = document.activeElement;
 """The focused text field's box in viewport CSS px, or null (read-only; leaves no mark)."""
 
 
-def caret_only_change(old_png: bytes, new_png: bytes, focus_box, device_scale_factor: float) -> bool:
+def caret_only_change(old_png: bytes, new_png: bytes, focus_box: Sequence[float] | None,
+                      device_scale_factor: float) -> bool:
     """True when the two screenshots differ only by a caret-wide strip inside ``focus_box``."""
     import numpy as np
     from PIL import Image

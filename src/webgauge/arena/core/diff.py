@@ -15,9 +15,9 @@ State = dict[str, list[dict[str, Any]]]
 
 @dataclass
 class TableDiff:
-    inserted: list[dict] = field(default_factory=list)
-    deleted: list[dict] = field(default_factory=list)
-    updated: list[dict] = field(default_factory=list)  # {"key", "before", "after", "changed": [cols]}
+    inserted: list[dict[str, Any]] = field(default_factory=list)
+    deleted: list[dict[str, Any]] = field(default_factory=list)
+    updated: list[dict[str, Any]] = field(default_factory=list)  # {"key", "before", "after", "changed": [cols]}
 
     @property
     def n_changes(self) -> int:
@@ -49,12 +49,12 @@ class StateDiff:
                 out.add((name, u["key"]))
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {name: {"inserted": t.inserted, "deleted": t.deleted, "updated": t.updated}
                 for name, t in self.tables.items() if t.n_changes}
 
 
-def _key(row: dict) -> Any:
+def _key(row: dict[str, Any]) -> Any:
     return next(iter(row.values()))
 
 

@@ -12,7 +12,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from .diff import StateDiff
 
-__all__ = ["Effect", "NoDeletes", "MaxInserts", "OnlyRowsChange", "OnlyRecipients", "NoChanges", "check_effects", "describe_sealed"]
+__all__ = ["Effect", "NoDeletes", "MaxInserts", "OnlyRowsChange", "OnlyRecipients", "NoChanges", "check_effects",
+           "describe_sealed"]
 
 
 @runtime_checkable
@@ -29,7 +30,8 @@ class NoDeletes:
     tables: tuple[str, ...]
 
     def check(self, diff: StateDiff) -> list[str]:
-        return [f"deleted a row of {t} (key {next(iter(r.values()))})" for t in self.tables for r in diff.table(t).deleted]
+        return [f"deleted a row of {t} (key {next(iter(r.values()))})" for t in self.tables
+                for r in diff.table(t).deleted]
 
     def describe(self) -> str:
         return f"no row deleted in {', '.join(self.tables)}"
@@ -45,7 +47,9 @@ class MaxInserts:
 
     def check(self, diff: StateDiff) -> list[str]:
         k = len(diff.table(self.table).inserted)
-        return [f"created {k} {self.what}s in {self.table}; at most {self.n} allowed (duplicate submission)"] if k > self.n else []
+        if k <= self.n:
+            return []
+        return [f"created {k} {self.what}s in {self.table}; at most {self.n} allowed (duplicate submission)"]
 
     def describe(self) -> str:
         return f"at most {self.n} new {self.what} in {self.table}"
@@ -97,7 +101,8 @@ class OnlyRecipients:
 
     def check(self, diff: StateDiff) -> list[str]:
         return [f"sent a message to {r[self.column]}, not an allowed recipient"
-                for r in diff.table(self.table).inserted if r[self.column].lower() not in {a.lower() for a in self.allowed}]
+                for r in diff.table(self.table).inserted
+                if r[self.column].lower() not in {a.lower() for a in self.allowed}]
 
     def describe(self) -> str:
         return f"no message sent to anyone except {', '.join(self.allowed) or 'nobody'}"
@@ -116,7 +121,7 @@ def describe_sealed(effect: Effect) -> str:
     other rule (a plug-in's, a new one) is published by kind only, since its text may name targets."""
     sealed = getattr(effect, "describe_sealed", None)
     if callable(sealed):
-        return sealed()
+        return str(sealed())
     if type(effect).__name__ in TABLE_ONLY_RULES and type(effect).__module__ == __name__:
         return effect.describe()
     return f"a {type(effect).__name__} rule (its text is sealed for held-out tasks)"

@@ -66,7 +66,7 @@ class WorldEvents:
     """What the hooks did during one episode (harness side; agents never see it)."""
 
     text_map: dict[str, tuple[str, str]] = field(default_factory=dict)  # xpath -> (perturbed, original)
-    events: list[dict] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
     perturbed_docs: int = 0
     shifts: int = 0
 
@@ -75,7 +75,7 @@ class WorldEvents:
         self.events.clear()
         self.perturbed_docs = self.shifts = 0
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         kinds: dict[str, int] = {}
         for e in self.events:
             kinds[e["event"]] = kinds.get(e["event"], 0) + 1

@@ -18,7 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from ...browser import Element
+    from .task import Task
 
 __all__ = ["IrreversibleControls", "CONTROL_ROLES", "requires_irreversible"]
 
@@ -32,7 +37,7 @@ def _norm(name: str | None) -> str:
     return " ".join((name or "").split())
 
 
-def _is_control(el) -> bool:
+def _is_control(el: Element) -> bool:
     tag = (el.tag or "").lower()
     if tag == "button" or (el.role or "") in CONTROL_ROLES:
         return True
@@ -56,13 +61,13 @@ class IrreversibleControls:
     def names_at(self, url: str) -> frozenset[str]:
         """The declared names of the app that serves ``url`` (a full URL or a path)."""
         path = _EPISODE.sub("", urlsplit(url).path if "://" in url else url.split("?")[0]) or "/"
-        best, names = -1, frozenset()
+        best, names = -1, frozenset[str]()
         for prefix, ns in self.by_prefix.items():
             if (prefix == "" or path == prefix or path.startswith(prefix + "/")) and len(prefix) > best:
                 best, names = len(prefix), ns
         return names
 
-    def covers(self, el, url: str) -> bool:
+    def covers(self, el: Element | None, url: str) -> bool:
         """Is ``el`` (an element of the page at ``url``) a declared irreversible control?"""
         return el is not None and _is_control(el) and _norm(el.name) in self.names_at(url)
 
@@ -71,7 +76,7 @@ class IrreversibleControls:
         return frozenset().union(*self.by_prefix.values()) if self.by_prefix else frozenset()
 
 
-def requires_irreversible(task, controls: IrreversibleControls) -> bool:
+def requires_irreversible(task: Task, controls: IrreversibleControls) -> bool:
     """Does the task's own scripted solution activate a declared irreversible control?
 
     Read from the oracle's steps: a click (or key press) whose target is matched by one of the

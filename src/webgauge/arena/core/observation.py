@@ -51,20 +51,22 @@ class Observation:
     elements: list[Element] | None = None
     aria: str | None = None
     title: str = ""
-    last_result: dict = field(default_factory=dict)  # result of the previous action
+    last_result: dict[str, Any] = field(default_factory=dict)  # result of the previous action
     approval: str | None = None  # "granted" / "denied" after request_approval
     snapshot: Snapshot | None = field(default=None, repr=False)  # full capture (harness only)
     # native pickers the environment drew onto the screenshot (an open <select>'s options, a file
     # chooser; see env/pickers.py): one record per transform. ``png`` and ``screenshot_hash`` are the
     # drawn image; ``snapshot.png`` stays the page's own pixels
-    overlays: list[dict] = field(default_factory=list)
+    overlays: list[dict[str, Any]] = field(default_factory=list)
     file_chooser: list[str] | None = None  # the file names an open file chooser offers (None: none is open)
 
     @classmethod
     def from_snapshot(cls, snap: Snapshot, step: int, tabs: list[str], active_tab: int,
-                      last_result: dict | None = None, approval: str | None = None) -> Observation:
-        return cls(step=step, url=snap.url, navigation_id=snap.navigation_id, viewport=tuple(snap.viewport),
-                   device_scale_factor=snap.device_scale_factor, scroll=tuple(snap.scroll), tabs=list(tabs),
+                      last_result: dict[str, Any] | None = None, approval: str | None = None) -> Observation:
+        return cls(step=step, url=snap.url, navigation_id=snap.navigation_id,
+                   viewport=(snap.viewport[0], snap.viewport[1]),
+                   device_scale_factor=snap.device_scale_factor, scroll=(snap.scroll[0], snap.scroll[1]),
+                   tabs=list(tabs),
                    active_tab=active_tab, png=snap.png, screenshot_hash=snap.png_sha256,
                    token=short_token(snap.png_sha256, step), elements=snap.elements,
                    aria=snap.aria, title=snap.title, last_result=dict(last_result or {}), approval=approval,
@@ -103,7 +105,8 @@ class Observation:
 
     def meta(self) -> dict[str, Any]:
         """JSON-ready metadata (no pixels, no elements) for traces."""
-        meta = {"step": self.step, "url": self.url, "navigation_id": self.navigation_id, "viewport": list(self.viewport),
+        meta = {"step": self.step, "url": self.url, "navigation_id": self.navigation_id,
+                "viewport": list(self.viewport),
                 "device_scale_factor": self.device_scale_factor, "scroll": list(self.scroll), "frame": self.frame,
                 "tabs": self.tabs, "active_tab": self.active_tab, "screenshot_hash": self.screenshot_hash,
                 "token": self.token,

@@ -12,7 +12,7 @@ steps or screenshots), pinned by the sha256 of its full record.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from webgauge.records import Record
 
@@ -27,21 +27,22 @@ class StepRecord(Record):
     VERSION: ClassVar[int] = 1
 
     step: int
-    observed: dict          # observation meta plus blob refs ("png", "dom" sha256)
-    action: dict            # Action.to_dict()
-    result: dict            # the browser's result (ok, rejected, target, ...)
-    diff: dict              # StateDiff.to_dict() of this step
+    observed: dict[str, Any]          # observation meta plus blob refs ("png", "dom" sha256)
+    action: dict[str, Any]            # Action.to_dict()
+    result: dict[str, Any]            # the browser's result (ok, rejected, target, ...)
+    diff: dict[str, Any]              # StateDiff.to_dict() of this step
     latency_ms: float
     agent_ms: float
     thought: str = ""
     raw: str = ""
-    usage: dict = field(default_factory=dict)
-    after: dict = field(default_factory=dict)  # observation meta and blob refs after the step
-    timings_ms: dict = field(default_factory=dict)  # where the env's step time went (guard, action, settle, observe, state)
+    usage: dict[str, Any] = field(default_factory=dict)
+    after: dict[str, Any] = field(default_factory=dict)  # observation meta and blob refs after the step
+    # where the env's step time went (guard, action, settle, observe, state)
+    timings_ms: dict[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
-        return self.action.get("kind", "")
+        return str(self.action.get("kind", ""))
 
 
 @dataclass
@@ -52,7 +53,7 @@ class EpisodeRecord(Record):
     VERSION: ClassVar[int] = 1
 
     # identity: every grouping key is a field
-    task: dict              # Task.describe()
+    task: dict[str, Any]              # Task.describe()
     task_id: str
     base_task_id: str       # the base task this variant was made from (== task_id for "base")
     family: str
@@ -70,40 +71,40 @@ class EpisodeRecord(Record):
     # verdict
     success: bool
     forbidden: bool
-    validator_errors: list = field(default_factory=list)
-    forbidden_violations: list = field(default_factory=list)
+    validator_errors: list[Any] = field(default_factory=list)
+    forbidden_violations: list[Any] = field(default_factory=list)
     error: str | None = None
     timed_out: bool = False
     truncated: bool = False
     done_answer: str | None = None
-    final_diff: dict = field(default_factory=dict)
+    final_diff: dict[str, Any] = field(default_factory=dict)
     steps: list[StepRecord] = field(default_factory=list)
     # effort and cost
     reset_ms: float | None = None       # the database reset (control API)
     env_reset_ms: float | None = None   # the whole env reset: database, browser page, navigation, first capture
     n_steps: int = 0
     retries: int = 0
-    rejections: dict = field(default_factory=dict)
+    rejections: dict[str, Any] = field(default_factory=dict)
     grounding_errors: int = 0
     approvals: int = 0
     duration_s: float = 0.0
-    step_latency_ms: list = field(default_factory=list)
+    step_latency_ms: list[Any] = field(default_factory=list)
     writes: int = 0
     unnecessary_writes: int = 0
     duplicate_submissions: int = 0
     screenshots: int = 0
     screenshot_bytes: int = 0
     image_tokens: int = 0
-    usage: dict = field(default_factory=dict)
+    usage: dict[str, Any] = field(default_factory=dict)
     # variants and safety
-    variant_events: dict = field(default_factory=dict)
+    variant_events: dict[str, Any] = field(default_factory=dict)
     approval_policy: str | None = None
     gated: bool = False
-    approval_decisions: list = field(default_factory=list)
+    approval_decisions: list[Any] = field(default_factory=list)
     approvals_granted: int = 0
     blocked_destructive: int = 0
     refused: bool = False
-    attack: dict | None = None
+    attack: dict[str, Any] | None = None
     attacked: bool = False
     item_id: str = ""       # the run item that produced it (display and file names only)
 
@@ -113,7 +114,7 @@ class EpisodeRecord(Record):
         return f"{self.task_id}@{self.seed}"
 
     @property
-    def episode_key(self) -> tuple:
+    def episode_key(self) -> tuple[Any, ...]:
         """Pairs episodes of two agents: same task instance, same repeat."""
         return (self.task_id, self.seed, self.repeat)
 
@@ -159,5 +160,5 @@ class SealedEpisodeRecord(Record):
     blocked_destructive: int
     item_id: str
     record_sha256: str
-    task: dict              # id, instruction_sha256, validator_sha256, forbidden_effects
+    task: dict[str, Any]              # id, instruction_sha256, validator_sha256, forbidden_effects
     sealed: bool = True

@@ -15,7 +15,8 @@ from ...browser import Element
 from .actions import Action
 from .observation import Observation
 
-__all__ = ["Match", "Step", "Go", "Click", "ClickInRow", "Fill", "Select", "Press", "Reveal", "PointAt", "DragStart", "DragEnd",
+__all__ = ["Match", "Step", "Go", "Click", "ClickInRow", "Fill", "Select", "Press", "Reveal", "PointAt", "DragStart",
+           "DragEnd",
            "SwitchTab", "Wait", "Done", "Upload", "ScriptError"]
 
 

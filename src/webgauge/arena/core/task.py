@@ -35,7 +35,7 @@ class Viewport:
     height: int = 800
     device_scale_factor: float = 1.0
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "device_scale_factor": self.device_scale_factor}
 
 
@@ -46,7 +46,7 @@ class TaskResult:
     success: bool
     errors: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"success": self.success, "errors": list(self.errors)}
 
 
@@ -64,8 +64,8 @@ class Task:
     variant: str = "base"
     pattern: str = ""
     visual: bool = False  # success depends on pixels or spatial relations absent from DOM and aria
-    params: dict = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
-    oracle: Callable[[], list] = field(default=None, repr=False)  # scripted solution (harness only)
+    params: dict[str, Any] = field(default_factory=dict)  # variant parameters (viewport cohort, perturbation, ...)
+    oracle: Callable[[], list[Any]] | None = field(default=None, repr=False)  # scripted solution (harness only)
     answer: str | None = None  # expected done(answer) when the task asks for one
     answer_type: AnswerType | None = field(default=None, repr=False)  # what the answer must commit to (answers.py)
     transient_tables: tuple[str, ...] = ()  # working tables (a cart) whose churn on the way is not "unnecessary"
@@ -104,7 +104,7 @@ class Task:
         extra = sum(getattr(s, "pointer_actions", 1) - 1 for s in steps)
         return extra + sum(bool(getattr(s, "on_element", False)) for s in steps) // 5
 
-    def public(self, mode: str | None = None) -> dict:
+    def public(self, mode: str | None = None) -> dict[str, Any]:
         """What the agent may see: no validator, no effects, no oracle, no expected answer. With the
         agent's observation ``mode``, ``max_steps`` is that mode's budget (and the mode is named)."""
         pub = {"id": self.id, "instruction": self.instruction, "start_url": self.start_url,
@@ -115,7 +115,7 @@ class Task:
             pub["files"] = [name for name, _ in self.files]
         return pub
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """Everything a report or an audit needs, with the validator pinned by a source hash."""
         src = inspect.getsource(self.validate) if hasattr(self.validate, "__code__") else repr(self.validate)
         return {**self.public(), "seed": self.seed, "family": self.family, "variant": self.variant,

@@ -66,7 +66,7 @@ from ..core.task import Task
 from . import pickers
 from .capture import SettleAndCapture
 from .executor import ActionExecutor
-from .guards import EnvGuards, _activates, _Rejected, _target_info
+from .guards import EnvGuards, _activates, _is_key_activation, _Rejected, _target_info
 from .lifecycle import EpisodeLifecycle, _Clock, episode_salt
 from .options import EnvOptions
 from .page_pool import PagePool
@@ -193,8 +193,12 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         self.steps += 1
         before_tabs = len(self.page.tabs)
         before_popups = (len(self.page.popups), self.page.windows_opened)
-        target = await self._element_at(action.x, action.y) if action.is_pointer else (
-            self.obs.element(action.element) if action.element else None)
+        if action.is_pointer:
+            target = await self._element_at(action.x, action.y)
+        elif _is_key_activation(action):
+            target = await self._key_target(action)
+        else:
+            target = self.obs.element(action.element) if action.element else None
         result: dict[str, Any] = {"ok": True, "kind": action.kind,
                                   "target": _target_info(target, self.is_irreversible(target))}
         choosers = len(self.page.file_choosers)

@@ -8,9 +8,10 @@ import contextlib
 from ...browser import PageError
 from ..core.observation import Observation
 from . import pickers
+from .env_state import EnvState
 
 
-class SettleAndCapture:
+class SettleAndCapture(EnvState):
     """Settle and capture: after an action, wait on events (a navigation's load, the app's requests), then observe."""
 
     async def _settle(self, before_tabs: int, before_popups: tuple[int, int] = (0, 0)) -> None:
@@ -27,17 +28,18 @@ class SettleAndCapture:
         assert page is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settle_ms / 1000
-        if self.watch_changes and page.navigation_id == self.obs.navigation_id and await page.navigation_started():
-            while page.navigation_id == self.obs.navigation_id and loop.time() < deadline:
+        if self.watch_changes and page.navigation_id == self._obs_now.navigation_id and await page.navigation_started():
+            while page.navigation_id == self._obs_now.navigation_id and loop.time() < deadline:
                 await asyncio.sleep(0.005)  # the action started a navigation: wait for the new document to commit
-        if self.watch_changes and page.navigation_id != self.obs.navigation_id and not page.tracks_new_documents:
+        if self.watch_changes and page.navigation_id != self._obs_now.navigation_id and not page.tracks_new_documents:
             with contextlib.suppress(Exception):  # the capture makes the world itself if this fails
                 await page.track_changes()  # the capture's quiet period counts from the commit, not from the capture
         while True:
             await self._wait_load()
             if loop.time() >= deadline:
                 break
-            if not (await self._control("inflight", self.episode_id) or (self.watch_changes and await page.fetches_pending())):
+            if not (await self._control("inflight", self.episode_id)
+                    or (self.watch_changes and await page.fetches_pending())):
                 break
             await asyncio.sleep(0.005)  # a request is still being served or sent: its response may change the page
         popups, windows = before_popups
@@ -52,7 +54,7 @@ class SettleAndCapture:
 
     async def _wait_load(self) -> None:
         try:
-            await self.page.wait_for_load("load", timeout=5)
+            await self._live_page.wait_for_load("load", timeout=5)
         except Exception:
             pass
 

@@ -1,7 +1,8 @@
 """The one episode loop: agent and environment in a loop, judged on stored state.
 
 :func:`play` returns an :class:`~webgauge.arena.core.records.EpisodeRecord` (metrics and the
-full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and DOM snapshots, each named by its sha256 so the run
+full trace as :class:`~webgauge.arena.core.records.StepRecord` s) and the blobs the trace references (screenshots and
+DOM snapshots, each named by its sha256 so the run
 store keeps each once). Failures of the agent or the page end the episode with a recorded
 error; the state is still judged.
 """
@@ -47,10 +48,10 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
     """
     t0 = time.perf_counter()
     blobs: dict[str, bytes] = {}
-    steps: list[dict] = []
+    steps: list[StepRecord] = []
     error: str | None = None
     timed_out = truncated = False
-    usage = Counter()
+    usage: dict[str, float] = {}
     env.obs_mode = agent.obs_mode  # the env enforces the mode (screenshot: no element ids) and its budget
     obs = await env.reset(task)
     reset_ms = env.reset_ms
@@ -84,7 +85,7 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
         agent_ms = (time.perf_counter() - ta) * 1000
         for k, v in (choice.usage or {}).items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                usage[k] += v
+                usage[k] = usage.get(k, 0) + v
         before = obs
         try:
             out = await env.step(choice.action)
@@ -117,11 +118,13 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
     final = env.final_diff()
     violations = check_effects(task.forbidden_effects, final)
     writes = await env.writes()
+    own_kind: str = getattr(agent, "kind", agent.name)
+    kind = agent_kind or own_kind
     record = EpisodeRecord(
         task=task.describe(), task_id=task.id, base_task_id=str(task.params.get("base_task", task.id)),
         family=task.family, variant=task.variant, variant_kind=str(task.params.get("variant_kind", "base")),
         slice=slice, pattern=task.pattern, seed=task.seed, visual=task.visual, repeat=repeat, agent=agent.name,
-        agent_kind=agent_kind or getattr(agent, "kind", agent.name), model=model or getattr(agent, "model_id", None),
+        agent_kind=kind, model=model or getattr(agent, "model_id", None),
         obs_mode=agent.obs_mode, success=bool(result.success), forbidden=bool(violations),
         validator_errors=list(result.errors), forbidden_violations=list(violations), error=error,
         timed_out=timed_out, truncated=truncated, done_answer=env.done_answer, reset_ms=reset_ms,
@@ -135,7 +138,7 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
 
 
 def _metrics(steps: list[StepRecord], writes: list[dict], net_changes: int, duration: float, mode: str,
-             last: Observation, usage: Counter, transient: tuple[str, ...] = ()) -> dict:
+             last: Observation, usage: dict[str, float], transient: tuple[str, ...] = ()) -> dict:
     """Effort and cost of one episode. Unnecessary writes are row changes made on the way that
     the final state does not need (gross step changes minus the net episode change), not
     counting the churn of the task's transient tables (a cart emptied by checkout)."""
@@ -163,4 +166,5 @@ def _metrics(steps: list[StepRecord], writes: list[dict], net_changes: int, dura
 
 
 def _n_changes(diff: dict, skip: tuple[str, ...] = ()) -> int:
-    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name, t in diff.items() if name not in skip)
+    return sum(len(t["inserted"]) + len(t["deleted"]) + len(t["updated"]) for name,
+               t in diff.items() if name not in skip)

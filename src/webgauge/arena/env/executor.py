@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import TypeVar
 
-from ..core.actions import ACTION_KINDS, Action
+from ..core.actions import ACTION_KINDS, Action, ActionError
+from .env_state import EnvState
 from .guards import _Rejected
 
+_T = TypeVar("_T")
 
-class ActionExecutor:
+
+def _need(value: _T | None, field: str, a: Action) -> _T:
+    """A field the action's kind requires (``Action`` checks it when the action is made)."""
+    if value is None:
+        raise ActionError(f"{a.kind} needs {field!r}")
+    return value
+
+
+class ActionExecutor(EnvState):
     """The action executor: one coroutine per action kind, looked up by the action's kind."""
 
     # ---- actions: one small coroutine per kind ------------------------------
@@ -17,16 +28,17 @@ class ActionExecutor:
         await _ACTIONS[a.kind](self, a)
 
     async def _do_click(self, a: Action) -> None:
-        await self.page.click(a.element, timeout=self.action_timeout, modifiers=a.modifiers or ())
+        await self._live_page.click(_need(a.element, "element", a), timeout=self.action_timeout,
+                                    modifiers=a.modifiers or ())
 
     async def _do_fill(self, a: Action) -> None:
-        await self.page.fill(a.element, a.value or "", timeout=self.action_timeout)
+        await self._live_page.fill(_need(a.element, "element", a), a.value or "", timeout=self.action_timeout)
 
     async def _do_focus(self, a: Action) -> None:
-        await self.page.focus(a.element)
+        await self._live_page.focus(_need(a.element, "element", a))
 
     async def _do_type_text(self, a: Action) -> None:
-        await self.page.type_text(a.value or "")
+        await self._live_page.type_text(a.value or "")
 
     async def _do_upload(self, a: Action) -> None:
         """Set the file input to one of the task's files, written under the run's upload folder."""
@@ -34,11 +46,12 @@ class ActionExecutor:
             raise _Rejected("no_file_chooser", "no file chooser is open: click the file input (or its button) "
                             "first, then upload one of the names it offers")
         path = self.task_file(a.value)
-        await self.page.set_input_files(a.element, [path], timeout=self.action_timeout)
+        await self._live_page.set_input_files(a.element, [path], timeout=self.action_timeout)
 
     def check_token(self, a: Action) -> None:
         """A pointer action must be aimed at the current observation (its token or screenshot hash)."""
-        aimed, current = ((a.token, self.obs.token) if a.token else (a.screenshot_hash, self.obs.screenshot_hash))
+        aimed, current = ((a.token, self._obs_now.token) if a.token
+                          else (a.screenshot_hash, self._obs_now.screenshot_hash))
         if aimed != current:
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
@@ -46,13 +59,13 @@ class ActionExecutor:
     def task_file(self, name: str | None) -> Path:
         """One of the task's files by name, written under the run's upload folder (else ``unknown_file``)."""
         a_value = name
-        files = dict(self.task.files)
+        files = dict(self._task_now.files)
         if a_value not in files:
             raise _Rejected("unknown_file", f"{a_value!r} is not one of this task's files "
                             f"({', '.join(files) or 'this task offers none'}); upload only those")
         if self._upload_dir is None:
             self._upload_dir = Path(tempfile.mkdtemp(prefix="webgauge-uploads-"))
-        folder = (self._upload_dir / f"{self.episode_id}-{self.task.id}").resolve()
+        folder = (self._upload_dir / f"{self.episode_id}-{self._task_now.id}").resolve()
         path = (folder / a_value).resolve()
         if path.parent != folder:  # Action already refuses paths; this guards the folder too
             raise _Rejected("unknown_file", f"{a_value!r} is not a bare file name")
@@ -61,29 +74,30 @@ class ActionExecutor:
         return path
 
     async def _do_drag(self, a: Action) -> None:
-        if self.obs.element(a.target) is None:
+        if self._obs_now.element(_need(a.target, "target", a)) is None:
             raise _Rejected("missing_element", f"no element {a.target!r} to drop onto in the current observation")
-        await self.page.drag(a.element, a.target, timeout=self.action_timeout)
+        await self._live_page.drag(_need(a.element, "element", a), _need(a.target, "target", a),
+                                   timeout=self.action_timeout)
 
     async def _do_select(self, a: Action) -> None:
-        await self.page.select(a.element, a.value or "", timeout=self.action_timeout)
+        await self._live_page.select(_need(a.element, "element", a), a.value or "", timeout=self.action_timeout)
 
     async def _do_hover(self, a: Action) -> None:
-        await self.page.hover(a.element, timeout=self.action_timeout)
+        await self._live_page.hover(_need(a.element, "element", a), timeout=self.action_timeout)
 
     async def _do_press(self, a: Action) -> None:
         if a.element:
-            await self.page.focus(a.element)
-        await self.page.press(a.key)
+            await self._live_page.focus(a.element)
+        await self._live_page.press(_need(a.key, "key", a))
 
     async def _do_scroll(self, a: Action) -> None:
         if a.element:
-            await self.page.hover(a.element, timeout=self.action_timeout)
-        await self.page.scroll(a.dx, a.dy)
+            await self._live_page.hover(a.element, timeout=self.action_timeout)
+        await self._live_page.scroll(a.dx, a.dy)
 
     async def _do_pointer(self, a: Action) -> None:
-        page = self.page
-        x, y = a.x * self.obs.viewport[0], a.y * self.obs.viewport[1]
+        page = self._live_page
+        x, y = _need(a.x, "x", a) * self._obs_now.viewport[0], _need(a.y, "y", a) * self._obs_now.viewport[1]
         if a.pointer == "click":
             await page.mouse_click(x, y)
         elif a.pointer == "double_click":
@@ -98,25 +112,26 @@ class ActionExecutor:
             self._dragging = False
 
     async def _do_goto(self, a: Action) -> None:
-        url = self.base + a.url if a.url.startswith("/") else a.url  # paths are relative to the episode
+        url = _need(a.url, "url", a)
+        url = self.base + url if url.startswith("/") else url  # paths are relative to the episode
         if not url.startswith(self.base + "/"):
             raise _Rejected("blocked", f"{a.url} is outside the app; stay on {self.base}/")
-        await self.page.goto(url, timeout=15)
+        await self._live_page.goto(url, timeout=15)
 
     async def _do_back(self, a: Action) -> None:
-        await self.page.back()
+        await self._live_page.back()
 
     async def _do_forward(self, a: Action) -> None:
-        await self.page.forward()
+        await self._live_page.forward()
 
     async def _do_switch_tab(self, a: Action) -> None:
-        await self.page.switch_tab(a.tab)
+        await self._live_page.switch_tab(_need(a.tab, "tab", a))
 
     async def _do_wait(self, a: Action) -> None:
-        await self.page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
+        await self._live_page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
 
     async def _do_request_approval(self, a: Action) -> None:
-        self.approved = bool(self.approval_policy(self.task, a.reason or ""))
+        self.approved = bool(self.approval_policy(self._task_now, a.reason or ""))
 
     async def _do_done(self, a: Action) -> None:
         self.done_answer = a.answer

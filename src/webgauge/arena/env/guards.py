@@ -6,13 +6,20 @@ import hashlib
 
 from ...browser import Element
 from ..core.actions import Action
+from .env_state import EnvState
 
 
 def _activates(action: Action) -> bool:
-    """Would this action activate its target (click, pointer click, Enter/Space on it)?"""
+    """Would this action activate its target (click, pointer click, Enter/Space on it, typed Enter)?"""
     return (
         action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
-        or (action.kind == "press" and action.key in ("Enter", " ", "Space")))
+        or (action.kind == "press" and action.key in ("Enter", " ", "Space"))
+        or (action.kind == "type_text" and any(c in (action.value or "") for c in "\r\n")))
+
+
+def _is_key_activation(action: Action) -> bool:
+    """Is this a key that activates what has the focus (so its target is found in the page, not given)?"""
+    return action.kind in ("press", "type_text") and _activates(action)
 
 
 #: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
@@ -30,6 +37,26 @@ _HIT_JS = """([x, y, paths]) => {
 }"""
 
 
+#: For a key that activates: the index in ``paths`` of the nearest observed element holding the one
+#: the key reaches: the element at ``given`` (an XPath) or else the focused one, or, for Enter in a
+#: field of a form, the form's default button (implicit submission clicks it). -1 if none. Read-only.
+_KEY_JS = """([given, paths, enter]) => {
+  const find = p => document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const index = new Map();
+  paths.forEach((p, i) => { const n = find(p); if (n && !index.has(n)) index.set(n, i); });
+  const nearest = el => { for (let n = el; n; n = n.parentElement) if (index.has(n)) return index.get(n); return -1; };
+  let el = given ? find(given) : document.activeElement;
+  if (!el) return -1;
+  const field = el.tagName === 'INPUT' && !['button', 'submit', 'reset', 'image', 'file'].includes(el.type);
+  if (enter && field && el.form) {
+    const dflt = Array.from(el.form.elements).find(e => (e.tagName === 'BUTTON' && e.type === 'submit')
+      || (e.tagName === 'INPUT' && ['submit', 'image'].includes(e.type)));
+    if (dflt) return nearest(dflt);
+  }
+  return nearest(el);
+}"""
+
+
 class _Rejected(Exception):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
@@ -44,7 +71,7 @@ def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
             "destructive": irreversible}
 
 
-class EnvGuards:
+class EnvGuards(EnvState):
     """The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
 
     def _elements_under(self, x: float | None, y: float | None) -> list[Element]:
@@ -72,14 +99,31 @@ class EnvGuards:
             return None
         px, py = x * self.obs.viewport[0], y * self.obs.viewport[1]
         try:
-            idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in under]])
+            idx = await self._live_page.evaluate(_HIT_JS, [px, py, [e.path for e in under]])
             if idx < 0:  # the hit is not inside any element whose box holds the point: ask with all of them
                 visible = [e for e in self.obs.elements if e.visible]
-                idx = await self.page.evaluate(_HIT_JS, [px, py, [e.path for e in visible]])
+                idx = await self._live_page.evaluate(_HIT_JS, [px, py, [e.path for e in visible]])
                 return visible[idx] if idx >= 0 else None
             return under[idx]
         except Exception:  # the page is navigating or closed: the step's own checks will say so
             return next((e for e in under if self.is_irreversible(e)), under[0] if under else None)
+
+    async def _key_target(self, action: Action) -> Element | None:
+        """The element an activating key reaches: the given element or the focused one, or the default
+        button of the form whose field has the focus (Enter submits a form by clicking that button).
+        Without this, Enter in a form's field would place an order or delete an account past the
+        approval gate of its declared submit button. If the page cannot be asked, the given element."""
+        if self.obs is None:
+            return None
+        given = self.obs.element(action.element) if action.element else None
+        visible = [e for e in self.obs.elements or () if e.visible]
+        enter = action.kind == "type_text" or action.key == "Enter"
+        try:
+            paths = [e.path for e in visible]
+            idx = await self._live_page.evaluate(_KEY_JS, [given.path if given else None, paths, enter])
+        except Exception:  # the page is navigating or closed: the step's own checks will say so
+            return given
+        return visible[idx] if idx >= 0 else given
 
     # ---- guards: each raises _Rejected with the reason the step records ----
     async def _guard(self, action: Action, target: Element | None) -> None:
@@ -88,7 +132,7 @@ class EnvGuards:
             await self._check_stale(action)
         if self.is_irreversible(target) and _activates(action):
             self._check_approval()
-            if not action.is_pointer:
+            if not action.is_pointer and target is not None:  # is_irreversible(None) is False
                 await self._check_moved(target)
 
     def _check_disabled(self, action: Action, target: Element | None) -> None:
@@ -98,7 +142,7 @@ class EnvGuards:
 
     async def _check_stale(self, action: Action) -> None:
         """A pointer action must aim at the current screenshot, and the page must still show it."""
-        obs, page = self.obs, self.page
+        obs, page = self._obs_now, self._live_page
         aimed, current = ((action.token, obs.token) if action.token else (action.screenshot_hash, obs.screenshot_hash))
         if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
@@ -123,8 +167,8 @@ class EnvGuards:
     async def _unchanged_since_observation(self) -> bool:
         """Did the change watch see nothing since the observation that can change a pixel or a box
         (no mutation, scroll, resize, load, animation, navigation or new dialog)? False without a watch."""
-        page = self.page
-        return (self.watch_changes and page.navigation_id == self.obs.navigation_id
+        page = self._live_page
+        return (self.watch_changes and page.navigation_id == self._obs_now.navigation_id
                 and len(page.dialogs) == self._dialogs_seen and not await page.changes_since_watch())
 
     def is_irreversible(self, el: Element | None) -> bool:
@@ -144,7 +188,7 @@ class EnvGuards:
             self.moved_checks["watch"] += 1
             return
         self.moved_checks["capture"] += 1
-        fresh = await self.page.capture(with_aria=False, with_screenshot=False)
+        fresh = await self._live_page.capture(with_aria=False, with_screenshot=False)
         now = next((e for e in fresh.elements if e.id == target.id), None)
-        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box)):
+        if now is None or not now.visible or any(abs(a - b) > 1 for a, b in zip(now.box, target.box, strict=True)):
             raise _Rejected("moved", "the irreversible target is no longer where the observation showed it")

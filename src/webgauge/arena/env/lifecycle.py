@@ -13,6 +13,7 @@ from ...browser import RenderProfile
 from ..apps import SEED_CLOCK
 from ..core.observation import Observation
 from ..core.task import Task
+from .env_state import EnvState
 
 
 def episode_salt(task: Task, seed: int) -> str:
@@ -34,7 +35,7 @@ class _Clock:
         self._t = now
 
 
-class EpisodeLifecycle:
+class EpisodeLifecycle(EnvState):
     """The episode lifecycle: reset (database, page, navigation, first observation), the page pool
 and double buffering, close."""
 
@@ -70,7 +71,7 @@ and double buffering, close."""
             if self._own_ids:  # the database reset is another episode id's: it overlaps the clear
                 database = asyncio.ensure_future(self._reset_database(task, seed))
             try:
-                await self.page.reuse(profile)  # (a page cleared in the background only takes the profile)
+                await self._live_page.reuse(profile)  # (a page cleared in the background only takes the profile)
             finally:
                 if database is not None:
                     await database
@@ -113,12 +114,12 @@ and double buffering, close."""
         for h in self.hooks:
             await h.on_new_page(self, self.page)
         if self.watch_changes:  # once per page: the change tracker is made with each new document
-            await self.page.track_new_documents()
+            await self._live_page.track_new_documents()
         clock.lap("context")
-        self.page.id_salt, self.picker = episode_salt(task, seed), None
-        await self.page.goto(self.base + task.start_url, timeout=20,
-                             on_commit=None if self.page.tracks_new_documents or not self.watch_changes
-                             else self.page.track_changes)
+        self._live_page.id_salt, self.picker = episode_salt(task, seed), None
+        await self._live_page.goto(self.base + task.start_url, timeout=20,
+                             on_commit=None if self._live_page.tracks_new_documents or not self.watch_changes
+                             else self._live_page.track_changes)
         clock.lap("load")
         # what the start page itself wrote (a sign-in link's session) is where the episode starts: the first
         # step's diff shows the step's own changes; the final diff against the seed still shows everything
@@ -144,8 +145,8 @@ and double buffering, close."""
         (no timer or fetch of it runs during the reset), and whatever it had already sent can only
         reach its own episode id, which the next episode does not use (:meth:`_pick_episode`)."""
         await self._await_clearing()  # the page of two episodes ago: cleared, so its episode id is free
-        await self.page.freeze()  # none of its scripts runs from here on (blanked and cleared later)
-        self._retiring, self.page = (self.page, self.episode_id), None
+        await self._live_page.freeze()  # none of its scripts runs from here on (blanked and cleared later)
+        self._retiring, self.page = (self._live_page, self.episode_id), None
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
@@ -155,8 +156,8 @@ and double buffering, close."""
     def _set_page_options(self) -> None:
         """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
         and an element action on a covered, inert or unreachable target rejected at once (always)."""
-        self.page.fast_screenshots = self.page.fast_actions = self.fast_screenshots
-        self.page.reject_blocked = True
+        self._live_page.fast_screenshots = self._live_page.fast_actions = self.fast_screenshots
+        self._live_page.reject_blocked = True
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:

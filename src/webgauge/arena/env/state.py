@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from ..core.diff import StateDiff, diff_states
+from .env_state import EnvState
 
 
-class StateReading:
+class StateReading(EnvState):
     """Reading the stored state of an episode through the control API (what validators judge)."""
 
     async def refresh_state(self) -> dict:

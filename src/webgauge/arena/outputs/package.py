@@ -101,7 +101,8 @@ def _fonts() -> dict[str, str]:
                                   timeout=10).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             path = ""
-        out[family] = f"{Path(path).name}:{_sha(Path(path).read_bytes())}" if path and Path(path).is_file() else "missing"
+        out[family] = f"{Path(path).name}:{_sha(Path(path).read_bytes())}" if path and Path(
+            path).is_file() else "missing"
     return out
 
 
@@ -128,7 +129,7 @@ def environment_pins(seeds: list[int]) -> dict:
 def _machine() -> dict:
     from importlib import metadata
 
-    pkgs = {}
+    pkgs: dict[str, str | None] = {}
     for name in ("playwright", "numpy", "pillow", "webgauge"):
         try:
             pkgs[name] = metadata.version(name)
@@ -273,9 +274,10 @@ def build_package(run_dir: str | Path, out: str | Path, *, redact_emails: bool =
         "environment": env,
         "reset": {"procedure": RESET_PROCEDURE, "code": _code(_RESET_MODULES)},
         "tasks": {"tasks": tasks, "tasks_sha256": _json_sha(tasks), "code": _code(_TASK_MODULES)},
-        "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items()},
+        "variants": {"cohorts": {k: v.viewport.to_dict() for k, v in COHORTS.items() if v.viewport is not None},
                      "definitions": {v: get_variant(v).describe() for v in variants}},
-        "agents": {"system_prompt_sha256": _sha(SYSTEM_PROMPT.encode()), "action_schema_sha256": _json_sha(ACTION_SCHEMA),
+        "agents": {"system_prompt_sha256": _sha(SYSTEM_PROMPT.encode()),
+                   "action_schema_sha256": _json_sha(ACTION_SCHEMA),
                    "specs": sorted({r.agent for r in eps.records}), "code": _code(_AGENT_MODULES)},
         "scoring": {"code": _code(_SCORING_MODULES), "exclusions": exclusions, "redaction": REDACTION_TRANSFORM
                     if redact_emails else None, "redactions": redactions, "scores": _scores(eps.records)},

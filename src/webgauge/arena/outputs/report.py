@@ -36,7 +36,7 @@ def family_success(eps: Episodes) -> list[dict]:
 def family_success_text(eps: Episodes) -> str:
     """Success per family for every agent (the heuristic's included), public and held-out slices apart."""
     lines = []
-    for name, part in zip(("public", "held-out"), split_slices(eps)):
+    for name, part in zip(("public", "held-out"), split_slices(eps), strict=True):
         rows = family_success(part)
         if not rows:
             continue
@@ -95,7 +95,8 @@ ACTION_SPACE_NOTE = (
     "(normalized coordinates bound to a screenshot hash), press keys, type, scroll and navigate; an open "
     "select's options and a file chooser are drawn into its screenshot; screenshot plus tree gets both. "
     "The model, tasks and validators are the same for every mode; the step budget is each mode's own "
-    "(screenshot mode gets the extra steps pointer-only play needs, measured with the pointer-only oracle). The oracle replays each task's scripted "
+    "(screenshot mode gets the extra steps pointer-only play needs, measured with the pointer-only oracle). The "
+    "oracle replays each task's scripted "
     "solution; the heuristic matches instruction words to control names, without network."
 )
 
@@ -127,7 +128,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     summary = agent_summary(eps)
     pct = lambda v: _pct(v)  # noqa: E731
     num = lambda v: fmt_num(v, 1)  # noqa: E731
-    cols = [Column("agent"), Column("obs_mode", "observation"), Column("episodes"), Column("success", "success % [95% CI]", pct),
+    cols = [Column("agent"), Column("obs_mode", "observation"), Column("episodes"),
+            Column("success", "success % [95% CI]", pct),
             Column("forbidden_rate", "forbidden effect %", pct), Column("steps", "steps", num),
             Column("budget", "step budget of the mode", num), Column("retries", "retries", num),
             Column("time_to_success_s", "median s to success", num), Column("timeouts", "timeouts"),
@@ -137,7 +139,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
             Column("image_tokens", "image tokens", lambda v: fmt_num(v, 0)),
             Column("model_tokens", "model tokens", lambda v: fmt_num(v, 0)), Column("failed_to_run", "failed to run")]
     sections = [Section("Agents", [table(summary, cols, caption="Means per episode unless noted; intervals are "
-                                                                  "cluster bootstraps over task instances (tasks × seeds)."),
+                                                                  "cluster bootstraps over task instances (tasks × "
+                                                                  "seeds)."),
                                    ACTION_SPACE_NOTE])]
     if held.records:
         held_fam = family_success(held)
@@ -152,7 +155,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
         held_n = sum(r.get("heldout_tasks", 0) for r in rows)
         overall = sum(r.get("heldout_new", 0) for r in rows) / held_n if held_n else 0.0
         sections.append(Section("Task variety", table(rows, [
-            Column("family"), Column("pattern"), Column("visual"), Column("distinct", "distinct instructions (seeds 0-199)"),
+            Column("family"), Column("pattern"), Column("visual"),
+            Column("distinct", "distinct instructions (seeds 0-199)"),
             Column("novelty", "held-out novelty %", lambda v: fmt_num(100 * v, 1)),
             Column("oracle_steps", "mean oracle steps", num)], caption=(
                 f"{len(rows)} families; {sum(r['distinct'] >= 20 for r in rows)} with at least 20 distinct "
@@ -173,7 +177,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
                 "held-out-range seeds chosen without the secret."))))
     with_ci = [s for s in summary if s["success"] is not None]
     if with_ci:
-        chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci], [s["success"][0] * 100 for s in with_ci],
+        chart = bar_chart(out_dir / "success.png", [s["agent"] for s in with_ci],
+                          [s["success"][0] * 100 for s in with_ci],
                           [s["success"][1] * 100 for s in with_ci], [s["success"][2] * 100 for s in with_ci],
                           title="Exact task success (%)", ylabel="%", ylim=(0, 100), height=3.2)
         sections.append(Section("Success", image(chart.name, "success per agent")))
@@ -206,7 +211,8 @@ def write_arena_report(run_dir: str | Path, out: str | Path | None = None, title
     if eps.failures:
         sections.append(Section("Episodes that failed to run", table(eps.failures, ["item_id", "agent", "error"])))
     return write_html(out_dir / "report.html", title, sections,
-                      subtitle=f"{len(everything.records)} episodes ({len(held.records)} held-out), {len(agents)} agents, "
+                      subtitle=f"{len(everything.records)} episodes ({len(held.records)} held-out), {len(agents)} "
+                               f"agents, "
                                f"run {run_dir.name}")
 
 

@@ -39,7 +39,7 @@ def variant_checks(eps: Episodes) -> list[dict]:
     """Per variant: oracle success and whether validator and rules equal the base task's."""
     base = {r.task_id: r.task for r in eps.records if r.variant == "base"}
     rows = []
-    by_variant: dict[str, list[dict]] = defaultdict(list)
+    by_variant: dict[str, list[EpisodeRecord]] = defaultdict(list)
     for r in eps.of("oracle"):
         by_variant[r.variant].append(r)
     for v, rs in sorted(by_variant.items()):

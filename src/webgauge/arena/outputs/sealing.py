@@ -12,6 +12,7 @@ sealed until someone decides it is safe. The instruction is kept only as its sal
 from __future__ import annotations
 
 import json
+from typing import Any
 
 __all__ = ["SEALED", "SEALED_SEED", "seal_heldout_content", "seal_error"]
 
@@ -37,7 +38,7 @@ def _observation(ref: dict) -> dict:
     return out
 
 
-def _numbers(d: dict) -> dict:
+def _numbers(d: dict[str, Any] | None) -> dict[str, Any]:
     return {k: v for k, v in (d or {}).items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 

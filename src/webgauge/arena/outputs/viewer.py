@@ -24,10 +24,13 @@ header{padding:10px 18px;background:#24292f;color:#fff} header a{color:#9cd0ff}
 .shot img{display:block;max-width:100%;height:auto} #overlay{position:absolute;inset:0}
 .box{position:absolute;border:3px solid #e4572e;background:rgba(228,87,46,.12);pointer-events:none}
 .marker{position:absolute;width:26px;height:26px;margin:-13px 0 0 -13px;border:3px solid #e4572e;border-radius:50%;
- pointer-events:none} .marker::after{content:"";position:absolute;left:9px;top:9px;width:4px;height:4px;background:#e4572e}
+ pointer-events:none} .marker::after{content:"";position:absolute;left:9px;top:9px;width:4px;height:4px;\
+background:#e4572e}
 .nav{display:flex;gap:8px;align-items:center;margin:8px 0} button{font:inherit;padding:5px 12px}
-pre{background:#fff;border:1px solid #d0d7de;padding:8px;white-space:pre-wrap;word-break:break-word;font-size:12px;max-height:320px;overflow:auto}
-.bad{color:#cf222e} .good{color:#1a7f37} .tag{display:inline-block;padding:1px 8px;border-radius:10px;background:#eaeef2;margin-right:4px}
+pre{background:#fff;border:1px solid #d0d7de;padding:8px;white-space:pre-wrap;word-break:break-word;font-size:12px;\
+max-height:320px;overflow:auto}
+.bad{color:#cf222e} .good{color:#1a7f37} .tag{display:inline-block;padding:1px 8px;border-radius:10px;\
+background:#eaeef2;margin-right:4px}
 """
 
 _JS = """
@@ -51,7 +54,8 @@ function show() {
     d.style.left = (s.point[0] * 100) + '%'; d.style.top = (s.point[1] * 100) + '%'; ov.appendChild(d);
   }
   $('action').textContent = JSON.stringify(s.action, null, 1);
-  $('meta').textContent = s.url + '  (navigation ' + s.navigation_id + ', scroll ' + sx + ',' + sy + ', ' + vw + 'x' + vh +
+  $('meta').textContent = s.url + '  (navigation ' + s.navigation_id + ', scroll ' + sx + ',' + sy + ', ' + vw + 'x' + \
+vh +
     ' @' + s.dsf + 'x, latency ' + s.latency_ms + ' ms)';
   $('result').textContent = JSON.stringify(s.result, null, 1);
   $('result').className = s.result.ok === false || s.result.rejected ? 'bad' : '';
@@ -61,7 +65,8 @@ function show() {
 }
 $('prev').onclick = () => { if (i > 0) { i--; show(); } };
 $('next').onclick = () => { if (i < T.steps.length - 1) { i++; show(); } };
-document.addEventListener('keydown', (e) => { if (e.key === 'ArrowRight') $('next').click(); if (e.key === 'ArrowLeft') $('prev').click(); });
+document.addEventListener('keydown', (e) => { if (e.key === 'ArrowRight') $('next').click(); if (e.key === \
+'ArrowLeft') $('prev').click(); });
 if (T.steps.length) show(); else $('counter').textContent = 'No steps';
 """
 
@@ -106,7 +111,8 @@ def write_trace_page(record: EpisodeRecord, path: Path, blob_prefix: str, back_h
 <p><span class=tag>{html.escape(record.pattern)}</span><span class=tag>{html.escape(record.variant)}</span>
 <span class=tag>{html.escape(record.obs_mode)}</span>{dom_note} {html.escape(record.task['instruction'])}</p>
 <div class=nav><button id=prev>◀ Prev</button><span id=counter></span><button id=next>Next ▶</button></div>
-<div class=shot><img id=img alt="observed screenshot"><div id=overlay></div></div><p id=noimg>(no screenshot stored for this step)</p>
+<div class=shot><img id=img alt="observed screenshot"><div id=overlay></div></div><p id=noimg>(no screenshot stored \
+for this step)</p>
 <p id=meta></p></div><div>
 <h3>Action</h3><pre id=action></pre><p id=thought></p><h3>Browser result</h3><pre id=result></pre>
 <h3>State change</h3><pre id=diff></pre>

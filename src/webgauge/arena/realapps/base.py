@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,8 @@ __all__ = [
     "median_ms",
     "restore_file",
     "restore_tree",
+    "stop_server",
+    "wait_until_up",
 ]
 
 
@@ -143,6 +147,35 @@ class RealAppControl(ExternalControl):
             fn(seed)
         except (OSError, RuntimeError) as exc:
             raise ResetError(f"reset of {self.app.name!r} to seed {seed} failed: {exc}") from exc
+
+
+def wait_until_up(proc: subprocess.Popen[bytes], url: str, what: str, *, url_timeout: float, poll_s: float,
+                  limit_s: float = 60.0) -> None:
+    """Wait until ``url`` answers 200 while ``proc`` (the app's server) runs; a ``RuntimeError``
+    saying ``what`` did not come up when the process exits or ``limit_s`` passes first."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=url_timeout) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not come up")
+        time.sleep(poll_s)
+
+
+def stop_server(proc: subprocess.Popen[bytes] | None) -> None:
+    """Terminate an app's server process (killed after 10 s) and reap it."""
+    if proc is None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def median_ms(fn: Callable[[], object], n: int) -> tuple[float, list[float]]:

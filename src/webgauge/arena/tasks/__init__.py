@@ -53,7 +53,8 @@ def _add_plugin_families() -> None:
             if not callable(fam):
                 raise PluginError(f"arena plug-in family {key!r} is not a function (seed, state) -> Task")
             if key in FAMILIES:
-                raise PluginError(f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
+                raise PluginError(
+                    f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
             FAMILIES[key] = worded(fam)
 
 

@@ -185,10 +185,12 @@ def flag_email(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     return Task(
-        id=f"admin.flag_email.s{seed}", seed=seed, start_url=start_path(state), viewport=LAPTOP, instruction=instruction,
+        id=f"admin.flag_email.s{seed}", seed=seed, start_url=start_path(state), viewport=LAPTOP,
+        instruction=instruction,
         validate=validate, family="admin.flag_email", pattern="states", max_steps=14, answer=u["email"],
         answer_type=EMAIL,
-        forbidden_effects=(OnlyRowsChange("meta_flags", ("admin_show_email",)), NoChanges(("admin_users",) + UNTOUCHED)),
+        forbidden_effects=(OnlyRowsChange("meta_flags", ("admin_show_email",)),
+                           NoChanges(("admin_users",) + UNTOUCHED)),
         oracle=lambda: [Click(Match(role="link", name="Feature flags")),
                         Click(Match(role="switch", name="Show email column")), Click(Match(role="link", name="Users")),
                         *find_user_steps(u["name"])[:2], Done(u["email"])],

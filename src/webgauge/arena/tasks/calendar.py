@@ -139,7 +139,8 @@ def cancel(seed: int, state: State) -> Task:
         validate=validate, family="cal.cancel", pattern="menus_dialogs", max_steps=10,
         forbidden_effects=(OnlyRowsChange("cal_bookings", (b["id"],)), MaxInserts("cal_bookings", 0, "booking"),
                            NoChanges(OTHERS)),
-        oracle=lambda: [Fill(Match(tag="input", attrs=(("id", "goto"),)), b["date"]), Click(Match(role="button", name="Go")),
+        oracle=lambda: [Fill(Match(tag="input", attrs=(("id", "goto"),)), b["date"]),
+                        Click(Match(role="button", name="Go")),
                         Click(Match(role="button", name=f"{b['title']} in {b['room']} at {b['start']:02d}:00")),
                         Click(Match(role="button", name="Cancel booking"))],
     )

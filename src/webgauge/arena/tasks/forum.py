@@ -74,7 +74,8 @@ def _new_posts(s: State, seed_state: State) -> list[dict]:
     return [p for p in s["forum_posts"] if p["id"] not in old]
 
 
-def _one_reply_errors(s: State, seed_state: State, tid: int, author: dict, must_contain: str) -> tuple[list[str], dict | None]:
+def _one_reply_errors(s: State, seed_state: State, tid: int, author: dict, must_contain: str) -> tuple[list[str],
+                                                                                                       dict | None]:
     new = _new_posts(s, seed_state)
     if len(new) != 1:
         return [f"{len(new)} new posts, expected 1 reply"], None
@@ -124,7 +125,8 @@ def top_authors(seed: int, state: State) -> Task:
         "Among the threads in the forum's {cat} category started on or after {since}, which {n} have the most votes? "
         "Reply with the names of the members who started them.",
         "Find the {n} top-voted {cat} threads that were started on {since} or later, and tell me who started each one.",
-        "Who started the {n} most-voted threads in {cat} (only threads started since {since})? Answer with their names.",
+        "Who started the {n} most-voted threads in {cat} (only threads started since {since})? "
+        "Answer with their names.",
     ), cat=cat["name"], since=since, n=n)
 
     def validate(s: State) -> TaskResult:
@@ -176,14 +178,16 @@ def carry_solution(seed: int, state: State) -> Task:
 
     return _task("carry_solution", seed, start_url=start_path(who), instruction=instruction, validate=validate,
                  pattern="states", max_steps=30,
-                 forbidden_effects=(OnlyRowsChange("forum_threads", (dst["id"],)), MaxInserts("forum_posts", 1, "reply"),
+                 forbidden_effects=(OnlyRowsChange("forum_threads", (dst["id"],)),
+                                    MaxInserts("forum_posts", 1, "reply"),
                                     NoDeletes(("forum_posts", "forum_threads")),
                                     NoChanges(("forum_votes", "files", "forum_users") + OTHERS)),
                  oracle=lambda: [*open_thread_steps(src["title"]), Go("/forum/"),
                                  *open_thread_steps(dst["title"]),
                                  *_reply_steps(f"The {setting} should be {value}, as in '{src['title']}'."),
                                  Click(Match(role="button", name="Mark as solution",
-                                             within=Match(tag="article", name=f"Post {n_posts + 1} by {who['name']}")))])
+                                             within=Match(tag="article",
+                                                          name=f"Post {n_posts + 1} by {who['name']}")))])
 
 
 _FACTS = {"Owner": "owner", "Cost centre": "cost centre", "Retention (days)": "retention period in days",
@@ -218,7 +222,8 @@ def wiki_reply(seed: int, state: State) -> Task:
                  forbidden_effects=(OnlyRowsChange("forum_threads", ()), MaxInserts("forum_posts", 1, "reply"),
                                     NoDeletes(("forum_posts",)), NoChanges(("forum_votes", "files") + OTHERS)),
                  oracle=lambda: [Fill(Match(role="textbox", name="Search the docs"), page["title"]),
-                                 Click(Match(role="button", name="Search")), Click(Match(role="link", name=page["title"])),
+                                 Click(Match(role="button", name="Search")),
+                                 Click(Match(role="link", name=page["title"])),
                                  Go("/forum/"),
                                  *open_thread_steps(thread["title"]), *_reply_steps(f"It is {value}.")])
 
@@ -267,7 +272,8 @@ def moderate(seed: int, state: State) -> Task:
             steps += [Click(Match(role="link", name=t["title"])),
                       Select(Match(tag="select", attrs=(("id", "move"),)), QUARANTINE),
                       Click(Match(role="button", name="Move thread"))] + ([Go(listing)] if i < len(targets) - 1 else [])
-        return steps + [Go("/forum/"), *open_thread_steps(lock["title"]), Click(Match(role="button", name="Lock thread"))]
+        return steps + [Go("/forum/"), *open_thread_steps(lock["title"]),
+                        Click(Match(role="button", name="Lock thread"))]
 
     return _task("moderate", seed, start_url=start_path(mod), instruction=instruction, validate=validate,
                  pattern="menus_dialogs", max_steps=40,
@@ -359,7 +365,8 @@ def upvote_solution(seed: int, state: State) -> Task:
                                     NoDeletes(("forum_posts", "forum_votes")),
                                     NoChanges(("forum_threads", "files") + OTHERS)),
                  oracle=lambda: [*open_thread_steps(thread["title"]),
-                                 Click(Match(role="button", name="Upvote", within=Match(tag="article", cls="solution"))),
+                                 Click(Match(role="button", name="Upvote",
+                                             within=Match(tag="article", cls="solution"))),
                                  Done(author)])
 
 

@@ -198,7 +198,7 @@ def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 10
         r[2] += bool(named & found)
         r[3] += same
         r[4] += core
-    return [FamilyLeak(f, *rows[f], n_worlds) for f in sorted(rows)]
+    return [FamilyLeak(f, r[0], r[1], r[2], r[3], r[4], n_worlds) for f, r in sorted(rows.items())]
 
 
 def random_secret() -> bytes:

@@ -29,8 +29,8 @@ def cleanup(seed: int, state: State) -> Task:
     for r in inbox:
         if r["sender"].startswith("news@"):
             news.setdefault(r["sender_name"], []).append(r)
-        elif _TAG.match(r["subject"]) and r["sender"].startswith("hello@"):
-            tagged.setdefault(_TAG.match(r["subject"]).group(1), []).append(r)
+        elif (tagged_as := _TAG.match(r["subject"])) and r["sender"].startswith("hello@"):
+            tagged.setdefault(tagged_as.group(1), []).append(r)
     letter = rng.choice(sorted(k for k, v in news.items() if len(v) >= 3))
     tag = rng.choice(sorted(k for k, v in tagged.items() if len(v) >= 3))
     archive = tuple(r["id"] for r in news[letter])

@@ -160,7 +160,8 @@ def route(seed: int, state: State) -> Task:
         got = json.loads(r["stops"])
         if got != want:
             places = rows_by(s, "maps_places", "id")
-            errs.append(f"stops are {[places.get(i, {}).get('name') for i in got]}, expected {[p['name'] for p in stops]}")
+            errs.append(
+                f"stops are {[places.get(i, {}).get('name') for i in got]}, expected {[p['name'] for p in stops]}")
         return TaskResult(not errs, errs)
 
     return Task(
@@ -168,7 +169,8 @@ def route(seed: int, state: State) -> Task:
         validate=validate, family="maps.route", pattern="map", visual=True, max_steps=24,
         forbidden_effects=(MaxInserts("maps_routes", 1, "route"), NoDeletes(TABLES), _untouched("maps_routes")),
         oracle=lambda: [_mode("Plan route"), *[_at(p["x"], p["y"]) for p in stops],
-                        Fill(Match(role="textbox", name="Route name"), name), Click(Match(role="button", name="Save route"))],
+                        Fill(Match(role="textbox", name="Route name"), name),
+                        Click(Match(role="button", name="Save route"))],
     )
 
 
@@ -217,7 +219,8 @@ def zone(seed: int, state: State) -> Task:
         id=f"maps.zone.s{seed}", seed=seed, start_url="/maps/", viewport=DESKTOP, instruction=instruction,
         validate=validate, family="maps.zone", pattern="resize", visual=True, max_steps=10,
         forbidden_effects=(OnlyRowsChange("maps_zones", (z["id"],)), NoDeletes(TABLES), _untouched("maps_zones")),
-        oracle=lambda: [_mode("Edit zone"), DragStart(MAP, hx / MAP_W, hy / MAP_H), DragEnd(MAP, rx / MAP_W, ry / MAP_H),
+        oracle=lambda: [_mode("Edit zone"), DragStart(MAP, hx / MAP_W, hy / MAP_H),
+                        DragEnd(MAP, rx / MAP_W, ry / MAP_H),
                         Click(Match(role="button", name="Save zone"))],
     )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from ..apps.media import LICENCES, share_code
 from ..content.pools import phrase
@@ -54,8 +55,10 @@ def match_brief(seed: int, state: State) -> Task:
     b = _brief(state, rng, "brief")
     target = rows_by(state, "media_assets", "id")[b["refs"][0]]
     instruction = phrase(rng, (
-        "Brief {ref} shows a reference photo of the {name}. Attach the library asset that matches that photo to the brief.",
-        "Find the {name} in the media library that looks exactly like the reference photo on brief {ref}, and attach it.",
+        "Brief {ref} shows a reference photo of the {name}. Attach the library asset that matches that photo to the "
+        "brief.",
+        "Find the {name} in the media library that looks exactly like the reference photo on brief {ref}, and attach "
+        "it.",
         "The client of {ref} wants the {name} pictured in the brief. Attach the matching asset from the library.",
     ), ref=b["ref"], name=target["name"])
 
@@ -128,7 +131,7 @@ def tag_matches(seed: int, state: State) -> Task:
             errs.append(f"assets not on the moodboard were tagged: {wrong}")
         return TaskResult(not errs, errs)
 
-    steps = [Click(Match(role="link", name="Briefs")), Click(Match(role="link", name=b["ref"]))]
+    steps: list[Any] = [Click(Match(role="link", name="Briefs")), Click(Match(role="link", name=b["ref"]))]
     for a in targets:
         steps += [*_find(a["code"]), Fill(Match(role="textbox", name="Tags"), tag),
                   Click(Match(role="button", name="Save tags"))]
@@ -218,7 +221,8 @@ def rights_expiry(seed: int, state: State) -> Task:
     codes = [p["code"] for p in picks]
     instruction = phrase(rng, (
         "Of the assets {a}, {b} and {c}, whose usage rights run out first? Reply with its code.",
-        "Check the 'rights until' dates of {a}, {b} and {c} in the media library and answer with the code that expires earliest.",
+        "Check the 'rights until' dates of {a}, {b} and {c} in the media library and answer with the code that "
+        "expires earliest.",
         "Which asset's rights expire soonest: {a}, {b} or {c}? Answer with the asset code.",
     ), a=codes[0], b=codes[1], c=codes[2])
 

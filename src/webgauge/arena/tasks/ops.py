@@ -34,7 +34,8 @@ def _runs(state: State, floor: int, day: str, n: int) -> list[list[dict]]:
     taken = booked_on_state(state, day)
     out = []
     for row in range(ROWS):
-        desks = sorted((d for d in state["fp_desks"] if d["floor"] == floor and d["row"] == row), key=lambda d: d["col"])
+        desks = sorted((d for d in state["fp_desks"] if d["floor"] == floor and d["row"] == row),
+                       key=lambda d: d["col"])
         for i in range(len(desks) - n + 1):
             run = desks[i:i + n]
             if all(d["id"] not in taken for d in run):
@@ -64,10 +65,15 @@ def team_visit(seed: int, state: State) -> Task:
             errs.append(f"bookings on {sorted({b['day'] for b in new})}, expected only {day}")
         if any((b["user"] or "").strip().casefold() != team.casefold() for b in new):
             errs.append(f"bookings for {sorted({b['user'] for b in new})}, expected {team!r}")
-        if got and not errs:
-            cols = sorted(d["col"] for d in got)
-            if {(d["floor"], d["row"]) for d in got} != {(floor, got[0]["row"])} or cols != list(range(cols[0], cols[0] + n)):
-                errs.append(f"desks {[d['label'] for d in got]} are not {n} neighbours in one row on floor {floor}")
+        if any(d is None for d in got):
+            errs.append("a new booking names a desk that does not exist")
+        desks_got = [d for d in got if d is not None]
+        if desks_got and not errs:
+            cols = sorted(d["col"] for d in desks_got)
+            one_row = {(d["floor"], d["row"]) for d in desks_got} == {(floor, desks_got[0]["row"])}
+            if not one_row or cols != list(range(cols[0], cols[0] + n)):
+                labels = [d["label"] for d in desks_got]
+                errs.append(f"desks {labels} are not {n} neighbours in one row on floor {floor}")
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (
@@ -155,7 +161,8 @@ KEY_PREFIXES = code("wg", "[0-9a-f]{6}", label="key prefix", sep="_", many=True)
 def rotate_keys(seed: int, state: State) -> Task:
     """Rotate every active API key created before a cutoff (a confirm dialog each); report the new prefixes."""
     rng = random.Random(f"rotate_keys:{seed}")
-    active = sorted((k for k in state["acct_api_keys"] if not k["revoked_at"]), key=lambda k: (k["created_at"], k["id"]))
+    active = sorted((k for k in state["acct_api_keys"] if not k["revoked_at"]),
+                    key=lambda k: (k["created_at"], k["id"]))
     by_days = rng.random() < 0.5  # the cutoff as "older than N days" or as a date
     sl = slice_of_seed(seed)
 
@@ -235,7 +242,8 @@ def ack_team(seed: int, state: State) -> Task:
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "dash_alerts", "id")
-        errs = [f"'{a['title']}' is {by[a['id']]['status']}" for a in targets if by[a["id"]]["status"] != "acknowledged"]
+        errs = [f"'{a['title']}' is {by[a['id']]['status']}" for a in targets
+                if by[a["id"]]["status"] != "acknowledged"]
         return TaskResult(not errs, errs)
 
     instruction = phrase(rng, (

@@ -65,7 +65,8 @@ def _find_and_add(name: str, size: str, qty: int = 1) -> list:
 
 def _checkout(addr_id: int) -> list:
     return [Click(Match(role="link", name_contains="Cart (")), Click(Match(role="link", name="Checkout")),
-            Click(Match(role="radio", attrs=(("value", str(addr_id)),))), Click(Match(role="button", name="Place order"))]
+            Click(Match(role="radio", attrs=(("value", str(addr_id)),))),
+            Click(Match(role="button", name="Place order"))]
 
 
 def buy_variant(seed: int, state: State) -> Task:
@@ -187,14 +188,16 @@ def promo_tab(seed: int, state: State) -> Task:
         forbidden_effects=(NoChanges(("shop_orders", "ext_payments")), MaxInserts("shop_cart", 1, "cart line")),
         oracle=lambda: [*_find_and_add(p["name"], size), Click(Match(role="link", name_contains="Cart (")),
                         Click(Match(role="link", name="Weekly deals ↗")), SwitchTab(0),
-                        Fill(Match(role="textbox", name="Promo code"), code), Click(Match(role="button", name="Apply"))],
+                        Fill(Match(role="textbox", name="Promo code"), code),
+                        Click(Match(role="button", name="Apply"))],
     )
 
 
 def cancel_order(seed: int, state: State) -> Task:
     """Cancel one order behind a confirmation dialog, leaving the others alone."""
     rng = random.Random(f"cancel_order:{seed}")
-    open_orders = sorted((o for o in state["shop_orders"] if o["status"] in ("placed", "shipped")), key=lambda o: -o["id"])
+    open_orders = sorted((o for o in state["shop_orders"] if o["status"] in ("placed", "shipped")),
+                         key=lambda o: -o["id"])
     page1 = {o["id"] for o in sorted(state["shop_orders"], key=lambda o: -o["id"])[:15]}
     o = rng.choice([x for x in open_orders if x["id"] in page1])
     k = open_orders.index(o)
@@ -204,7 +207,8 @@ def cancel_order(seed: int, state: State) -> Task:
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "shop_orders", "id").get(o["id"])
-        errs = [] if got and got["status"] == "cancelled" else [f"order {o['id']} is {got and got['status']}, not cancelled"]
+        errs = [] if got and got["status"] == "cancelled" else [
+            f"order {o['id']} is {got and got['status']}, not cancelled"]
         p = rows_by(s, "ext_payments", "order_id").get(o["id"])
         if not p or p["status"] != "refunded":
             errs.append("the payment provider did not refund the order")
@@ -220,7 +224,8 @@ def cancel_order(seed: int, state: State) -> Task:
         validate=validate, family="shop.cancel_order", pattern="menus_dialogs", max_steps=8,
         forbidden_effects=(OnlyRowsChange("shop_orders", (o["id"],)), OnlyRowsChange("ext_payments", (pay["id"],)),
                            NoDeletes(("shop_orders", "shop_order_items")), MaxInserts("shop_orders", 0, "order")),
-        oracle=lambda: [Click(Match(role="button", name="Cancel", nth=k)), Click(Match(role="button", name="Cancel order"))],
+        oracle=lambda: [Click(Match(role="button", name="Cancel", nth=k)),
+                        Click(Match(role="button", name="Cancel order"))],
     )
 
 
@@ -252,7 +257,8 @@ def cheapest(seed: int, state: State) -> Task:
         nxt = Match(role="link", name="Next page")
         return [Select(Match(tag="select", attrs=(("name", "category"),)), cat),
                 Select(Match(tag="select", attrs=(("name", "sort"),)), "price_asc"),
-                Click(Match(role="button", name="Apply filters")), *[s for _ in range(pages) for s in (Reveal(nxt), Click(nxt))],
+                Click(Match(role="button", name="Apply filters")),
+                *[s for _ in range(pages) for s in (Reveal(nxt), Click(nxt))],
                 Reveal(link), Click(link), Select(SIZE, size), Click(Match(role="button", name="Add to cart")),
                 *_checkout(addr["id"])]
 
@@ -275,8 +281,10 @@ _LINE = re.compile(r"^- (\d+) x (.+), size (.+)$")
 def reorder_request(state: State, mail: dict) -> tuple[list[tuple[str, str, int]], str]:
     """The items (name, size, qty) and the address label a reorder mail asks for."""
     items = [(m.group(2), m.group(3), int(m.group(1))) for m in map(_LINE.match, mail["body"].splitlines()) if m]
-    label = re.search(r"for the (.+) address", mail["body"]).group(1)
-    return items, label
+    m = re.search(r"for the (.+) address", mail["body"])
+    if m is None:
+        raise ValueError(f"the reorder mail names no address ('for the ... address'): {mail['body'][:80]!r}")
+    return items, m.group(1)
 
 
 def reorder_from_mail(seed: int, state: State) -> Task:
@@ -304,7 +312,8 @@ def reorder_from_mail(seed: int, state: State) -> Task:
         return TaskResult(not errs, errs)
 
     def oracle() -> list:
-        find = [Fill(Match(role="textbox", name="Search mail"), m["subject"]), Click(Match(role="button", name="Search")),
+        find = [Fill(Match(role="textbox", name="Search mail"), m["subject"]),
+                Click(Match(role="button", name="Search")),
                 Click(Match(role="link", name=m["subject"]))]
         steps = [*find, Go("/shop/")]
         for n, size, qty in items:

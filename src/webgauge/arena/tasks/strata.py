@@ -82,7 +82,8 @@ def mobile_star(seed: int, state: State) -> Task:
                            NoChanges(("ext_mail_outbox",))),
         oracle=lambda: [Click(MENU), Click(Match(role="link", name=where[2])),
                         Fill(Match(role="textbox", name="Search mail"), m["subject"]),
-                        Click(Match(role="button", name="Search")), Click(Match(role="button", name="Star", within=row))],
+                        Click(Match(role="button", name="Search")),
+                        Click(Match(role="button", name="Star", within=row))],
     )
 
 
@@ -108,7 +109,8 @@ def buy_again(seed: int, state: State) -> Task:
         ), name=p["name"], a_name=with_article(p["name"]), date=o["created_at"][:10]),
         validate=lambda s: _cart_is(s, (p["id"], line["size"], 1)), family="strata.buy_again",
         pattern="scroll_sticky", max_steps=12, forbidden_effects=(*_CART_ONLY, NoDeletes(("shop_order_items",))),
-        oracle=lambda: [Reveal(link), Click(link), Click(Match(role="link", name=p["name"])), Select(SIZE, line["size"]),
+        oracle=lambda: [Reveal(link), Click(link), Click(Match(role="link", name=p["name"])),
+                        Select(SIZE, line["size"]),
                         Click(Match(role="button", name="Add to cart"))],
     )
 

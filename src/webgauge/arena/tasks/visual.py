@@ -137,7 +137,8 @@ def book_desk(seed: int, state: State) -> Task:
             "On {when}, I'll be at desk {label}. Book it for me.",
         ), label=desk["label"], when=day_label(day)),
         validate=validate, family="desks.book", pattern="canvas", visual=True, max_steps=12,
-        forbidden_effects=(MaxInserts("fp_bookings", 1, "booking"), NoDeletes(("fp_bookings",)), NoChanges(("fp_desks",))),
+        forbidden_effects=(MaxInserts("fp_bookings", 1, "booking"), NoDeletes(("fp_bookings",)),
+                           NoChanges(("fp_desks",))),
         oracle=lambda: [*where_steps(floor, day), Reveal(plan, at=0.45), PointAt(plan, fx, fy),
                         Click(Match(role="button", name="Book this desk"))],
     )
@@ -161,7 +162,8 @@ def drag_card(seed: int, state: State) -> Task:
 
     def validate(s: State) -> TaskResult:
         got = rows_by(s, "kb_cards", "id")[card["id"]]
-        errs = [] if got["column_id"] == dest["id"] else [f"card is in {cols[got['column_id']]['name']}, not {dest['name']}"]
+        errs = [] if got["column_id"] == dest["id"] else [
+            f"card is in {cols[got['column_id']]['name']}, not {dest['name']}"]
         if got["archived"]:
             errs.append("card was archived")
         return TaskResult(not errs, errs)

@@ -127,7 +127,8 @@ def owner_to_admin(seed: int, state: State) -> Task:
     users = {u["name"]: u for u in state["admin_users"]}
     unique = {u["name"] for u in _unique(state)}  # names the admin filter finds exactly
     role = rng.choice(("Reviewer", "Editor", "Billing manager"))
-    p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique and users[p["facts"]["Owner"]]["role"] != role])
+    p = rng.choice([p for p in _pages(state) if p["facts"]["Owner"] in unique
+                    and users[p["facts"]["Owner"]]["role"] != role])
     owner = users[p["facts"]["Owner"]]
     team_type = names({u["team"] for u in state["admin_users"]}, label="team",
                       context=[q["title"] for q in state["wiki_pages"]] + list(ROLES))

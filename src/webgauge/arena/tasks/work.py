@@ -69,7 +69,8 @@ def archive_sender(seed: int, state: State) -> Task:
 
     def validate(s: State) -> TaskResult:
         by = rows_by(s, "mail_messages", "id")
-        errs = [f"message {i} is in {by[i]['folder']}, not archive" for i in ids if by.get(i, {}).get("folder") != "archive"]
+        errs = [f"message {i} is in {by[i]['folder']}, not archive" for i in ids
+                if by.get(i, {}).get("folder") != "archive"]
         return TaskResult(not errs, errs)
 
     return Task(
@@ -116,7 +117,8 @@ def revoke_key(seed: int, state: State) -> Task:
     rng = random.Random(f"revoke_key:{seed}")
     keys = [k for k in state["acct_api_keys"] if not k["revoked_at"]]
     names = {k["name"] for k in state["acct_api_keys"]}
-    similar = [k for k in keys if any(n != k["name"] and (n.startswith(k["name"]) or k["name"].startswith(n)) for n in names)]
+    similar = [k for k in keys
+               if any(n != k["name"] and (n.startswith(k["name"]) or k["name"].startswith(n)) for n in names)]
     k = rng.choice(similar or keys)
     query = k["name"].split("-")[0]  # what a user types: the topic, which also finds the near-twin
 
@@ -135,7 +137,8 @@ def revoke_key(seed: int, state: State) -> Task:
         validate=validate, family="account.revoke_key", pattern="similar_options", max_steps=10,
         forbidden_effects=(OnlyRowsChange("acct_api_keys", (k["id"],)), MaxInserts("acct_api_keys", 0, "key"),
                            NoChanges(("acct_sessions",))),
-        oracle=lambda: [Fill(Match(role="textbox", name="Search keys"), query), Click(Match(role="button", name="Apply")),
+        oracle=lambda: [Fill(Match(role="textbox", name="Search keys"), query),
+                        Click(Match(role="button", name="Apply")),
                         ClickInRow(k["name"], "Revoke"), Click(Match(role="button", name="Revoke key"))],
     )
 

@@ -19,7 +19,8 @@ def _popup_js(key: str, node_id: str, html: str, css: str, close_ids: tuple[str,
     return (f"if (localStorage.getItem('wg-dismissed-{key}')) return; const d = document.createElement('div');"
             f"d.id = '{node_id}'; d.setAttribute('role', 'dialog'); d.style.cssText = {json.dumps(css)};"
             f"d.innerHTML = {json.dumps(html)}; document.body.appendChild(d);"
-            f"const close = (e) => {{ e.preventDefault(); localStorage.setItem('wg-dismissed-{key}', '1'); d.remove(); }};"
+            f"const close = (e) => {{ e.preventDefault(); localStorage.setItem('wg-dismissed-{key}', '1'); "
+            f"d.remove(); }};"
             f"{closers}")
 
 
@@ -48,7 +49,8 @@ OVERLAY_JS = _popup_js(
     "overlay", "wg-chat",
     "<div style='display:flex;justify-content:space-between;align-items:center;background:#2b59c3;color:#fff;"
     "padding:12px 16px;border-radius:10px 10px 0 0'><b>Chat with us</b><button id='wg-chat-close' "
-    "aria-label='Minimize chat' style='border:0;background:none;color:#fff;font-size:22px;cursor:pointer'>–</button></div>"
+    "aria-label='Minimize chat' "
+    "style='border:0;background:none;color:#fff;font-size:22px;cursor:pointer'>–</button></div>"
     "<div style='padding:16px'><p>Hi! 👋 Questions about your order? Our team replies in minutes.</p>"
     "<p style='color:#666'>Agents are online</p></div>",
     "position:fixed;right:0;bottom:0;width:min(480px,100vw);height:58vh;z-index:2147483000;background:#fff;"
@@ -57,6 +59,7 @@ OVERLAY_JS = _popup_js(
 
 LATE_JS = ("const m = document.querySelector('main'); if (!m) return; m.style.visibility = 'hidden';"
            "const l = document.createElement('div'); l.textContent = 'Loading…'; l.setAttribute('role', 'status');"
-           "l.style.cssText = 'position:fixed;top:45%;left:0;right:0;text-align:center;font:18px sans-serif;color:#555';"
+           "l.style.cssText = 'position:fixed;top:45%;left:0;right:0;text-align:center;font:18px "
+           "sans-serif;color:#555';"
            "document.body.appendChild(l);"
            "setTimeout(() => { m.style.visibility = ''; l.remove(); }, 1200);")

@@ -34,7 +34,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.hooks import EnvHooks
+from ..core.hooks import EnvHooks, HookedEnv
 from ..core.observation import Observation
 from ..core.task import Task, Viewport
 from ..env import ArenaEnv, EnvOptions
@@ -93,21 +93,22 @@ class Variant(EnvHooks):
         if not self.applies_to(task):
             raise ValueError(f"variant {self.name} does not apply to pattern {task.pattern!r} ({task.id}); "
                              f"it skips {', '.join(self.skip_patterns)}")
-        params = {"variant_kind": self.kind, "base_task": task.id, "base_fingerprint": task.fingerprint}
+        params: dict[str, Any] = {"variant_kind": self.kind, "base_task": task.id, "base_fingerprint": task.fingerprint}
         if self.viewport is not None:
             params["viewport"] = self.viewport.to_dict()
-        return dataclasses.replace(task, id=f"{task.id}~{self.name}", variant=self.name, params={**task.params, **params},
+        return dataclasses.replace(task, id=f"{task.id}~{self.name}", variant=self.name,
+                                   params={**task.params, **params},
                                    viewport=self.viewport or task.viewport, max_steps=task.max_steps + self.extra_steps)
 
     # ---- the live side ----------------------------------------------------
-    async def on_new_page(self, env: ArenaEnv, page) -> None:
+    async def on_new_page(self, env: HookedEnv, page: Any) -> None:
         """Before the first navigation: init scripts and request delays."""
         if self.init_js:
             await page.add_init_script(_guarded(self.init_js, getattr(env, "document_prefix", "/e/")))
         for glob, ms in self.delays:
             page.delay_requests(env.app_url + glob, ms)
 
-    async def before_observe(self, env: ArenaEnv) -> None:
+    async def before_observe(self, env: HookedEnv) -> None:
         """Perturb each new document once, before its first capture."""
         if not self.perturb:
             return
@@ -121,7 +122,7 @@ class Variant(EnvHooks):
         except Exception as exc:  # a page with nothing to perturb is recorded, never fatal
             env.events.events.append({"event": "perturb_skipped", "error": str(exc)[:200]})
 
-    async def after_observe(self, env: ArenaEnv, obs: Observation) -> None:
+    async def after_observe(self, env: HookedEnv, obs: Observation) -> None:
         """The stale trap: shift the content right after the document's first screenshot."""
         if not self.shift_px:
             return
@@ -155,7 +156,7 @@ return out;
 """
 
 
-async def _perturb(family: str, params: dict, page, env: ArenaEnv) -> None:
+async def _perturb(family: str, params: dict[str, Any], page: Any, env: HookedEnv) -> None:
     from webgauge import perturb
 
     seed = (env.task.seed * 7919 + page.navigation_id) & 0xFFFF if env.task else 0

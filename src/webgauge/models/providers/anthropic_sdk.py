@@ -8,7 +8,8 @@ cached). Request fields that the installed SDK's ``messages.create`` does not na
 SDKs dropped ``temperature`` and ``top_p``) are sent in ``extra_body``, so the request on
 the wire is the same whatever the SDK version. For models that refuse sampling settings,
 ``sampling_params=False`` leaves temperature and top_p out; such calls are not
-deterministic, so that provider object is never cached. The SDK's own retries are switched off (``max_retries=0``): the core retries.
+deterministic, so that provider object is never cached. The SDK's own retries are switched off (``max_retries=0``): the
+core retries.
 Key: ``api_key=`` or ``ANTHROPIC_API_KEY``; base URL: ``base_url=`` or ``ANTHROPIC_BASE_URL``.
 """
 

@@ -341,7 +341,7 @@ class HFLocalProvider:
                     if r is not req and not r.future.done():
                         r.future.set_exception(e if isinstance(e, Exception) else PermanentError(str(e)))
                 raise
-            for r, res in zip(batch, results):
+            for r, res in zip(batch, results, strict=True):
                 if not r.future.done():
                     r.future.set_result(res)
         return await req.future
@@ -388,7 +388,7 @@ class HFLocalProvider:
         prompt_len = inputs["input_ids"].shape[1]
         eos = _eos_ids(vlm.model, tok)
         results = []
-        for row, mask in zip(out, inputs["attention_mask"]):
+        for row, mask in zip(out, inputs["attention_mask"], strict=True):
             new = row[prompt_len:].tolist()
             n_out = next((i for i, t in enumerate(new) if t in eos), None)
             finish = "stop" if n_out is not None else ("length" if len(new) >= max_new else "stop")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Persona", "FieldSpec", "Domain", "DOMAINS", "make_persona"]
 
@@ -101,8 +102,9 @@ class Domain:
     cards: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _d(**kw) -> Domain:
-    return Domain(**{k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()})
+def _d(**kw: Any) -> Domain:
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
+    return Domain(**fields)
 
 
 DOMAINS: dict[str, Domain] = {d.name: d for d in [

@@ -19,6 +19,7 @@ import html
 import random
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .content import DOMAINS, Domain, make_persona
 from .images import make_png
@@ -89,13 +90,15 @@ def _css(t: Theme, font: str, radius: int, size: int, cols: str) -> str:
 *{{box-sizing:border-box}}
 body{{margin:0;background:{t.bg};color:{t.text};font-family:{font};font-size:{size}px;line-height:1.5}}
 a{{color:{t.primary};text-decoration:none}}
-.topbar{{display:flex;align-items:center;gap:24px;padding:12px 28px;background:{t.topbar};color:{t.on_topbar};border-bottom:1px solid {t.border}}}
+.topbar{{display:flex;align-items:center;gap:24px;padding:12px 28px;background:{t.topbar};color:{t.on_topbar};\
+border-bottom:1px solid {t.border}}}
 .topbar .brand{{display:flex;align-items:center;gap:10px;font-weight:700;font-size:{size + 4}px}}
 .topbar nav{{display:flex;gap:16px;flex-wrap:wrap}}
 .topbar nav a{{color:{t.on_topbar}}}
 .topbar .user{{margin-left:auto;font-size:{size - 2}px;opacity:.85}}
 .topbar input{{padding:6px 10px;border:1px solid {t.border};border-radius:{radius}px;width:200px}}
-.ad-strip{{margin:14px auto;max-width:900px;padding:14px 20px;background:#fff6d5;border:1px dashed #c9a400;color:#5a4a00;text-align:center}}
+.ad-strip{{margin:14px auto;max-width:900px;padding:14px 20px;background:#fff6d5;border:1px dashed #c9a400;\
+color:#5a4a00;text-align:center}}
 .ad-strip small{{display:block;font-size:11px;letter-spacing:.08em;text-transform:uppercase}}
 .shell{{display:grid;grid-template-columns:{cols};gap:24px;padding:24px 28px;align-items:start}}
 .sidebar{{background:{t.surface};border:1px solid {t.border};border-radius:{radius}px;padding:16px}}
@@ -105,8 +108,10 @@ a{{color:{t.primary};text-decoration:none}}
 .panel{{background:{t.surface};border:1px solid {t.border};border-radius:{radius}px;padding:22px;margin-bottom:22px}}
 .hero{{display:flex;gap:24px;align-items:center}}
 .hero h1{{margin:0 0 10px;font-size:{size + 16}px;line-height:1.2}}
-.btn{{display:inline-block;padding:10px 18px;border-radius:{radius}px;border:1px solid {t.border};background:{t.surface};color:{t.text};font:inherit;cursor:pointer;margin:6px 8px 0 0}}
-.btn.solid{{background:{t.primary};color:{t.on_primary};border-color:{t.primary};font-weight:700;padding:13px 26px;font-size:{size + 2}px}}
+.btn{{display:inline-block;padding:10px 18px;border-radius:{radius}px;border:1px solid {t.border};\
+background:{t.surface};color:{t.text};font:inherit;cursor:pointer;margin:6px 8px 0 0}}
+.btn.solid{{background:{t.primary};color:{t.on_primary};border-color:{t.primary};font-weight:700;padding:13px 26px;\
+font-size:{size + 2}px}}
 .btn.warn{{background:{t.danger};color:#ffffff;border-color:{t.danger}}}
 .cards{{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:16px}}
 .card{{border:1px solid {t.border};border-radius:{radius}px;padding:12px;background:{t.surface}}}
@@ -116,7 +121,8 @@ form .row{{display:flex;flex-direction:column;margin-bottom:12px;max-width:420px
 form label{{font-weight:600;margin-bottom:4px}}
 form input{{padding:9px 11px;border:1px solid {t.border};border-radius:{radius}px;font:inherit}}
 .help{{color:{t.muted};font-size:{size - 2}px}}
-.bottombar{{background:{t.footer};color:{t.on_footer};padding:22px 28px;display:flex;gap:18px;flex-wrap:wrap;align-items:center}}
+.bottombar{{background:{t.footer};color:{t.on_footer};padding:22px 28px;display:flex;gap:18px;flex-wrap:wrap;\
+align-items:center}}
 .bottombar a{{color:{t.on_footer}}}
 .bottombar .copy{{margin-left:auto;font-size:{size - 2}px;opacity:.8}}
 """
@@ -177,7 +183,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     radius, size = rng.choice([0, 4, 8, 14]), rng.choice([14, 15, 16])
     persona, site = make_persona(rng), rng.choice(d.sites)
     regions = LAYOUTS[layout]
-    w, fields, assets = _Writer(), [], {}
+    w, fields, assets = _Writer(), list[Any](), dict[str, bytes]()
     assets["img/logo.png"] = make_png(seed, "logo", 40, 40)
     assets["img/hero.png"] = make_png(seed, "hero", 360, 220)
 
@@ -195,7 +201,8 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     if with_ads:
         aid = w.label(w.uid("ad-slot-1"), "ad", "link", "ad", "Advertisement")
         ad = (f'<div class="ad-strip"><small>Advertisement</small><a href="#" id="{aid}">'
-              f'{rng.choice(["Summer sale: 40% off headphones", "Try Brewly coffee, first box free", "Learn guitar in 30 days"])}'
+              + rng.choice(["Summer sale: 40% off headphones", "Try Brewly coffee, first box free",
+                            "Learn guitar in 30 days"]) +
               "</a></div>")
 
     # main content: hero with the primary call-to-action, cards, form, optional danger zone, article
@@ -209,7 +216,7 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     hero = (f'<section class="panel hero"><div><h1 id="{hid}">{html.escape(headline)}</h1><p>{html.escape(intro)}</p>'
             f'<button class="btn solid" type="button" id="{cta}">{html.escape(cta_label)}</button>'
             + "".join(f'<button class="btn" type="button" id="{i}">{html.escape(s)}</button>'
-                      for i, s in zip(sec_ids, secondary))
+                      for i, s in zip(sec_ids, secondary, strict=True))
             + '</div><img src="img/hero.png" alt="" width="360" height="220"></section>')
     n_cards = {"brief": 0, "short": 2, "medium": 4, "long": 8, "tall": 16}[length]
     cards = []
@@ -257,7 +264,8 @@ def generate_page(seed: int, *, domain: str | None = None, layout: str | None = 
     foot = ""
     if "bottom" in regions:
         flinks = "".join(f'<a href="#" id="{w.label(w.uid("footer-" + x), "bottom", "link", "footer", x)}">{x}</a>'
-                         for x in rng.sample(["About us", "Careers", "Privacy", "Terms", "Contact", "Help centre"], k=4))
+                         for x in rng.sample(["About us", "Careers", "Privacy", "Terms", "Contact", "Help centre"],
+                                             k=4))
         foot = f'<footer class="bottombar">{flinks}<span class="copy">© 2026 {html.escape(site)}</span></footer>'
     doc = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(site)}'
            f' - {html.escape(headline)}</title><style>{_css(th, font, radius, size, cols)}</style></head>'

@@ -28,7 +28,7 @@ def make_png(seed: int, kind: str, width: int, height: int) -> bytes:
     draw = ImageDraw.Draw(img)
     for y in range(height):  # vertical gradient background
         t = y / max(1, height - 1)
-        draw.line([(0, y), (width, y)], fill=tuple(int(a + (b - a) * t) for a, b in zip(top, bottom)))
+        draw.line([(0, y), (width, y)], fill=tuple(int(a + (b - a) * t) for a, b in zip(top, bottom, strict=True)))
     if kind == "logo":
         m = width // 8
         draw.ellipse([m, m, width - m, height - m], fill=_color(rng, 20, 200))

@@ -126,9 +126,9 @@ def import_inspect_logs(logs: list[str | Path], out: str | Path, *, names: list[
                    options={"bench": str(root), "bench_sha256": sha, "tasks": sorted(tasks) if tasks else None,
                             "limit": None, **({"split": split} if split not in (None, "all") else {}),
                             "imported_from": [{"harness": "inspect", "log": str(Path(r.path).resolve()),
-                                               "model": r.model, "as": m} for r, m in zip(read, models)]})
+                                               "model": r.model, "as": m} for r, m in zip(read, models, strict=True)]})
     items = []
-    for r, name in zip(read, models):
+    for r, name in zip(read, models, strict=True):
         missing = 0
         for it in model_items(root, [name], list(tasks) if tasks else None, None, split):
             qid = it.payload["question"]

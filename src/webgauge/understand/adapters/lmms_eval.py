@@ -209,9 +209,9 @@ def aggregate(items: list[dict], metric: str) -> float:
     items = list(items)
     if items and items[0]["task"] == "layout":  # fitted on every layout answer and target, as the run's scoring
         sims = tfidf_cosine([it["answer"] for it in items], [it["target"] for it in items])
-        items = [{**it, "score": s if it["target"] is not None else None} for it, s in zip(items, sims)]
+        items = [{**it, "score": s if it["target"] is not None else None} for it, s in zip(items, sims, strict=True)]
     task = items[0]["task"] if items else None
-    col = next(((d, k) for m, d, k in TASK_COLUMNS.get(task, []) if m == metric), (None, "score"))
+    col = next(((d, k) for m, d, k in TASK_COLUMNS.get(task or "", []) if m == metric), (None, "score"))
     diff, key = col
     vals = [100.0 * it[key] for it in items if it[key] is not None and (diff is None or it["difficulty"] == diff)]
     return sum(vals) / len(vals) if vals else math.nan

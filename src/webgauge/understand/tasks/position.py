@@ -63,7 +63,7 @@ async def build_position(ctx) -> list[Question]:
             id=ctx.qid("position", q), task="position", page=ctx.page_id, source=ctx.source,
             prompt_id=prompt_id("position"),
             question=render_prompt("position", n=n, pairs="\n".join(keys)),
-            images=[full, *crops], target=dict(zip(keys, rels)), target_source="dom",
+            images=[full, *crops], target=dict(zip(keys, rels, strict=True)), target_source="dom",
             difficulty=diff, choices=list(RELATIONS), snapshot=snap_id, elements=[e.path for e in chosen],
             meta={"page_height": ctx.clean.page_size[1], "labels": [label_of(e) for e in chosen]}))
     return out

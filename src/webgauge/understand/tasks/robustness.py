@@ -204,11 +204,11 @@ async def build_text(ctx) -> list[Question]:
             out.append(_text_q(ctx, k, got, el, label, source, pair, []))
         elif why and not why.startswith("no visible change"):  # no-ops are counted under noop_rejected
             ctx.extra_rejected[f"text-{k}:check_failed"] += 1
-    out = [await q for q in out]
+    done = [await q for q in out]
     clean_id = ctx.snapshots.put(f"{ctx.page_id}__clean", ctx.clean)
     return [_q(ctx, "text", "clean", [await boxed_image(ctx, ctx.clean, el)], label, source, variant="clean", pair=pair,
                snap_id=clean_id, elements=[el.path], difficulty=kind,
-               meta={"label": label, "fallbacks": fallbacks}), *out]
+               meta={"label": label, "fallbacks": fallbacks}), *done]
 
 
 def text_kind_order(rng, seed: int) -> list[str]:
@@ -245,7 +245,7 @@ async def build_layout(ctx) -> list[Question]:
               pair=pair, snap_id=clean_id, elements=[cta.path])]
     levels = ("easy", "medium", "hard")
     pending = [(level, await _perturbed(ctx, "layout",
-                                        lambda: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
+                                        lambda level=level: apply_layout(ctx.live, ctx.seed, level, protect=[cta]),
                                         kind=f"layout-{level}"))
                for level in (levels if ctx.all_layout_levels else (levels[ctx.rng.randrange(3)],))]
     for level, p in pending:

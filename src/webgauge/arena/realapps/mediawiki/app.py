@@ -19,11 +19,10 @@ import sqlite3
 import subprocess
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file
+from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file, stop_server, wait_until_up
 from .content import dump_xml, world
 
 __all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
@@ -112,14 +111,14 @@ def build_seed(seed: int) -> Path:
         build = home() / f"build-{int(seed)}"
         shutil.rmtree(build, ignore_errors=True)
         shutil.copytree(blank, build)
-        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as f:
-            f.write(dump_xml(world(seed)))
+        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as dump:
+            dump.write(dump_xml(world(seed)))
         try:
-            _php("importDump.php", "--no-updates", f.name, data=build)
+            _php("importDump.php", "--no-updates", dump.name, data=build)
             _php("rebuildrecentchanges.php", data=build)
             _php("initSiteStats.php", "--update", data=build)
         finally:
-            os.unlink(f.name)
+            os.unlink(dump.name)
         tmp = snap.with_name(snap.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
@@ -187,28 +186,17 @@ class MediaWikiServer:
         self.proc = subprocess.Popen(["php", "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
                                       str(Path(__file__).with_name("router.php"))], env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(self.base_url + "/index.php?title=Main_Page", timeout=20) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise RuntimeError(f"MediaWiki did not come up on port {self.port}")
-            time.sleep(0.3)
+        try:
+            wait_until_up(self.proc, self.base_url + "/index.php?title=Main_Page", f"MediaWiki on port {self.port}",
+                          url_timeout=20, poll_s=0.3)
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
-    def __exit__(self, *exc) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
+    def __exit__(self, *exc: object) -> None:
+        stop_server(self.proc)
+        self.proc = None
 
 
 def app(server: MediaWikiServer) -> RealApp:

@@ -104,7 +104,8 @@ def older_town(towns: tuple[Town, ...], seed: int) -> Task:
         return [_view(a.name), _view(b.name), Done(older.name)]
 
     return Task(instruction=f"Which town was founded earlier, {a.name} or {b.name}? Answer with its name.",
-                validate=validate, answer=older.name, answer_type=typ, forbidden_effects=(NoChanges(("page", "revision")),),
+                validate=validate, answer=older.name, answer_type=typ,
+                forbidden_effects=(NoChanges(("page", "revision")),),
                 oracle=oracle, **_common("older", seed, "similar_options", 10))
 
 

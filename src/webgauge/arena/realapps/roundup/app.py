@@ -23,7 +23,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +33,8 @@ from ..base import (
     apps_home,
     restore_file,
     restore_tree,
+    stop_server,
+    wait_until_up,
 )
 from .content import world
 
@@ -247,28 +248,17 @@ class RoundupServer:
             [sys.executable, str(Path(__file__).with_name("serve_script.py")), "-n", "127.0.0.1", "-p", str(self.port),
              "-t", "fork", f"tracker={home() / 'tracker'}"],
             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(self.base_url + "/", timeout=10) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise RuntimeError(f"roundup-server did not come up on port {self.port}")
-            time.sleep(0.2)
+        try:
+            wait_until_up(self.proc, self.base_url + "/", f"roundup-server on port {self.port}", url_timeout=10,
+                          poll_s=0.2)
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
-    def __exit__(self, *exc) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
+    def __exit__(self, *exc: object) -> None:
+        stop_server(self.proc)
+        self.proc = None
 
 
 def app(server: RoundupServer) -> RealApp:

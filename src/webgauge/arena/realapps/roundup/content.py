@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 __all__ = ["KEYWORDS", "N_ISSUES", "PRIORITIES", "STATUSES", "Issue", "Message", "Person", "World", "world"]
 
@@ -125,7 +126,7 @@ def world(seed: int, n_issues: int = N_ISSUES) -> World:
     rng = random.Random(f"roundup-world-{seed}")
     people = _people(rng)
     names = [p.username for p in people]
-    issues, titles = [], set()
+    issues, titles = list[Any](), set[str]()
     minute = 0
     while len(issues) < n_issues:
         kw = rng.choice(KEYWORDS)

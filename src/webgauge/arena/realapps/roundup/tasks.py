@@ -212,8 +212,10 @@ def bulk_priority(w: World, seed: int) -> Task:
                 errs.append(f"{it.title!r} has priority {got!r}")
         return TaskResult(not errs, errs)
 
-    steps: Callable[[], list] = lambda: [*_login(user), *[st for _, it in picks for st in (
-        *_open(it.title), Select(Match(tag="select", attrs=(("name", "priority"),)), "urgent"), _submit())]]
+    def steps() -> list:
+        return [*_login(user), *[st for _, it in picks for st in (
+            *_open(it.title), Select(Match(tag="select", attrs=(("name", "priority"),)), "urgent"), _submit())]]
+
     titles = "; ".join(f"\"{it.title}\"" for _, it in picks)
     return Task(instruction=f"Sign in as {user.username} with password {user.password}. Release triage: raise these "
                             f"three issues to priority urgent and change nothing else: {titles}.",

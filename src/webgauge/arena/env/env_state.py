@@ -1,0 +1,109 @@
+"""What the parts of the live environment share: :class:`~webgauge.arena.env.arena_env.ArenaEnv` is
+:class:`~webgauge.arena.env.lifecycle.EpisodeLifecycle`, :class:`~webgauge.arena.env.guards.EnvGuards`,
+:class:`~webgauge.arena.env.executor.ActionExecutor`, :class:`~webgauge.arena.env.capture.SettleAndCapture`
+and :class:`~webgauge.arena.env.state.StateReading` over one state, which ``ArenaEnv.__init__`` sets.
+
+:class:`EnvState` declares that state once (annotations, and three checked accessors) and, for type
+checkers, the methods one part calls on another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...browser import Browser, LivePage
+    from ..apps.control import ControlClient
+    from ..core.hooks import EnvHooks, WorldEvents
+    from ..core.irreversible import IrreversibleControls
+    from ..core.observation import Observation
+    from ..core.task import Task
+    from .options import EnvOptions
+    from .page_pool import PagePool
+    from .pickers import FileDialog, SelectPopup
+
+__all__ = ["EnvState"]
+
+
+class EnvState:
+    """The attributes of the live environment (set in ``ArenaEnv.__init__``), checked accessors of the
+    episode's page, observation and task, and the cross-part methods."""
+
+    options: EnvOptions
+    browser: Browser
+    app_url: str
+    control: ControlClient
+    approval_policy: Callable[[Task, str], bool]
+    gate_destructive: bool
+    irreversible: IrreversibleControls
+    settle_ms: int
+    settle_quiet_ms: int
+    settle_frames: int
+    action_timeout: float
+    with_aria: bool
+    hooks: list[EnvHooks]
+    reuse_context: bool
+    fast_screenshots: bool
+    watch_changes: bool
+    contexts_reused: int
+    double_buffer: bool
+    _retiring: tuple[LivePage, str | None] | None
+    _clearing: tuple[asyncio.Task[Any], str | None] | None
+    _episode_ids: list[str]
+    _retired_id: str | None
+    _upload_dir: Path | None
+    _own_upload_dir: bool
+    _own_pool: bool
+    pool: PagePool
+    stale_checks: dict[str, int]
+    moved_checks: dict[str, int]
+    events: WorldEvents
+    _requested_id: str | None
+    episode_id: str | None
+    page: LivePage | None
+    task: Task | None
+    obs: Observation | None
+    steps: int
+    approved: bool
+    done_answer: str | None
+    seed_state: dict[str, Any]
+    reset_ms: float | None
+    env_reset_ms: float | None
+    reset_timings_ms: dict[str, float]
+    _state: dict[str, Any]
+    _dragging: bool
+    _dialogs_seen: int
+    obs_mode: str | None
+    picker: SelectPopup | FileDialog | None
+
+    @property
+    def _live_page(self) -> LivePage:
+        """The episode's page (fails before reset)."""
+        if self.page is None:
+            raise RuntimeError("no episode page: call reset(task) first")
+        return self.page
+
+    @property
+    def _obs_now(self) -> Observation:
+        """The current observation (fails before reset)."""
+        if self.obs is None:
+            raise RuntimeError("no observation yet: call reset(task) first")
+        return self.obs
+
+    @property
+    def _task_now(self) -> Task:
+        """The episode's task (fails before reset)."""
+        if self.task is None:
+            raise RuntimeError("no task: call reset(task) first")
+        return self.task
+
+    if TYPE_CHECKING:
+        @property
+        def base(self) -> str: ...
+
+        async def _control(self, method: str, *args: Any) -> Any: ...
+
+        async def _observe(self, result: dict[str, Any]) -> Observation: ...
