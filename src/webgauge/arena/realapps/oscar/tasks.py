@@ -252,11 +252,10 @@ def review_ordered(w: Shop, seed: int) -> Task:
                                 Click(Match(role="link", name=p.title)),
                                 Click(Match(role="link", name="Write a review", nth=0)),
                                 Fill(Match(tag="input", attrs=(("name", "title"),)), title),
-                                Click(Match(tag="input", attrs=(("name", "score"), ("value", str(score))),
-                                            visible=False)),
+                                Click(Match(tag="i", nth=score - 1, within=Match(cls="reviewrating"))),
                                 Fill(Match(tag="textarea", attrs=(("name", "body"),)), body),
                                 Click(Match(role="button", name="Save review"))],
-                **_common("review", seed, "states", 20))
+                **_common("review", seed, "small_targets", 20))
 
 
 def _cheapest(w: Shop, cat: str, n: int) -> list[Product] | None:
@@ -287,12 +286,19 @@ def wishlist_cheapest(w: Shop, seed: int) -> Task:
 
     listing = f"{category_url(cat)}?sort_by=price-asc"
 
+    def add(k: int) -> list:
+        """The first product goes on a new wish list with a button; later ones through the wish-list menu."""
+        if k == 0:
+            return [Click(Match(role="button", name="Add to wish list"))]
+        return [Click(Match(role="link", name="Add to wish list")),
+                Click(Match(role="link", name_contains="Add to 'Default' wish list"))]
+
     def steps() -> list:
-        return [*_login(c), Go("/catalogue/"), Click(Match(role="link", name=cat)),
-                Select(Match(tag="select", attrs=(("name", "sort_by"),)), "price-asc"),
-                *[st for p in picks for st in (Click(Match(tag="a", attrs=(("href", _url(w, p)),))),
-                                               Click(Match(role="button", name="Add to wish list")),
-                                               Go(listing))]]
+        out = [*_login(c), Go("/catalogue/"), Click(Match(role="link", name=cat)),
+               Select(Match(tag="select", attrs=(("name", "sort_by"),)), "price-asc")]
+        for k, p in enumerate(picks):
+            out += [*([Go(listing)] if k else []), Click(Match(tag="a", attrs=(("href", _url(w, p)),))), *add(k)]
+        return out
 
     return Task(instruction=f"Log in as {c.email} with password {c.password}. Add the {n} cheapest products of the "
                             f"{cat} category that are in stock to your wish list, and nothing else.",
