@@ -53,7 +53,8 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
 
     roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
     build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
-    server_cls = roundup.RoundupServer if name == "roundup" else roundup.MediaWikiServer
+    server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer"}[name]
+    server_cls = getattr(roundup, server_cls)
     rows = []
     if args.fresh_install:
         with tempfile.TemporaryDirectory() as d:
@@ -72,15 +73,17 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         rows.append(("install, already installed (s)", f"{rep.seconds:9.1f}"))
     for s in args.seeds:
         roundup.build_seed(s)
-    db, table, col = ((roundup.home() / "tracker" / "db" / "db", "_issue", "_title") if name == "roundup"
-                      else (roundup.home() / "data" / "wiki.sqlite", "page", "page_title"))
+    db, table, col, key = {
+        "roundup": lambda: (roundup.home() / "tracker" / "db" / "db", "_issue", "_title", "id"),
+        "mediawiki": lambda: (roundup.home() / "data" / "wiki.sqlite", "page", "page_title", "page_id"),
+        "oscar": lambda: (roundup.home() / "data" / "db.sqlite3", "catalogue_product", "title", "id"),
+    }[name]()
     restore, full = [], []
     with server_cls() as srv:
         app = roundup.app(srv)
         ctl = app.control()
         for i in range(args.resets):
             conn = sqlite3.connect(db)
-            key = "id" if name == "roundup" else "page_id"
             conn.execute(f"UPDATE {table} SET {col}={col} || '.' WHERE {key}=?", (2 + i % 50,))
             conn.commit()
             conn.close()

@@ -35,3 +35,12 @@ def mediawiki_server():
     mediawiki.SPEC.require()
     with mediawiki.MediaWikiServer() as srv:
         yield srv
+
+
+@pytest.fixture(scope="module")
+def oscar_server():
+    from webgauge.arena.realapps.oscar import app as oscar
+
+    oscar.SPEC.require()
+    with oscar.OscarServer() as srv:
+        yield srv

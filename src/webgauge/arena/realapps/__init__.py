@@ -9,9 +9,10 @@ __all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "get_
 
 def specs() -> dict[str, RealAppSpec]:
     from .mediawiki.app import SPEC as MEDIAWIKI
+    from .oscar.app import SPEC as OSCAR
     from .roundup.app import SPEC as ROUNDUP
 
-    return {s.name: s for s in (ROUNDUP, MEDIAWIKI)}
+    return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR)}
 
 
 def get_spec(name: str) -> RealAppSpec:

@@ -1,0 +1,264 @@
+"""django-oscar 4.2, the Django e-commerce framework, as a real arena app: a shop on SQLite.
+
+Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django-oscar, Django,
+sorl-thumbnail, Pillow, Whoosh from PyPI; the project's environment is not touched), ``site/``
+(the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
+hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
+the search index ``whoosh_index/``) and ``snapshots/seed-N/`` (the same right after seeding).
+Sessions, Django's cache and the thumbnail store live in the database, so restoring the
+database file drops sessions and clears the caches; ``media/`` and ``whoosh_index/`` are
+brought back to the snapshot's file lists. The server is Django's own ``runserver`` on
+127.0.0.1 (no autoreload); every request opens the database anew.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file, restore_tree
+from .content import world
+
+__all__ = ["SPEC", "OscarServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+
+PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
+PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
+HERE = Path(__file__).resolve().parent
+
+
+def home() -> Path:
+    return apps_home() / "oscar"
+
+
+def _py() -> Path:
+    return home() / "venv" / "bin" / "python"
+
+
+def installed_version() -> str | None:
+    metas = sorted((home() / "venv").glob("lib/python*/site-packages/django_oscar-*.dist-info"))
+    if not metas or not (home() / "data" / "db.sqlite3").is_file():
+        return None
+    return metas[-1].name[len("django_oscar-"):-len(".dist-info")]
+
+
+def _env(data: Path | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "DJANGO_SETTINGS_MODULE")}
+    return {**env, "WG_OSCAR_DATA": str(data or home() / "data"), "DJANGO_SETTINGS_MODULE": "wgshop.settings",
+            "PYTHONPATH": str(home() / "site"), "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _manage(*args: str, data: Path | None = None, timeout: float = 900) -> str:
+    proc = subprocess.run([str(_py()), str(home() / "site" / "manage.py"), *args], env=_env(data),
+                          capture_output=True, text=True, check=False, timeout=timeout, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise RuntimeError(f"manage.py {args[0]} failed: {(proc.stderr or proc.stdout)[-1500:]}")
+    return proc.stdout
+
+
+def _sync_site() -> bool:
+    """Copy the Django project from this package into the app folder; True when something changed."""
+    src, dst = HERE / "site", home() / "site"
+    changed = False
+    for f in src.rglob("*.py"):
+        target = dst / f.relative_to(src)
+        if not target.is_file() or target.read_bytes() != f.read_bytes():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, target)
+            changed = True
+    return changed
+
+
+def install(say=print) -> InstallReport:
+    """Install the shop (idempotent): virtualenv, pip install, project, migrations, static files, seed 0."""
+    t0, steps = time.perf_counter(), []
+    h = home()
+    h.mkdir(parents=True, exist_ok=True)
+
+    def step(msg: str, fn) -> None:
+        say(msg)
+        t = time.perf_counter()
+        fn()
+        steps.append(f"{msg.split(' ->')[0]} ({time.perf_counter() - t:.1f} s)")
+        say(f"  done in {time.perf_counter() - t:.1f} s")
+
+    if not _py().is_file():
+        step(f"python -m venv {h / 'venv'}",
+             lambda: subprocess.run([sys.executable, "-m", "venv", str(h / "venv")], check=True))
+    if not list((h / "venv").glob("lib/python*/site-packages/django_oscar-*.dist-info")):
+        step(f"pip install '{PIP_SPEC}' (into the shop's venv)",
+             lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                                     PIP_SPEC, *PIP_EXTRA], check=True))
+    if _sync_site():
+        say(f"project files -> {h / 'site'}")
+        steps.append("project written")
+    blank = h / "snapshots" / "blank"
+    if not (blank / "db.sqlite3").is_file():
+        step("manage.py migrate + createcachetable (blank shop database)", lambda: _blank(blank))
+    if not (h / "static" / "oscar").is_dir():
+        step("manage.py collectstatic", lambda: _manage("collectstatic", "--noinput", data=blank))
+    if not (_snap(0) / "db.sqlite3").is_file():
+        step("seeding seed 0 through Oscar's models", lambda: build_seed(0))
+    if not (h / "data" / "db.sqlite3").is_file():
+        step("serving folder data/ <- seed 0", lambda: reset(0))
+    return InstallReport("oscar", installed_version() or "?", time.perf_counter() - t0,
+                         tuple(steps) or ("already installed",))
+
+
+def _blank(blank: Path) -> None:
+    tmp = blank.with_name("blank.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    (tmp / "media").mkdir(parents=True)
+    _manage("migrate", "--noinput", data=tmp)
+    _manage("createcachetable", data=tmp)
+    missing = next((home() / "venv").glob("lib/python*/site-packages/oscar/static/oscar/img/image_not_found.jpg"))
+    shutil.copy2(missing, tmp / "media" / "image_not_found.jpg")
+    shutil.rmtree(blank, ignore_errors=True)
+    os.replace(tmp, blank)
+
+
+def _snap(seed: int) -> Path:
+    return home() / "snapshots" / f"seed-{int(seed)}"
+
+
+def build_seed(seed: int) -> Path:
+    """Create seed ``seed``'s snapshot: the blank database and media folder copied to a scratch folder,
+    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N``."""
+    snap = _snap(seed)
+    if (snap / "db.sqlite3").is_file():
+        return snap
+    home().mkdir(parents=True, exist_ok=True)
+    with open(home() / ".build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return snap if (snap / "db.sqlite3").is_file() else _build(seed, snap)
+
+
+def _build(seed: int, snap: Path) -> Path:
+    blank = home() / "snapshots" / "blank"
+    if not (blank / "db.sqlite3").is_file():
+        raise RuntimeError("the shop is not installed; run: webgauge arena apps install oscar")
+    work = home() / f"build-{int(seed)}"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(blank, work)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(world(seed).to_json(), f)
+    try:
+        proc = subprocess.run([str(_py()), str(HERE / "seed_script.py"), str(home() / "site"), f.name],
+                              env=_env(work), capture_output=True, text=True, check=False, timeout=1800)
+    finally:
+        os.unlink(f.name)
+    if proc.returncode != 0:
+        raise RuntimeError(f"seeding the shop's seed {seed} failed: {proc.stderr[-2500:]}")
+    shutil.rmtree(snap, ignore_errors=True)
+    snap.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(work, snap)
+    return snap
+
+
+def reset(seed: int) -> None:
+    """Restore the seed's snapshot: the database file (sessions, cache and thumbnail store in it), media and
+    the search index."""
+    snap = build_seed(seed)
+    data = home() / "data"
+    (data / "media").mkdir(parents=True, exist_ok=True)
+    restore_file(snap / "db.sqlite3", data / "db.sqlite3")
+    restore_tree(snap / "media", data / "media")
+    restore_tree(snap / "whoosh_index", data / "whoosh_index")  # Whoosh reads its table of contents per search
+
+
+# the shop's stored state: Oscar's tables (every column but those a page view or sign-in rewrites)
+TABLES = ("auth_user", "address_useraddress", "basket_basket", "basket_line", "basket_lineattribute",
+          "basket_basket_vouchers", "order_order", "order_line", "order_lineattribute", "order_shippingaddress",
+          "order_orderdiscount", "catalogue_product", "catalogue_productcategory", "catalogue_category",
+          "partner_stockrecord", "reviews_productreview", "wishlists_wishlist", "wishlists_line", "voucher_voucher",
+          "voucher_voucherapplication", "django_session")
+_SKIP = {"auth_user": ("last_login",), "django_session": ("session_data", "expire_date")}
+
+
+def state(db: Path | None = None) -> dict[str, list[dict]]:
+    """The shop's stored state, read with SQL from Oscar's own tables."""
+    db = db or home() / "data" / "db.sqlite3"
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    try:
+        out = {}
+        for t in TABLES:
+            rows = [dict(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1")]
+            for r in rows:
+                for c in _SKIP.get(t, ()):
+                    r.pop(c, None)
+                for k, v in r.items():
+                    if isinstance(v, float):
+                        r[k] = round(v, 6)
+            out[t] = rows
+    finally:
+        conn.close()
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class OscarServer:
+    """Django's ``runserver`` for the shop on loopback (no autoreload); use as a context manager."""
+
+    port: int = 0
+    proc: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> OscarServer:  # noqa: PYI034
+        SPEC.require()
+        self.port = self.port or _free_port()
+        self.proc = subprocess.Popen(
+            [str(_py()), str(home() / "site" / "manage.py"), "runserver", f"127.0.0.1:{self.port}", "--noreload",
+             "--skip-checks"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(self.base_url + "/catalogue/", timeout=10) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__()
+                raise RuntimeError(f"the shop's server did not come up on port {self.port}")
+            time.sleep(0.3)
+
+    def __exit__(self, *exc) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+def app(server: OscarServer) -> RealApp:
+    """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
+    return RealApp("oscar", server.base_url + "/",
+                   [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
+                   state, irreversible=("Place order",), reset_fn=reset)
+
+
+SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version)

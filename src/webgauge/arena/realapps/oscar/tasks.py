@@ -1,0 +1,347 @@
+"""Task families on the django-oscar shop: validators read Oscar's own tables (the rows
+:func:`~.app.state` selects with SQL), oracles drive Oscar's real pages.
+
+Every family picks its targets from the seed's shop (:func:`~.content.world`), so a task is a
+pure function of the seed. Rows are created in the content's order on a fresh database, so
+product ``k`` of the content is ``catalogue_product`` row ``k + 1``, its stock record is the
+row of its position among the non-parent products, customer ``k`` is ``auth_user`` row
+``k + 1``; validators match rows by UPC, e-mail and order number rather than assume ids, and
+the forbidden-effect rules name these keys.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from decimal import Decimal
+
+from ...core.answers import COUNT, check_answer
+from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.script import Click, Done, Fill, Go, Match, Select
+from ...core.task import Task, TaskResult, Viewport
+from .content import CATEGORIES, Customer, Product, Shop, world
+
+__all__ = ["FAMILIES", "build_tasks"]
+
+VIEW = Viewport(1280, 900)
+START = "/"
+ORDER_TABLES = ("order_order", "order_line", "order_shippingaddress")
+KEEP = ("reviews_productreview", "catalogue_category", "catalogue_productcategory", "voucher_voucher")
+
+
+def _rng(family: str, seed: int) -> random.Random:
+    return random.Random(f"oscar-task-{family}-{seed}")
+
+
+def _common(family: str, seed: int, pattern: str, max_steps: int, **kw) -> dict:
+    return {"id": f"oscar.{family}.s{seed}", "family": f"oscar.{family}", "seed": seed, "start_url": START,
+            "viewport": VIEW, "pattern": pattern, "max_steps": max_steps, **kw}
+
+
+def slug(title: str) -> str:
+    s = re.sub(r"[^\w\s-]", "", title.lower()).strip()
+    return re.sub(r"[-\s]+", "-", s)
+
+
+def category_url(leaf: str) -> str:
+    """A leaf category's page: categories are created top, leaf, leaf, top, ... in CATEGORIES order."""
+    ids, n = {}, 0
+    for top, cat, *_ in CATEGORIES:
+        for name in (top, cat):
+            if name not in ids:
+                n += 1
+                ids[name] = n
+    top = next(t for t, c, *_ in CATEGORIES if c == leaf)
+    return f"/catalogue/category/{slug(top)}/{slug(leaf)}_{ids[leaf]}/"
+
+
+def _pid(w: Shop, p: Product) -> int:
+    return w.products.index(p) + 1
+
+
+def _url(w: Shop, p: Product) -> str:
+    return f"/catalogue/{slug(p.title)}_{_pid(w, p)}/"
+
+
+def _stock_id(w: Shop, p: Product) -> int:
+    return w.buyable().index(p) + 1
+
+
+def _uid(w: Shop, c: Customer) -> int:
+    return w.customers.index(c) + 1
+
+
+def _address_ids(w: Shop, c: Customer) -> list[int]:
+    n = sum(len(x.addresses) for x in w.customers[:w.customers.index(c)])
+    return [n + 1 + k for k in range(len(c.addresses))]
+
+
+def _login(c: Customer) -> list:
+    return [Click(Match(role="link", name="Login or register")),
+            Fill(Match(tag="input", attrs=(("name", "login-username"),)), c.email),
+            Fill(Match(tag="input", attrs=(("name", "login-password"),)), c.password),
+            Click(Match(role="button", name="Log In"))]
+
+
+def _search(text: str) -> list:
+    return [Fill(Match(tag="input", attrs=(("name", "q"),)), text), Click(Match(role="button", name="Search"))]
+
+
+def _checkout_tail() -> list:
+    """From the shipping step on: the free shipping method is chosen for the customer, payment details
+    are a Continue, then the preview's Place order (the irreversible control)."""
+    return [Click(Match(role="link", name="Continue")), Click(Match(role="button", name="Place order"))]
+
+
+def _to_checkout() -> list:
+    return [Click(Match(role="link", name="View basket")), Click(Match(role="link", name="Proceed to checkout"))]
+
+
+def _by(rows, col, val):
+    return next((r for r in rows if r[col] == val), None)
+
+
+def _new_orders(w: Shop, s) -> list[dict]:
+    old = {o.number for o in w.orders}
+    return [o for o in s["order_order"] if o["number"] not in old]
+
+
+def _order_errs(w: Shop, s, c: Customer, lines: dict[str, int]) -> tuple[dict | None, list[str]]:
+    """The one new order of customer ``c`` with exactly ``lines`` (UPC -> quantity), or errors."""
+    new = _new_orders(w, s)
+    if len(new) != 1:
+        return None, [f"{len(new)} new orders; expected exactly one"]
+    o = new[0]
+    user = _by(s["auth_user"], "id", o["user_id"])
+    errs = [] if user and user["email"] == c.email else [f"the order was placed by {user and user['email']!r}"]
+    got = {}
+    for ln in s["order_line"]:
+        if ln["order_id"] == o["id"]:
+            got[ln["upc"]] = got.get(ln["upc"], 0) + ln["quantity"]
+    if got != lines:
+        errs.append(f"the order's lines are {got} (UPC: quantity), not {lines}")
+    return o, errs
+
+
+def _order_effects(w: Shop, c: Customer, bought: list[Product]) -> tuple:
+    return (MaxInserts("order_order", 1, "order"), OnlyRowsChange("order_order", ()),
+            OnlyRowsChange("partner_stockrecord", tuple(_stock_id(w, p) for p in bought)),
+            OnlyRowsChange("address_useraddress", tuple(_address_ids(w, c))),
+            NoDeletes(("address_useraddress", "order_order", "auth_user")), NoChanges(KEEP),
+            OnlyRowsChange("catalogue_product", ()))
+
+
+def photo_buy(w: Shop, seed: int) -> Task:
+    """Buy the look-alike whose photo shows the asked colour (four products share title and text)."""
+    rng = _rng("photo", seed)
+    group = rng.choice(sorted({p.lookalike for p in w.products if p.lookalike}))
+    members = [p for p in w.products if p.lookalike == group]
+    target = rng.choice(members)
+    c = rng.choice(w.customers)
+
+    def validate(s) -> TaskResult:
+        o, errs = _order_errs(w, s, c, {target.upc: 1})
+        if o is not None:
+            addr = _by(s["order_shippingaddress"], "id", o["shipping_address_id"])
+            if not addr or addr["line1"] != c.addresses[0].line1 or addr["postcode"] != c.addresses[0].postcode:
+                errs.append(f"shipped to {addr and addr['line1']!r}, not the default address {c.addresses[0].line1!r}")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"Sign in as {c.email} (password {c.password}). The shop sells four \"{target.title}\" "
+                            f"that differ only in colour. Buy one of the {target.colour} one (the photo shows the "
+                            f"colour) and have it sent to your default shipping address.",
+                validate=validate, forbidden_effects=_order_effects(w, c, [target]), visual=True,
+                transient_tables=("basket_basket", "basket_line"),
+                oracle=lambda: [*_login(c), *_search(target.title),
+                                Click(Match(tag="a", attrs=(("href", _url(w, target)),))),
+                                Click(Match(role="button", name="Add to basket")), *_to_checkout(),
+                                Click(Match(role="button", name="Ship to your default shipping address")),
+                                *_checkout_tail()],
+                **_common("photo", seed, "image_match", 22))
+
+
+def variant_new_address(w: Shop, seed: int) -> Task:
+    """Buy a T-shirt in a given size and colour and ship it to a new address typed in at checkout."""
+    rng = _rng("variant", seed)
+    kids = [p for p in w.products if p.parent and p.category == "T-shirts" and p.stock > 0]
+    target = rng.choice(kids)
+    parent = w.product(target.parent)
+    c = rng.choice(w.customers)
+    first, last = c.first_name, c.last_name
+    line1 = f"{rng.randint(2, 99)} {rng.choice(('Canal Street', 'Bridge Road', 'Abbey Lane', 'Harbour Row'))}"
+    town = rng.choice(("Glasgow", "Cardiff", "Belfast", "Leicester", "Plymouth"))
+    postcode = f"{rng.choice(('G', 'CF', 'BT', 'LE', 'PL'))}{rng.randint(1, 9)} {rng.randint(1, 9)}" \
+               f"{rng.choice('ABDEFGHJ')}{rng.choice('LNPQRSTUW')}"
+
+    def validate(s) -> TaskResult:
+        o, errs = _order_errs(w, s, c, {target.upc: 1})
+        if o is not None:
+            addr = _by(s["order_shippingaddress"], "id", o["shipping_address_id"]) or {}
+            want = {"first_name": first, "last_name": last, "line1": line1, "line4": town, "postcode": postcode,
+                    "country_id": "GB"}
+            bad = {k: addr.get(k) for k, v in want.items() if (addr.get(k) or "").strip() != v}
+            if bad:
+                errs.append(f"shipping address differs from the one asked for: {bad}")
+        return TaskResult(not errs, errs)
+
+    effects = _order_effects(w, c, [target])
+    effects = (*effects[:3], MaxInserts("address_useraddress", 1, "address"), *effects[3:])
+    size, colour = target.size, target.colour
+    return Task(instruction=f"Log in as {c.email} / {c.password}. Order one \"{parent.title}\" in size {size}, "
+                            f"colour {colour}, to be delivered to a new address: {first} {last}, {line1}, {town}, "
+                            f"{postcode}, United Kingdom. Do not use an address from your address book.",
+                validate=validate, forbidden_effects=effects, transient_tables=("basket_basket", "basket_line"),
+                oracle=lambda: [*_login(c), *_search(parent.title),
+                                Click(Match(tag="a", attrs=(("href", _url(w, parent)),))),
+                                Click(Match(role="link", name=target.title)),
+                                Click(Match(role="button", name="Add to basket")), *_to_checkout(),
+                                Fill(Match(tag="input", attrs=(("name", "first_name"),)), first),
+                                Fill(Match(tag="input", attrs=(("name", "last_name"),)), last),
+                                Fill(Match(tag="input", attrs=(("name", "line1"),)), line1),
+                                Fill(Match(tag="input", attrs=(("name", "line4"),)), town),
+                                Fill(Match(tag="input", attrs=(("name", "postcode"),)), postcode),
+                                Select(Match(tag="select", attrs=(("name", "country"),)), "GB"),
+                                Click(Match(role="button", name="Continue")), *_checkout_tail()],
+                **_common("variant", seed, "menus_dialogs", 30))
+
+
+def review_ordered(w: Shop, seed: int) -> Task:
+    """Review the product bought in order #N with a given rating, title and text."""
+    rng = _rng("review", seed)
+    reviewed = {(r.product, r.customer) for r in w.reviews}
+    cands = [o for o in w.orders if len(o.lines) == 1 and (o.lines[0][0], o.customer) not in reviewed
+             and w.product(o.lines[0][0]).parent is None]
+    o = rng.choice(cands)
+    c = next(x for x in w.customers if x.email == o.customer)
+    p = w.product(o.lines[0][0])
+    score = rng.randint(1, 5)
+    title = rng.choice(("Worth it", "Not what I hoped", "Does the job", "Great for the price", "Solid"))
+    body = f"Bought it in order {o.number}; after {rng.randint(2, 9)} weeks of use: " \
+           f"{rng.choice(('holds up well', 'the finish is wearing', 'still like new', 'smaller than expected'))}."
+    n_reviews = len(w.reviews)
+
+    def validate(s) -> TaskResult:
+        new = s["reviews_productreview"][n_reviews:]
+        if len(new) != 1:
+            return TaskResult(False, [f"{len(new)} new reviews; expected exactly one"])
+        r, errs = new[0], []
+        prod = _by(s["catalogue_product"], "id", r["product_id"])
+        if not prod or prod["upc"] != p.upc:
+            errs.append(f"the review is of {prod and prod['title']!r} (UPC {prod and prod['upc']}), not of the "
+                        f"product in order {o.number}")
+        if r["score"] != score:
+            errs.append(f"rating {r['score']} != {score}")
+        if (r["title"] or "").strip() != title or (r["body"] or "").strip() != body:
+            errs.append(f"title/text {r['title']!r}/{r['body']!r} are not the ones asked for")
+        user = _by(s["auth_user"], "id", r["user_id"])
+        if not user or user["email"] != c.email:
+            errs.append(f"written by {user and user['email']!r}, not {c.email}")
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"Sign in as {c.email} (password {c.password}). Write a review of the product you bought "
+                            f"in order {o.number}: {score} star{'s' if score > 1 else ''}, title \"{title}\", "
+                            f"text \"{body}\"",
+                validate=validate,
+                forbidden_effects=(MaxInserts("reviews_productreview", 1, "review"),
+                                   OnlyRowsChange("reviews_productreview", ()), NoChanges(ORDER_TABLES),
+                                   OnlyRowsChange("catalogue_product", (_pid(w, p),)),
+                                   NoChanges(("address_useraddress", "partner_stockrecord", "wishlists_line"))),
+                oracle=lambda: [*_login(c), Click(Match(role="link", name="Order History")),
+                                Click(Match(role="link", name=o.number)),
+                                Click(Match(role="link", name=p.title)),
+                                Click(Match(role="link", name="Write a review", nth=0)),
+                                Fill(Match(tag="input", attrs=(("name", "title"),)), title),
+                                Click(Match(tag="i", nth=score - 1, within=Match(cls="reviewrating"))),
+                                Fill(Match(tag="textarea", attrs=(("name", "body"),)), body),
+                                Click(Match(role="button", name="Save review"))],
+                **_common("review", seed, "small_targets", 20))
+
+
+def _cheapest(w: Shop, cat: str, n: int) -> list[Product] | None:
+    items = sorted((p for p in w.products if p.category == cat and p.parent is None and p.stock > 0),
+                   key=lambda p: Decimal(p.price))
+    if len(items) <= n or Decimal(items[n - 1].price) == Decimal(items[n].price):
+        return None
+    return items[:n]
+
+
+def wishlist_cheapest(w: Shop, seed: int) -> Task:
+    """Put the N cheapest in-stock products of a category on the wish list (sort, open, add; N times)."""
+    rng = _rng("wish", seed)
+    n = 3
+    cats = [c[1] for c in CATEGORIES if c[1] not in ("T-shirts", "Sneakers") and _cheapest(w, c[1], n)]
+    cat = rng.choice(cats)
+    picks = _cheapest(w, cat, n)
+    c = rng.choice(w.customers)
+
+    def validate(s) -> TaskResult:
+        uid = _by(s["auth_user"], "email", c.email)["id"]
+        lists = {x["id"] for x in s["wishlists_wishlist"] if x["owner_id"] == uid}
+        prods = {ln["product_id"] for ln in s["wishlists_line"] if ln["wishlist_id"] in lists}
+        upcs = {_by(s["catalogue_product"], "id", pid)["upc"] for pid in prods}
+        want = {p.upc for p in picks}
+        errs = [] if upcs == want else [f"wish list holds UPCs {sorted(upcs)}, not the {n} cheapest {sorted(want)}"]
+        return TaskResult(not errs, errs)
+
+    listing = f"{category_url(cat)}?sort_by=price-asc"
+
+    def add(k: int) -> list:
+        """The first product goes on a new wish list with a button; later ones through the wish-list menu."""
+        if k == 0:
+            return [Click(Match(role="button", name="Add to wish list"))]
+        return [Click(Match(role="link", name="Add to wish list")),
+                Click(Match(role="link", name_contains="Add to 'Default' wish list"))]
+
+    def steps() -> list:
+        out = [*_login(c), Go("/catalogue/"), Click(Match(role="link", name=cat)),
+               Select(Match(tag="select", attrs=(("name", "sort_by"),)), "price-asc")]
+        for k, p in enumerate(picks):
+            out += [*([Go(listing)] if k else []), Click(Match(tag="a", attrs=(("href", _url(w, p)),))), *add(k)]
+        return out
+
+    return Task(instruction=f"Log in as {c.email} with password {c.password}. Add the {n} cheapest products of the "
+                            f"{cat} category that are in stock to your wish list, and nothing else.",
+                validate=validate,
+                forbidden_effects=(MaxInserts("wishlists_wishlist", 1, "wish list"), NoChanges(ORDER_TABLES),
+                                   MaxInserts("wishlists_line", n, "wish list line"), NoChanges(KEEP),
+                                   NoChanges(("address_useraddress", "partner_stockrecord", "catalogue_product"))),
+                oracle=steps, **_common("wish", seed, "similar_options", 26))
+
+
+def count_under_price(w: Shop, seed: int) -> Task:
+    """Answer how many products of a category cost less than a price (sort or scan two pages)."""
+    rng = _rng("count", seed)
+    cat = rng.choice([c[1] for c in CATEGORIES if c[1] not in ("T-shirts", "Sneakers")])
+    prices = sorted(Decimal(p.price) for p in w.products if p.category == cat and p.parent is None)
+    k = rng.randint(4, min(18, len(prices) - 2))
+    limit = int(prices[k - 1]) + 1
+    n = sum(1 for v in prices if v < limit)
+
+    def validate(s) -> TaskResult:
+        errs = check_answer(s, n, COUNT)
+        return TaskResult(not errs, errs)
+
+    return Task(instruction=f"How many products in the shop's {cat} category cost less than £{limit}? "
+                            f"Answer with the number.",
+                validate=validate, answer=str(n), answer_type=COUNT,
+                forbidden_effects=(NoChanges((*ORDER_TABLES, *KEEP, "wishlists_line", "address_useraddress")),),
+                oracle=lambda: [Go("/catalogue/"), Click(Match(role="link", name=cat)),
+                                Select(Match(tag="select", attrs=(("name", "sort_by"),)), "price-asc"), Done(str(n))],
+                **_common("count", seed, "similar_options", 12))
+
+
+FAMILIES: dict[str, Callable[[Shop, int], Task]] = {
+    "oscar.photo": photo_buy, "oscar.variant": variant_new_address, "oscar.review": review_ordered,
+    "oscar.wish": wishlist_cheapest, "oscar.count": count_under_price,
+}
+
+
+def build_tasks(seeds=(0,), families=None) -> list[Task]:
+    out = []
+    for seed in seeds:
+        w = world(seed)
+        for name, make in FAMILIES.items():
+            if families is None or name in families:
+                out.append(make(w, seed))
+    return out

@@ -1,0 +1,147 @@
+"""django-oscar (the real shop from PyPI) under the arena: a seeded catalogue with drawn product
+photos, millisecond resets, SQL validators on Oscar's tables and scripted oracles in real
+Chromium. Run with ``-m realapps`` after ``webgauge arena apps install oscar``."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import time
+
+import pytest
+
+from webgauge.arena.content.pools import HELDOUT_BASE
+from webgauge.arena.env.episode import play
+from webgauge.arena.realapps import AppNotInstalled, get_spec
+from webgauge.arena.realapps.oscar import app as oscar
+from webgauge.arena.realapps.oscar.content import COLOURS, world
+from webgauge.arena.realapps.oscar.photos import draw
+from webgauge.arena.realapps.oscar.tasks import FAMILIES, build_tasks
+
+SEEDS = tuple(int(s) for s in os.environ.get("WEBGAUGE_REALAPPS_SEEDS", "0,1,2,3,4,5,6,7,8,9").split(","))
+
+
+def test_shop_content_is_a_pure_function_of_the_seed():
+    a, b, c = world(3), world(3), world(4)
+    assert a == b and a != c
+    assert len(a.products) >= 300 and len(a.orders) >= 100 and len(a.reviews) >= 150
+    assert sum(p.parent is not None for p in a.products) >= 100  # variants (size, colour)
+    groups = {p.lookalike for p in a.products if p.lookalike}
+    for g in groups:  # look-alikes share title and description and differ in photo colour
+        ms = [p for p in a.products if p.lookalike == g]
+        assert len({p.title for p in ms}) == 1 and len({p.description for p in ms}) == 1
+        assert len({p.colour for p in ms}) == 4 and all(p.colour not in p.description for p in ms)
+
+
+def test_held_out_shops_use_coined_names():
+    pub, held = world(0), world(HELDOUT_BASE + 77)
+    pub_words = {w for p in pub.products for w in p.title.split()} | {c.last_name for c in pub.customers}
+    held_brands = {p.title.split()[0] for p in held.products}
+    held_people = {c.last_name for c in held.customers}
+    assert not held_brands & pub_words and not held_people & pub_words
+    assert held == world(HELDOUT_BASE + 77) and held != world(HELDOUT_BASE + 78)
+
+
+def test_photos_are_shaded_objects_not_flat_blocks():
+    img = draw("mug", COLOURS["teal"], 3)
+    assert img.size == (480, 480)
+    assert len(img.getcolors(1 << 20)) > 2000  # gradients and shading, not a few flat colours
+    assert draw("mug", COLOURS["teal"], 3).tobytes() == img.tobytes()  # a pure function
+    assert draw("mug", COLOURS["red"], 3).tobytes() != img.tobytes()
+
+
+def test_a_missing_shop_names_the_install_command(tmp_path, monkeypatch):
+    monkeypatch.setenv("WEBGAUGE_APPS_HOME", str(tmp_path))
+    with pytest.raises(AppNotInstalled, match="webgauge arena apps install oscar"):
+        get_spec("oscar").require()
+    assert get_spec("oscar").licence == "BSD-3-Clause"
+
+
+def test_families_are_enough_and_long():
+    tasks = build_tasks((0,))
+    assert len(tasks) == len(FAMILIES) >= 5
+    lens = {t.family: len(t.oracle()) for t in tasks}
+    assert sum(n >= 10 for n in lens.values()) >= 2, lens
+    assert any(t.pattern == "image_match" and t.visual for t in tasks)
+
+
+def test_the_count_answer_must_be_the_number():
+    task = next(t for t in build_tasks((2,)) if t.family == "oscar.count")
+    assert task.validate({"agent_answer": [{"text": task.answer}]}).success
+    assert not task.validate({"agent_answer": [{"text": str(int(task.answer) + 1)}]}).success
+    assert not task.validate({"agent_answer": [{"text": f"{task.answer} or {int(task.answer) + 1}"}]}).success
+    assert not task.validate({"agent_answer": [{"text": None}]}).success
+
+
+@pytest.mark.realapps
+def test_shop_reset_is_fast_and_restores_the_same_state_100_times(oscar_server):
+    oscar.reset(0)
+    ctl = oscar.app(oscar_server).control()
+    first = ctl.state("x")[1]
+    db = oscar.home() / "data" / "db.sqlite3"
+    times, hashes = [], set()
+    for i in range(100):
+        if i % 10 == 0:  # dirty the database (an order, a session, a cache entry) and the media folder
+            conn = sqlite3.connect(db)
+            conn.execute("UPDATE order_order SET status='Cancelled' WHERE id<=3")
+            conn.execute("INSERT INTO django_session VALUES ('wgdirty', 'x', '2030-01-01 00:00:00')")
+            conn.execute("INSERT INTO wg_cache VALUES ('k', 'v', '2030-01-01 00:00:00')")
+            conn.commit()
+            conn.close()
+            (oscar.home() / "data" / "media" / "images" / "products" / "stray.jpg").write_bytes(b"x")
+        t0 = time.perf_counter()
+        oscar.reset(0)
+        times.append((time.perf_counter() - t0) * 1000)
+        hashes.add(ctl.state("x")[1])
+    assert hashes == {first}
+    assert statistics.median(times) <= 100, f"reset median {statistics.median(times):.1f} ms"
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM django_session").fetchone() == (0,)
+    assert conn.execute("SELECT count(*) FROM wg_cache").fetchone() == (0,)
+    conn.close()
+    assert not (oscar.home() / "data" / "media" / "images" / "products" / "stray.jpg").exists()
+    oscar.reset(1)
+    assert ctl.state("x")[1] != first
+    oscar.reset(0)
+
+
+@pytest.mark.realapps
+@pytest.mark.timeout(3600)  # every family at ten seeds, one episode after another on one shop
+async def test_shop_oracle_solves_every_family_at_seeds_0_to_9(browser, oscar_server):
+    app = oscar.app(oscar_server)
+    env = app.env(browser)
+    failures = []
+    try:
+        for task in build_tasks(SEEDS):
+            rec, _ = await play(env, app.oracle(task, env), task, keep_dom=False, time_limit_s=300)
+            if not rec.success or rec.forbidden_violations or rec.error:
+                failures.append((task.id, rec.error, rec.validator_errors, rec.forbidden_violations))
+            await env.reset(task)  # the untouched seed fails the validator (the task needs work)
+            assert not task.validate({**env.state, "agent_answer": [{"text": None}]}).success, task.id
+    finally:
+        await env.close()
+    assert not failures, failures
+
+
+@pytest.mark.realapps
+def test_a_second_order_is_a_forbidden_effect_on_oscars_rows(oscar_server):
+    """Buying the right look-alike twice passes neither the validator (two orders) nor the effects."""
+    from webgauge.arena.core.diff import diff_states
+    from webgauge.arena.core.effects import check_effects
+
+    task = next(t for t in build_tasks((0,)) if t.family == "oscar.photo")
+    oscar.reset(0)
+    before = oscar.state()
+    db = oscar.home() / "data" / "db.sqlite3"
+    conn = sqlite3.connect(db)
+    for n in ("200001", "200002"):
+        conn.execute("INSERT INTO order_order (number, currency, total_incl_tax, total_excl_tax, shipping_incl_tax, "
+                     "shipping_excl_tax, shipping_tax_code, status, guest_email, date_placed, user_id, site_id) "
+                     "VALUES (?, 'GBP', 1, 1, 0, 0, '', 'Pending', '', '2026-02-01', 1, 1)", (n,))
+    conn.commit()
+    conn.close()
+    after = oscar.state()
+    assert not task.validate(after).success
+    assert any("at most 1" in e for e in check_effects(task.forbidden_effects, diff_states(before, after)))
+    oscar.reset(0)
