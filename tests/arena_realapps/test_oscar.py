@@ -135,10 +135,10 @@ def test_a_second_order_is_a_forbidden_effect_on_oscars_rows(oscar_server):
     before = oscar.state()
     db = oscar.home() / "data" / "db.sqlite3"
     conn = sqlite3.connect(db)
-    for n in ("200001", "200002"):
-        conn.execute("INSERT INTO order_order (number, currency, total_incl_tax, total_excl_tax, shipping_incl_tax, "
-                     "shipping_excl_tax, shipping_tax_code, status, guest_email, date_placed, user_id, site_id) "
-                     "VALUES (?, 'GBP', 1, 1, 0, 0, '', 'Pending', '', '2026-02-01', 1, 1)", (n,))
+    cols = [r[1] for r in conn.execute("PRAGMA table_info(order_order)") if r[1] not in ("id", "number")]
+    for n in ("200001", "200002"):  # two copies of order 1 under new numbers
+        conn.execute(f"INSERT INTO order_order (number, {', '.join(cols)}) "
+                     f"SELECT ?, {', '.join(cols)} FROM order_order WHERE id = 1", (n,))
     conn.commit()
     conn.close()
     after = oscar.state()
