@@ -225,7 +225,7 @@ def world(seed: int) -> Shop:
             k += 1
 
     people = pool.people(N_CUSTOMERS)
-    customers = []
+    customers: list[Customer] = []
     for i, name in enumerate(people):
         first, last = name.split(" ", 1)
         addrs = tuple(Address(f"{rng.randint(1, 180)} {rng.choice(_STREETS)}", rng.choice(_TOWNS),
@@ -249,7 +249,8 @@ def world(seed: int) -> Shop:
         orders.append(Order(str(100001 + i), c.email, tuple((p.key, rng.choice((1, 1, 1, 2))) for p in picks),
                             minute, rng.randrange(len(c.addresses)),
                             rng.choice(("Complete", "Complete", "Complete", "Being processed", "Pending"))))
-    reviews, seen = [], set()
+    reviews: list[Review] = []
+    seen: set = set()
     top_level = [p for p in products if p.parent is None]
     while len(reviews) < N_REVIEWS:
         p, c = rng.choice(top_level), rng.choice(customers)

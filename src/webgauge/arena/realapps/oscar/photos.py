@@ -24,11 +24,13 @@ def _backdrop(rng: random.Random) -> Image.Image:
     horizon = int(SIZE * rng.uniform(0.62, 0.70))
     rows = Image.new("RGB", (1, SIZE))
     rp = rows.load()
+    assert rp is not None
     for y in range(SIZE):
         f = 0.86 + 0.10 * y / horizon if y < horizon else 0.96 + 0.06 * (y - horizon) / (SIZE - horizon)
         rp[0, y] = tuple(min(255, int(c * f)) for c in tone)
     cols = Image.new("L", (SIZE, 1))
     cp = cols.load()
+    assert cp is not None
     for x in range(SIZE):
         cp[x, 0] = int(255 * (1.0 - 0.10 * ((x - SIZE / 2) / (SIZE / 2)) ** 2))  # vignette towards the sides
     vig = cols.resize((SIZE, SIZE))
@@ -42,6 +44,7 @@ def _shading(box: tuple[int, int, int, int], light: float) -> Image.Image:
     w, h = max(1, x1 - x0), max(1, y1 - y0)
     col = Image.new("L", (w, 1))
     cp = col.load()
+    assert cp is not None
     for x in range(w):
         t = x / max(1, w - 1)
         v = 0.42 + 0.58 * math.cos((t - light) * math.pi * 0.9) ** 2 if abs(t - light) < 0.55 else 0.42
@@ -263,9 +266,9 @@ def draw(shape: str, colour: tuple[int, int, int], variation: int = 0) -> Image.
     _DRAW[shape](layer, tuple(colour), rng)
     angle = rng.uniform(-4, 4)
     if abs(angle) > 0.5:
-        turned = layer.rotate(angle, resample=Image.BICUBIC, fillcolor=img.getpixel((5, SIZE // 2)))
+        turned = layer.rotate(angle, resample=Image.Resampling.BICUBIC, fillcolor=img.getpixel((5, SIZE // 2)))
         diff = ImageChops.difference(layer, img).convert("L").point(lambda p: 255 if p > 3 else 0)
-        mask = diff.rotate(angle, resample=Image.BICUBIC).filter(ImageFilter.GaussianBlur(1))
+        mask = diff.rotate(angle, resample=Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(1))
         img.paste(turned, (0, 0), mask)
         return img
     return layer

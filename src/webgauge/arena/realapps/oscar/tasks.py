@@ -115,7 +115,7 @@ def _order_errs(w: Shop, s, c: Customer, lines: dict[str, int]) -> tuple[dict | 
     o = new[0]
     user = _by(s["auth_user"], "id", o["user_id"])
     errs = [] if user and user["email"] == c.email else [f"the order was placed by {user and user['email']!r}"]
-    got = {}
+    got: dict = {}
     for ln in s["order_line"]:
         if ln["order_id"] == o["id"]:
             got[ln["upc"]] = got.get(ln["upc"], 0) + ln["quantity"]
@@ -166,6 +166,7 @@ def variant_new_address(w: Shop, seed: int) -> Task:
     rng = _rng("variant", seed)
     kids = [p for p in w.products if p.parent and p.category == "T-shirts" and p.stock > 0]
     target = rng.choice(kids)
+    assert target.parent is not None  # a variant names its parent
     parent = w.product(target.parent)
     c = rng.choice(w.customers)
     first, last = c.first_name, c.last_name
@@ -273,6 +274,7 @@ def wishlist_cheapest(w: Shop, seed: int) -> Task:
     cats = [c[1] for c in CATEGORIES if c[1] not in ("T-shirts", "Sneakers") and _cheapest(w, c[1], n)]
     cat = rng.choice(cats)
     picks = _cheapest(w, cat, n)
+    assert picks is not None  # the category was chosen among those with a unique cheapest n
     c = rng.choice(w.customers)
 
     def validate(s) -> TaskResult:

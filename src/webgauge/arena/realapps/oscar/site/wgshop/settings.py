@@ -73,7 +73,7 @@ PASSWORD_HASHERS = ["wgshop.hashers.QuickPBKDF2"]
 HAYSTACK_CONNECTIONS = {"default": {"ENGINE": "haystack.backends.whoosh_backend.WhooshEngine",
                                     "PATH": str(DATA / "whoosh_index")}}
 HAYSTACK_SIGNAL_PROCESSOR = "haystack.signals.BaseSignalProcessor"
-OSCAR_SEARCH_FACETS = {"fields": {}, "queries": {}}  # Whoosh has no facets
+OSCAR_SEARCH_FACETS: dict[str, dict] = {"fields": {}, "queries": {}}  # Whoosh has no facets
 
 STATIC_URL = "/static/"
 STATIC_ROOT = str(SITE_ROOT.parent / "static")
