@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import time
 import urllib.request
@@ -147,6 +148,13 @@ class RealAppControl(ExternalControl):
             fn(seed)
         except (OSError, RuntimeError) as exc:
             raise ResetError(f"reset of {self.app.name!r} to seed {seed} failed: {exc}") from exc
+
+
+def free_port() -> int:
+    """A free TCP port on loopback for an app's server."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def wait_until_up(proc: subprocess.Popen[bytes], url: str, what: str, *, url_timeout: float, poll_s: float,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -22,7 +21,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file, stop_server, wait_until_up
+from ..base import (
+    InstallReport,
+    RealApp,
+    RealAppSpec,
+    apps_home,
+    free_port,
+    restore_file,
+    stop_server,
+    wait_until_up,
+)
 from .content import dump_xml, world
 
 __all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
@@ -162,12 +170,6 @@ def state() -> dict[str, list[dict]]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class MediaWikiServer:
     """PHP's built-in server on loopback with MediaWiki behind ``router.php`` (4 workers)."""
@@ -181,7 +183,7 @@ class MediaWikiServer:
 
     def __enter__(self) -> MediaWikiServer:  # noqa: PYI034
         SPEC.require()
-        self.port = self.port or _free_port()
+        self.port = self.port or free_port()
         env = {**_env(port=self.port), "PHP_CLI_SERVER_WORKERS": "4", "WG_MW_CONF": str(home() / "LocalSettings.php")}
         self.proc = subprocess.Popen(["php", "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
                                       str(Path(__file__).with_name("router.php"))], env=env,

@@ -17,17 +17,25 @@ import fcntl
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..base import InstallReport, RealApp, RealAppSpec, apps_home, restore_file, restore_tree
+from ..base import (
+    InstallReport,
+    RealApp,
+    RealAppSpec,
+    apps_home,
+    free_port,
+    restore_file,
+    restore_tree,
+    stop_server,
+    wait_until_up,
+)
 from .content import world
 
 __all__ = ["SPEC", "OscarServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
@@ -206,12 +214,6 @@ def state(db: Path | None = None) -> dict[str, list[dict]]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class OscarServer:
     """Django's ``runserver`` for the shop on loopback (no autoreload); use as a context manager."""
@@ -225,33 +227,22 @@ class OscarServer:
 
     def __enter__(self) -> OscarServer:  # noqa: PYI034
         SPEC.require()
-        self.port = self.port or _free_port()
+        self.port = self.port or free_port()
         self.proc = subprocess.Popen(
             [str(_py()), str(home() / "site" / "manage.py"), "runserver", f"127.0.0.1:{self.port}", "--noreload",
              "--skip-checks"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(self.base_url + "/catalogue/", timeout=10) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.__exit__()
-                raise RuntimeError(f"the shop's server did not come up on port {self.port}")
-            time.sleep(0.3)
+        try:
+            wait_until_up(self.proc, self.base_url + "/catalogue/", f"the shop's server on port {self.port}",
+                          url_timeout=10, poll_s=0.3, limit_s=90)
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
 
-    def __exit__(self, *exc) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
+    def __exit__(self, *exc: object) -> None:
+        stop_server(self.proc)
+        self.proc = None
 
 
 def app(server: OscarServer) -> RealApp:

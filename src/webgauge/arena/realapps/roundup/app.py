@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from ..base import (
     RealApp,
     RealAppSpec,
     apps_home,
+    free_port,
     restore_file,
     restore_tree,
     stop_server,
@@ -223,12 +223,6 @@ def _msg_text(db: Path, mid: int) -> str:
     return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @dataclass
 class RoundupServer:
     """``roundup-server`` on loopback in fork mode; use as a context manager."""
@@ -242,7 +236,7 @@ class RoundupServer:
 
     def __enter__(self) -> RoundupServer:  # noqa: PYI034
         SPEC.require()
-        self.port = self.port or _free_port()
+        self.port = self.port or free_port()
         _configure(self.port)
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).with_name("serve_script.py")), "-n", "127.0.0.1", "-p", str(self.port),
