@@ -12,6 +12,7 @@ from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.env.episode import play
+from webgauge.arena.env.page_pool import PagePool
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +26,18 @@ def control(arena) -> ControlClient:
     return ControlClient(arena.control_url)
 
 
+@pytest.fixture(scope="module")
+async def page_pool():
+    """Cleared pages kept between a module's tests, as the runner keeps them between episodes."""
+    pool = PagePool()
+    yield pool
+    await pool.close()
+
+
 @pytest.fixture
-def solve_with_oracle(browser, arena):
-    """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers) and returns
+def solve_with_oracle(browser, arena, page_pool):
+    """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers, on pages of the
+    module's pool: cleared pages of its earlier tests) and returns
     ``(records, failed)``: the episode record per task id, and for every task that did not
     succeed, or had a validator error, a rejected step or a forbidden effect, its
     ``(success, validator errors + rejected step results, forbidden violations)``."""
@@ -36,7 +46,7 @@ def solve_with_oracle(browser, arena):
         queue, records = list(tasks), {}
 
         async def worker():
-            env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+            env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), pool=page_pool)
             try:
                 while queue:
                     t = queue.pop(0)
