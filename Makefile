@@ -15,13 +15,18 @@ harness-venvs: bootstrap
 demo: bootstrap
 	$(VENV)/bin/webgauge demo --out $(OUT)
 
+# Two pytest-xdist workers (TEST_WORKERS=0: one process); each test file runs on one worker, with
+# its own Chromium (tests/conftest.py).
+TEST_WORKERS ?= 2
+XDIST := $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
+
 # Everything but the third-party harness runs, which need venvs of their own (make test-harnesses).
 test: bootstrap
-	$(PY) -m pytest -q -p no:cacheprovider -m "not browsergym and not harness"
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browsergym and not harness"
 
 # Every test that needs no browser; a browser test without the `browser` mark fails here, naming the mark.
 test-fast: bootstrap
-	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider -m "not browser and not slow and not browsergym and not harness"
+	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browser and not slow and not browsergym and not harness"
 
 # BrowserGym 0.14.3, Inspect and lmms-eval, each from its own venv (built on first use; needs PyPI).
 test-harnesses: harness-venvs

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 
 FAST_TIER_ENV = "WEBGAUGE_TEST_TIER"
 
@@ -15,6 +16,25 @@ def pytest_configure(config: pytest.Config) -> None:
     missing ``browser`` mark, so a browser test that escaped the mark cannot slow the tier down unseen."""
     if os.environ.get(FAST_TIER_ENV) == "fast":
         os.environ["WEBGAUGE_CHROMIUM"] = str(Path(__file__).parent / "tier" / "chromium")
+
+
+#: Folders whose session fixtures build something slow (a benchmark, an instance set): under
+#: pytest-xdist their tests share one worker, so it is built once.
+_ONE_WORKER_FOLDERS = {"understand", "design2code"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist with ``--dist loadgroup`` (``make test``), each test file runs on one worker
+    (its module fixtures, such as an arena server and its worlds, are made once) and so does each
+    folder of :data:`_ONE_WORKER_FOLDERS`; each worker has its own Chromium."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        parts = item.path.relative_to(config.rootpath).parts
+        folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
+        item.add_marker(pytest.mark.xdist_group(folder if folder in _ONE_WORKER_FOLDERS else "/".join(parts)))
 
 
 @pytest.fixture
@@ -28,8 +48,11 @@ def real_pages_dir() -> Path:
         pytest.fail(str(exc))
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser():
+    """One real Chromium for the session (launching one per test cost about a second each on two
+    cores): every page is its own browser context, and an env keeps its own page pool, so a test
+    sees nothing of another's pages. A test that needs other launch flags launches its own."""
     from webgauge.browser import Browser
 
     async with Browser.launch() as b:

@@ -14,6 +14,7 @@ from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.env.episode import play
+from webgauge.arena.env.page_pool import PagePool
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +26,14 @@ def arena():
 @pytest.fixture
 def control(arena) -> ControlClient:
     return ControlClient(arena.control_url)
+
+
+@pytest.fixture(scope="module")
+async def page_pool():
+    """Cleared pages kept between a module's tests, as the runner keeps them between episodes."""
+    pool = PagePool()
+    yield pool
+    await pool.close()
 
 
 @pytest.fixture
@@ -56,8 +65,9 @@ def oracle_steps():
 
 
 @pytest.fixture
-def solve_with_oracle(browser, arena):
-    """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers) and returns
+def solve_with_oracle(browser, arena, page_pool):
+    """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers, on pages of the
+    module's pool: cleared pages of its earlier tests) and returns
     ``(records, failed)``: the episode record per task id, and for every task that did not
     succeed, or had a validator error, a rejected step or a forbidden effect, its
     ``(success, validator errors + rejected step results, forbidden violations)``."""
@@ -66,7 +76,7 @@ def solve_with_oracle(browser, arena):
         queue, records = list(tasks), {}
 
         async def worker():
-            env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+            env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), pool=page_pool)
             try:
                 while queue:
                     t = queue.pop(0)

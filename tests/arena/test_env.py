@@ -265,6 +265,46 @@ async def test_reused_context_leaks_nothing_between_episodes(browser, arena):
     await pool.close()
 
 
+#: What an app page might do as it goes away: its unload-type handlers and a timer write a cookie,
+#: localStorage, sessionStorage and an IndexedDB database (each named for what wrote it).
+_UNLOAD_WRITER_JS = """() => {
+  const put = (why) => { document.cookie = 'late_' + why + '=1; path=/'; localStorage.setItem('late_' + why, '1');
+    sessionStorage.setItem('late_' + why, '1');
+    const r = indexedDB.open('late_' + why, 1); r.onupgradeneeded = () => r.result.createObjectStore('t'); };
+  for (const ev of ['beforeunload', 'pagehide', 'unload', 'freeze']) addEventListener(ev, () => put(ev));
+  addEventListener('unload', () => put('unload_capture'), true);
+  document.addEventListener('visibilitychange', () => put('visibilitychange'));
+  setInterval(() => put('timer'), 1);
+}"""
+
+_LATE_JS = """async () => [document.cookie, Object.keys(localStorage), Object.keys(sessionStorage),
+  (await indexedDB.databases()).map(d => d.name)].map(x => String(x)).filter(x => x.includes('late_'))"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("double_buffer", [False, True])
+async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next_episode(browser, arena, double_buffer):
+    """Cookies, localStorage, sessionStorage and IndexedDB written by the last episode's page as it
+    goes away (pagehide, unload, beforeunload, visibilitychange, freeze handlers, and a timer that
+    writes every millisecond) are not in the next episode, with either reset; the writer does
+    write when its page merely navigates (the test can fail)."""
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=double_buffer))
+    try:
+        await env.reset(task)
+        await env.page.evaluate(_UNLOAD_WRITER_JS)
+        await env.page.goto(env.base + task.start_url)  # a plain navigation: the handlers write
+        assert len(await env.page.evaluate(_LATE_JS)) == 4
+        for _ in range(3):  # on a reused page (inline) or on the other page and back (double)
+            await env.page.evaluate(_UNLOAD_WRITER_JS)
+            await env.reset(task)
+            await asyncio.sleep(0.1)  # a late write would land by now
+            assert await env.page.evaluate(_LATE_JS) == []
+        assert env.contexts_reused >= 1
+    finally:
+        await env.close()
+
+
 @pytest.mark.browser
 async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(browser, arena):
     """Tasks of other viewport sizes in turn on one env: each episode's document is laid out at its

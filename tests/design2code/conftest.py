@@ -1,22 +1,11 @@
-"""Fixtures for the design2code tests: one real Chromium and one small built instance set
-shared by the session (the machine is small; launching Chromium per test is slow).
-
-Browser tests mark themselves ``pytest.mark.asyncio(loop_scope="session")`` so they run on
-the session loop the shared browser lives on.
+"""Fixtures for the design2code tests: one small built instance set shared by the session, made
+with the session's one Chromium (the ``browser`` fixture of tests/conftest.py).
 """
 
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-
-
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def browser():
-    from webgauge.browser import Browser
-
-    async with Browser.launch() as b:
-        yield b
 
 
 @pytest.fixture(scope="session")
