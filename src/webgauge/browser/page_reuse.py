@@ -37,15 +37,18 @@ class PageReuse(PageState):
         return not (self._closed or self.crashed or self._init_scripts) and fixed(profile) == fixed(self.profile)
 
     async def freeze(self) -> None:
-        """Freeze every tab (``Page.setWebLifecycleState``): no timer, fetch or rendering of its
-        documents runs until a navigation; a cheap way to stop a page at once before
-        :meth:`reuse` blanks and clears it later (a request already on the wire still completes)."""
+        """Stop every tab's scripts at once (``Emulation.setScriptExecutionDisabled``): no timer,
+        handler or callback of its documents runs until :meth:`reuse` blanks the page and turns
+        them on again (a request already on the wire still completes). ``Page.setWebLifecycleState``
+        ("frozen") looks like the tool for this but does not stop a visible page's timers in
+        Chromium 156 (measured: a 1 ms interval kept writing cookies for 300 ms after it)."""
         self._live_tab()  # prunes closed tabs
 
         async def one(p: Any) -> None:
             with contextlib.suppress(Exception):
-                await (await self.cdp(p)).send("Page.setWebLifecycleState", {"state": "frozen"})
+                await (await self.cdp(p)).send("Emulation.setScriptExecutionDisabled", {"value": True})
         await asyncio.gather(*(one(p) for p in self._pages))
+        self._scripts_off = True
 
     async def reuse(self, profile: RenderProfile, *, allowed_origins: tuple[str, ...] = ()) -> None:
         """Make this page as a fresh one for ``profile`` without a new browser context: other
@@ -67,14 +70,18 @@ class PageReuse(PageState):
                 await p.close(run_before_unload=False)
         page = self._pages[0]
         self._pages, self._active = [page], 0
-        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         cdp = await self.cdp(page)
+        if not self._scripts_off:  # the app's scripts stop now, not when its document is finally gone
+            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
         # independent of one another: sent at once, so their round trips overlap
         await asyncio.gather(
             page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
             clear_origin_data(cdp, self._origins_seen | self._allowed),
             self._ctx.clear_cookies(), self._ctx.clear_permissions(),
-            cdp.send("Page.resetNavigationHistory"))
+            cdp.send("Page.resetNavigationHistory"),
+            cdp.send("Emulation.setScriptExecutionDisabled", {"value": False}))  # for the next document
+        self._scripts_off = False
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}

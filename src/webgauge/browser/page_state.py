@@ -54,6 +54,7 @@ class PageState:
     warnings: list[str]
     navigation_id: int
     _cleared: bool
+    _scripts_off: bool
     crashed: bool
     _delays: list[tuple[str, float]]
     _closed: bool

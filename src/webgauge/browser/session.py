@@ -226,6 +226,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.warnings = []
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
+        self._scripts_off = False  # freeze() stopped its scripts (reuse() turns them on again)
         self.crashed = False
         self._delays = []
         self._closed = False
