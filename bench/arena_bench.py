@@ -11,11 +11,13 @@ the browser context (reused and cleared, or fresh), the start page load and the 
 CDP screenshots and change-watch stale checks, and prints the ratio; it also prints the
 machine's load average before and after (the machine may be shared). The step is broken down
 into its phases (guard, action, settle, observe, state read) to show where the time goes.
-Targets (issue 13): step <= 150 ms (oracle, aria off), env reset <= 250 ms. The floor row
+Targets: step <= 150 ms (oracle, aria off), env reset <= 250 ms. The floor row
 (as in ``bench/arena_vs_browsergym.py``: a bare Playwright click on the shop's first "View" link,
 the product page's load event and one CDP screenshot, nothing of webgauge's) is measured in the
 same run, half before and half after the episodes, and each env reset median is printed as a ratio
-to it (target: reset <= 1.5x the floor).
+to it (target: reset <= 1.5x the floor). The start-page floor row opens the episodes' own start
+pages the same bare way (goto from the app's origin, one screenshot): the least a reset of those
+pages costs, since most are heavier than the floor's product page.
 
     --control http       runs episodes through the HTTP control client (the old path)
     --reset inline double  the inline reset (default) beside the double-buffered one
@@ -118,6 +120,36 @@ async def bare_floor(browser, srv, reps: int) -> list[float]:
     return times
 
 
+async def start_page_floor(browser, srv, tasks) -> list[float]:
+    """ms of a bare open of each task's start page: ``goto`` (Playwright, to the load event) on a
+    page already at the app's origin, and one CDP screenshot, with no clearing, settle, element
+    table or state read: what a reset of these very pages costs at the least (the step floor above
+    is one light page, the shop's product page)."""
+    from webgauge.browser.cdp import viewport_png
+
+    times = []
+    for t in tasks:
+        vp = t.viewport
+        page = await browser.new_page(RenderProfile(width=vp.width, height=vp.height,
+                                                    device_scale_factor=vp.device_scale_factor,
+                                                    allowed_origins=(srv.app_url,)))
+        ep = srv.client().create(seed=t.seed)
+        raw = page._page
+        try:
+            cdp = await page.cdp()
+            await raw.goto(f"{srv.app_url}/e/{ep['id']}/", wait_until="load")  # at the origin, as a reset is
+            t0 = time.perf_counter()
+            await raw.goto(f"{srv.app_url}/e/{ep['id']}{t.start_url}", wait_until="load")
+            png = await viewport_png(cdp, vp.width, vp.height, vp.device_scale_factor)
+            times.append((time.perf_counter() - t0) * 1000)
+            if not png:
+                raise RuntimeError(f"no screenshot of {t.id}'s start page")
+        finally:
+            await page.close()
+            srv.client().delete(ep["id"])
+    return times
+
+
 def load() -> str:
     try:
         return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
@@ -206,15 +238,18 @@ async def main() -> None:
                         for k, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
                             print(f"{'  step ' + k + f' ({len(xs)} steps) (ms)':52s}{med(xs)}", flush=True)
             floor += await bare_floor(browser, srv, args.floor_reps // 2)
-        fl = statistics.median(floor)
+            starts = await start_page_floor(browser, srv, tasks)
+        fl, sfl = statistics.median(floor), statistics.median(starts)
         print(f"{'floor: bare click + load + one screenshot (ms)':52s}{med(floor)}   ({len(floor)} measures)",
+              flush=True)
+        print(f"{'start-page floor: bare goto + one screenshot (ms)':52s}{med(starts)}   ({len(starts)} start pages)",
               flush=True)
         print(load(), flush=True)
         for (aria, c, rs), m in medians.items():
             for sp, (r, st) in m.items():
                 print(f"env reset / floor (aria {'on' if aria else 'off'}, concurrency {c}, speedups "
                       f"{'on' if sp else 'off'}, reset {rs}): {r:.0f} / {fl:.0f} ms = {r / fl:.2f}x; "
-                      f"step / floor {st / fl:.2f}x", flush=True)
+                      f"step / floor {st / fl:.2f}x; env reset / start-page floor {r / sfl:.2f}x", flush=True)
         for (aria, c, _sp), m in by_reset.items():
             if "double" in m and "inline" in m:
                 (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]
