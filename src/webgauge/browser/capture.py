@@ -187,11 +187,12 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
 
     ``early_screenshot`` (with ``viewport_screenshot``, viewport captures only) overlaps the
-    screenshot with the settle: ``before_screenshot`` runs and the screenshot is requested as the
-    settle begins, and it is kept only when the settle finds the page settled without waiting: the
-    layout of the call unchanged after ``stable_frames`` frames, no image loading, no web font
-    pending, no request in flight and no DOM mutation in the quiet period, so the frame it shows
-    is that settled state. Otherwise it is dropped and a new one is taken after the settle.
+    screenshot with the settle: ``before_screenshot`` runs and, when it returns the view with no
+    animation running, the screenshot is requested as the settle begins. It is kept only when the
+    settle finds the page settled without waiting: the layout of the call unchanged after
+    ``stable_frames`` frames, no image loading, no web font pending, no request in flight and no
+    DOM mutation in the quiet period, so the frame it shows is that settled state. Otherwise it
+    is dropped and a new one is taken after the settle.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -203,13 +204,16 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
         if (early_screenshot and attempt == 1 and with_screenshot and not full_page
                 and viewport_screenshot is not None and not (pending and pending())):
             view = await before_screenshot() if before_screenshot is not None else None
-            # (the view the arm measured, else none: the screenshot measures its own)
-            early = asyncio.ensure_future(viewport_screenshot(view if isinstance(view, dict) else {}))
+            # only a plain CDP screenshot, with the view the arm measured: with an animation running the
+            # screenshot would be Playwright's, which stops the animations the settle is waiting for
+            if isinstance(view, dict) and view.get("running") == 0 and view.get("vv"):
+                early = asyncio.ensure_future(viewport_screenshot(view))
         report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms,
                               run_js=settle_in)
         if early is not None and not (report.settled and report.frames <= stable_frames):
-            early.cancel()  # the page was still changing: the frame it shows is not the settled state
-            with contextlib.suppress(BaseException):
+            # the page was still changing: the frame it shows is not the settled state. Let it finish
+            # (usually done by now) rather than cancel it: the next screenshot is not asked for beside it
+            with contextlib.suppress(Exception):
                 await early
             early = None
         if not report.settled:  # measure where it stands, to check the capture against that
