@@ -5,9 +5,9 @@ device metrics, captures, "restores" them and detaches. With current Chromium th
 drops the page's viewport emulation altogether, so from the first observation on the page
 lays out at the headless window's size (780x493 CSS px here) instead of the task's viewport,
 and responsive layouts switch (a phone task shows the desktop page). After each screenshot
-this wrapper re-applies the viewport Playwright holds for the page, when the page's size no
-longer matches it, through a CDP session of its own that stays attached (so no detach drops
-it); with a Chromium that keeps the emulation it does nothing.
+this wrapper re-applies the viewport Playwright holds for the page, before and after each
+screenshot, when the page's size no longer matches it, through a CDP session of its own that
+stays attached (so no detach drops it); with a Chromium that keeps the emulation it does nothing.
 """
 
 from __future__ import annotations
@@ -25,21 +25,28 @@ def install() -> bool:
     if getattr(original, "_webgauge_viewport_fix", False):
         return False
 
-    def extract_screenshot(page, *args, **kwargs):
-        img = original(page, *args, **kwargs)
+    def keep_viewport(page) -> None:
         vp = page.viewport_size
-        if vp:
-            try:
-                w, h = page.evaluate(_SIZE_JS)
-                if (int(w), int(h)) != (vp["width"], vp["height"]):
-                    cdp = getattr(page, "_webgauge_cdp", None)
-                    if cdp is None:
-                        cdp = page.context.new_cdp_session(page)
-                        page._webgauge_cdp = cdp  # kept attached for the page's life
-                    cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
-                                                                    "deviceScaleFactor": 0, "mobile": False})
-            except Exception:  # a page closing or navigating: the next observation checks again
-                pass
+        if not vp:
+            return
+        try:
+            w, h = page.evaluate(_SIZE_JS)
+            if (int(w), int(h)) != (vp["width"], vp["height"]):
+                cdp = getattr(page, "_webgauge_cdp", None)
+                if cdp is None:
+                    cdp = page.context.new_cdp_session(page)
+                    page._webgauge_cdp = cdp  # kept attached for the page's life
+                cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
+                                                                "deviceScaleFactor": 0, "mobile": False})
+        except Exception:  # a page closing or navigating: the next observation checks again
+            pass
+
+    def extract_screenshot(page, *args, **kwargs):
+        # before: a tab the last action opened, or a page whose emulation an earlier detach dropped, is
+        # shot at the task's size; after: this screenshot's own detach is undone for what is read next
+        keep_viewport(page)
+        img = original(page, *args, **kwargs)
+        keep_viewport(page)
         return img
 
     extract_screenshot._webgauge_viewport_fix = True
