@@ -15,6 +15,9 @@ from __future__ import annotations
 __all__ = ["install"]
 
 _SIZE_JS = "() => [window.innerWidth, window.innerHeight]"
+# the size once the next frame has been laid out (a detach's resize has reached the page by then)
+_SIZE_NEXT_FRAME_JS = ("() => new Promise((r) => { const s = () => r([window.innerWidth, window.innerHeight]); "
+                       "requestAnimationFrame(s); setTimeout(s, 100); })")
 
 
 def install() -> bool:
@@ -25,28 +28,30 @@ def install() -> bool:
     if getattr(original, "_webgauge_viewport_fix", False):
         return False
 
-    def keep_viewport(page) -> None:
+    def keep_viewport(page, next_frame: bool = False) -> None:
         vp = page.viewport_size
         if not vp:
             return
         try:
-            w, h = page.evaluate(_SIZE_JS)
-            if (int(w), int(h)) != (vp["width"], vp["height"]):
-                cdp = getattr(page, "_webgauge_cdp", None)
-                if cdp is None:
-                    cdp = page.context.new_cdp_session(page)
-                    page._webgauge_cdp = cdp  # kept attached for the page's life
-                cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
-                                                                "deviceScaleFactor": 0, "mobile": False})
+            w, h = page.evaluate(_SIZE_NEXT_FRAME_JS if next_frame else _SIZE_JS)
+            if (int(w), int(h)) == (vp["width"], vp["height"]):
+                return
+            cdp = getattr(page, "_webgauge_cdp", None)
+            if cdp is None:
+                cdp = page.context.new_cdp_session(page)
+                page._webgauge_cdp = cdp  # kept attached for the page's life
+            cdp.send("Emulation.setDeviceMetricsOverride", {"width": vp["width"], "height": vp["height"],
+                                                            "deviceScaleFactor": 0, "mobile": False})
         except Exception:  # a page closing or navigating: the next observation checks again
             pass
 
     def extract_screenshot(page, *args, **kwargs):
         # before: a tab the last action opened, or a page whose emulation an earlier detach dropped, is
-        # shot at the task's size; after: this screenshot's own detach is undone for what is read next
+        # shot at the task's size; after: the screenshot session's detach drops the emulation, and the
+        # page's size follows at its next frame, so it is read there
         keep_viewport(page)
         img = original(page, *args, **kwargs)
-        keep_viewport(page)
+        keep_viewport(page, next_frame=True)
         return img
 
     extract_screenshot._webgauge_viewport_fix = True
