@@ -87,19 +87,17 @@ def consistency_problems(snap: Snapshot) -> list[str]:
 async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_elements: int, with_screenshot: bool,
                 timeout: float, max_full_page_height: int, before: SettleReport,
                 viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None,
-                before_screenshot: Callable[[], Awaitable[Any]] | None = None,
+                before_screenshot: Callable[[], Awaitable[None]] | None = None,
                 full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]], Awaitable[bytes]] | None = None,
-                id_salt: str = "", early_shot: asyncio.Future[bytes] | None = None) -> tuple[Snapshot, list[str]]:
+                id_salt: str = "") -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
-    the problems found (the page changed between the settle, the screenshot and the table).
-    ``early_shot``: a viewport screenshot requested as the settle began, which the settle found
-    already settled (see :func:`capture_page`); taken instead of a new one."""
+    the problems found (the page changed between the settle, the screenshot and the table)."""
     warnings: list[str] = []
     png = b""
-    if before_screenshot is not None and early_shot is None:
+    if before_screenshot is not None:
         await before_screenshot()
-    shot = early_shot
-    if with_screenshot and shot is None:
+    shot = None
+    if with_screenshot:
         if full_page and before.size[1] > max_full_page_height:
             warnings.append(
                 f"page is {before.size[1]} px tall (over {max_full_page_height}): captured the viewport only")
@@ -159,11 +157,11 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                        pending: Callable[[], list[str]] | None = None, attempts: int = CAPTURE_ATTEMPTS,
                        viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None,
                        stable_frames: int = STABLE_FRAMES, quiet_ms: int = 0,
-                       before_screenshot: Callable[[], Awaitable[Any]] | None = None,
+                       before_screenshot: Callable[[], Awaitable[None]] | None = None,
                        settle_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
                        full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]],
                                                       Awaitable[bytes]] | None = None,
-                       id_salt: str = "", early_screenshot: bool = False) -> Snapshot:
+                       id_salt: str = "") -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -185,14 +183,6 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
     ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
     same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
-
-    ``early_screenshot`` (with ``viewport_screenshot``, viewport captures only) overlaps the
-    screenshot with the settle: ``before_screenshot`` runs and, when it returns the view with no
-    animation running, the screenshot is requested as the settle begins. It is kept only when the
-    settle finds the page settled without waiting: the layout of the call unchanged after
-    ``stable_frames`` frames, no image loading, no web font pending, no request in flight and no
-    DOM mutation in the quiet period, so the frame it shows is that settled state. Otherwise it
-    is dropped and a new one is taken after the settle.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -200,22 +190,8 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     snap = None
     for attempt in range(1, max(1, attempts) + 1):
         budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
-        early = None
-        if (early_screenshot and attempt == 1 and with_screenshot and not full_page
-                and viewport_screenshot is not None and not (pending and pending())):
-            view = await before_screenshot() if before_screenshot is not None else None
-            # only a plain CDP screenshot, with the view the arm measured: with an animation running the
-            # screenshot would be Playwright's, which stops the animations the settle is waiting for
-            if isinstance(view, dict) and view.get("running") == 0 and view.get("vv"):
-                early = asyncio.ensure_future(viewport_screenshot(view))
         report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms,
                               run_js=settle_in)
-        if early is not None and not (report.settled and report.frames <= stable_frames):
-            # the page was still changing: the frame it shows is not the settled state. Let it finish
-            # (usually done by now) rather than cancel it: the next screenshot is not asked for beside it
-            with contextlib.suppress(Exception):
-                await early
-            early = None
         if not report.settled:  # measure where it stands, to check the capture against that
             now = await probe_layout(page)
             report.size, report.sig = (int(now["size"][0]), int(now["size"][1])), int(now["sig"])
@@ -223,8 +199,7 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
                                      viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
-                                     full_page_screenshot=full_page_screenshot, id_salt=id_salt,
-                                     early_shot=early)
+                                     full_page_screenshot=full_page_screenshot, id_salt=id_salt)
         if not report.settled:
             unsettled = report.reasons + problems
             break

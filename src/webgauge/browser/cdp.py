@@ -110,15 +110,11 @@ var __wgCanvasSig = async () => {
 
 #: The watch's state for one document, made once in its isolated world (idempotent): a
 #: MutationObserver from the world's creation (``born``) keeps the time of the last DOM mutation
-#: made after parsing (``last``; the settle's quiet period counts from it and from ``born``) and marks
-#: what may change the pixels (``dirty``, cleared by each arm). A tracker made as the document starts
-#: (before its body: :meth:`ChangeWatch.track_new_documents`) has missed no mutation, so ``born``
-#: does not delay the quiet period; one made later may have, and counts as a mutation at its birth.
+#: made after parsing (``last``; the settle's quiet period counts from it) and marks what may change the pixels
+#: (``dirty``, cleared by each arm).
 _TRACKER_JS = """(() => {
   if (window.__wgWatch) return window.__wgWatch;
-  const early = document.readyState === 'loading' && !document.body;
-  const s = {dirty: [], canvas: '', view: __wgView(), nav: false, armed: false,
-             born: early ? -1e9 : performance.now(), last: -1e9};
+  const s = {dirty: [], canvas: '', view: __wgView(), nav: false, armed: false, born: performance.now(), last: -1e9};
   const mark = (why) => { if (s.dirty.length < 8 && !s.dirty.includes(why)) s.dirty.push(why); };
   // the parser's own insertions (readyState "loading") do not count for the quiet period: they are
   // over by DOMContentLoaded; scripts' changes from then on do
@@ -159,12 +155,7 @@ _ARM_JS = _CANVAS_SIG_JS + """(async () => {
   s.dirty = []; s.nav = false; s.submit = null; s.view = __wgView(); s.canvas = await __wgCanvasSig();
   const again = s.armed;
   s.armed = true;
-  // what a viewport screenshot taken now needs (as the settle's report gives it)
-  const vv = window.visualViewport;
-  return {state: again ? 'rearmed' : 'armed',
-          view: {running: document.getAnimations
-                   ? document.getAnimations().filter((a) => a.playState === 'running').length : 0,
-                 vv: vv ? [vv.pageLeft, vv.pageTop, vv.scale] : [scrollX, scrollY, 1]}};
+  return again ? 'rearmed' : 'armed';
 })()"""
 
 _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
@@ -302,14 +293,11 @@ class ChangeWatch:
         except _ContextGone as exc:  # the document went away under the script: as Playwright says it
             raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
-    async def arm(self, new_document: bool = False) -> dict[str, Any]:
+    async def arm(self, new_document: bool = False) -> None:
         """Start (or restart) the stale check: nothing marked from here on is what the last
         screenshot shows. ``new_document``: the tab navigated since the last arm (the caller saw
-        it), so its world is made at once instead of after a failed round trip in the old one.
-        Returns what a viewport screenshot taken now needs: ``{running, vv}`` (running animations,
-        visual viewport), as a settle report's ``view``."""
-        armed = await self._in_world(_ARM_JS, new_document)
-        return dict(armed["view"])
+        it), so its world is made at once instead of after a failed round trip in the old one."""
+        await self._in_world(_ARM_JS, new_document)
 
     async def changes(self) -> list[str]:
         if self._ctx_id is None:

@@ -38,15 +38,13 @@ class PageCapture(PageState):
     # ---- capture ----------------------------------------------------------
     async def capture(self, *, full_page: bool = False, timeout: float | None = None, max_elements: int = 20000,
                       with_aria: bool = True, with_screenshot: bool = True, stable_frames: int = STABLE_FRAMES,
-                      quiet_ms: int = 0, watch: bool = False, early_screenshot: bool = False) -> Snapshot:
+                      quiet_ms: int = 0, watch: bool = False) -> Snapshot:
         """Capture the active tab: screenshot, elements and aria snapshot (read-only).
 
         ``stable_frames`` and ``quiet_ms`` tune the settle (see :func:`capture_page`); ``watch``
         runs the settle in the change watch's world (its quiet period counted from the watch's last
         mutation, see :meth:`track_changes`) and arms the watch (:meth:`watch_changes`) after the
-        settle, right before the screenshot. ``early_screenshot`` (with CDP screenshots, viewport only)
-        requests the screenshot as the settle begins and keeps it when the page was already settled
-        (see :func:`capture_page`).
+        settle, right before the screenshot.
 
         A page that navigates during the capture (a form submitted by a timer, a redirect)
         is captured again once the new document has loaded, within the same ``timeout``.
@@ -70,8 +68,7 @@ class PageCapture(PageState):
                                  before_screenshot=self.watch_changes if watch else None,
                                  settle_in=self.run_in_watch if watch else None,
                                  full_page_screenshot=self.full_page_png if self.fast_full_page else None,
-                                 id_salt=self.id_salt,
-                                 early_screenshot=early_screenshot and self.fast_screenshots),
+                                 id_salt=self.id_salt),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -165,13 +162,11 @@ class PageCapture(PageState):
         return await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]),
                                    self.profile.device_scale_factor)
 
-    async def watch_changes(self) -> dict[str, Any]:
+    async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot
-        see); :meth:`changes_since_watch` tells what happened since. Call it before a capture.
-        Returns the tab's ``view`` at this moment (running animations, visual viewport: what
-        :meth:`viewport_png` needs)."""
+        see); :meth:`changes_since_watch` tells what happened since. Call it before a capture."""
         watch, new_document = await self._watch()
-        return await watch.arm(new_document=new_document)
+        await watch.arm(new_document=new_document)
 
     async def _watch(self) -> tuple[ChangeWatch, bool]:
         """The active tab's change watch, and whether the tab navigated since it last ran

@@ -66,10 +66,8 @@ class SettleAndCapture(EnvState):
             try:
                 self._dialogs_seen = len(self.page.dialogs)
                 # the change watch is armed after the settle, right before the screenshot: any later change counts
-                # (the screenshot overlaps the settle and is kept when the page was settled already)
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria, watch=self.watch_changes,
-                                               stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms,
-                                               early_screenshot=True)
+                                               stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms)
                 break
             except PageError as exc:
                 if exc.kind != "navigation" or attempt == 3:
