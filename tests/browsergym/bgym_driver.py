@@ -7,6 +7,9 @@ Reads one JSON command per line on stdin, writes one JSON reply per line on stdo
 - ``{"op": "reset", "family": ..., "seed": ...}``: ``gym.make("browsergym/webgauge.<family>")``
   with BrowserGym's high-level action set (as AgentLab builds it), then ``env.reset(seed=...)``;
 - ``{"op": "step", "action": "click('12')"}``: ``env.step(action)``;
+- ``{"op": "probe", "js": ...}``: a script of the test's own, run in BrowserGym's page after each
+  later reset (and in every document the episode opens); ``""`` stops it;
+- ``{"op": "page_eval", "js": ...}``: the value of ``js`` evaluated in BrowserGym's page (its main world);
 - ``{"op": "close"}``.
 
 Each reset/step reply carries the BrowserGym observation's keys, the reward and flags, and a
@@ -33,6 +36,7 @@ class Driver:
         self.env = None
         self.capture_js = ""
         self.chromium = ""
+        self.probe_js = ""
 
     def init(self, cmd: dict) -> dict:
         from importlib.metadata import version
@@ -78,6 +82,10 @@ class Driver:
                             task_kwargs={k: cmd[k] for k in ("arena_url", "heldout") if k in cmd})
         t0 = time.perf_counter()
         obs, info = self.env.reset(seed=cmd.get("seed"))
+        if self.probe_js:
+            page = self.env.unwrapped.page
+            page.context.add_init_script(self.probe_js)
+            page.evaluate(self.probe_js)
         return self.reply(obs, task_info=info.get("task_info", {}), goal=obs.get("goal_object"),
                           ms=(time.perf_counter() - t0) * 1000)
 
@@ -86,6 +94,13 @@ class Driver:
         obs, reward, terminated, truncated, info = self.env.step(cmd["action"])
         return self.reply(obs, reward=reward, terminated=terminated, truncated=truncated,
                           task_info=info.get("task_info", {}), ms=(time.perf_counter() - t0) * 1000)
+
+    def probe(self, cmd: dict) -> dict:
+        self.probe_js = cmd["js"]
+        return {"probe": bool(self.probe_js)}
+
+    def page_eval(self, cmd: dict) -> dict:
+        return {"value": self.env.unwrapped.page.evaluate(cmd["js"])}
 
     def close(self, cmd: dict) -> dict:
         if self.env is not None:

@@ -11,6 +11,7 @@ Long (58 families in Chromium): marked ``browsergym``. Run it alone with
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -107,3 +108,49 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
         assert e.goal, f
         # the page keeps the task's viewport through every step (see browsergym/webgauge/viewport_fix.py)
         assert e.viewports == {viewports[f]}, (f, e.viewports)
+
+
+#: The test's own probe in BrowserGym's page: every resize, and the viewport at every pointer press.
+PROBE_JS = """(() => {
+  if (window.__probe) return;
+  const p = window.__probe = {resizes: [], downs: []};
+  addEventListener('resize', () => p.resizes.push([innerWidth, innerHeight]));
+  document.addEventListener('pointerdown', (e) => p.downs.push([innerWidth, innerHeight]), true);
+})()"""
+
+#: What a page script could check for a tampered page: its fetch/XHR functions and its globals.
+NATIVE_JS = """() => ({
+  fetch: Function.prototype.toString.call(window.fetch),
+  send: Function.prototype.toString.call(XMLHttpRequest.prototype.send),
+  open: Function.prototype.toString.call(XMLHttpRequest.prototype.open),
+  globals: Object.getOwnPropertyNames(window).filter((n) => /^__(wg|webgauge)/i.test(n)),
+})"""
+
+
+def test_page_sees_nothing_of_the_package_and_keeps_its_viewport_through_a_drag():
+    """The package's settle wait and screenshot leave the page as the browser made it: fetch and
+    XMLHttpRequest are native and no global is added; and the page never changes size. BrowserGym's
+    own screenshot detached a CDP session after each observation, which dropped the viewport
+    emulation for a moment (two resize events an observation): a drag's mouse_down/mouse_up steps
+    on a loaded machine then landed in the window's 780x493 layout, and board.triage got 0.0."""
+    py = _python()
+    task = build_tasks((SEED,), families=["board.triage"])[0]
+    with Service(slots=1) as svc:
+        driver = Driver(py, svc.url)
+        try:
+            driver.call(op="reset", family=task.family, seed=task.seed)
+            seen = driver.call(op="page_eval", js=NATIVE_JS)["value"]
+            for fn in ("fetch", "send", "open"):
+                assert "[native code]" in seen[fn], (fn, seen[fn][:300])
+            assert seen["globals"] == [], seen["globals"]
+            driver.call(op="probe", js=PROBE_JS)
+            ep = asyncio.run(play_oracle_bgym(driver, task))
+            probe = driver.call(op="page_eval", js="() => window.__probe")["value"]
+        finally:
+            driver.close()
+    assert ep.reward == 1.0, (ep.verdict, ep.errors, ep.actions)
+    size = [task.viewport.width, task.viewport.height]
+    assert probe["resizes"] == [], f"the page changed size during the episode: {probe['resizes'][:6]}"
+    drags = sum(a.startswith("mouse_down") for a in ep.actions)
+    assert drags >= 2 and len(probe["downs"]) >= drags, (drags, probe)
+    assert all(d == size for d in probe["downs"]), (size, probe["downs"])

@@ -9,8 +9,8 @@ from __future__ import annotations
 from browsergym.core.registration import register_task
 
 from .client import API_VERSION, URL_ENV, ArenaClient, ArenaServiceError
+from .page_watch import install as _install_screenshot
 from .task import FAMILIES, WebgaugeTask
-from .viewport_fix import install as _install_viewport_fix
 
 __all__ = ["API_VERSION", "ENV_IDS", "FAMILIES", "URL_ENV", "ArenaClient", "ArenaServiceError", "WebgaugeTask"]
 
@@ -19,4 +19,4 @@ for _family in FAMILIES:
     register_task(f"webgauge.{_family}", WebgaugeTask, task_kwargs={"family": _family})
     ENV_IDS.append(f"browsergym/webgauge.{_family}")
 
-_install_viewport_fix()
+_install_screenshot()  # BrowserGym's screenshot through the page's kept session: no viewport change

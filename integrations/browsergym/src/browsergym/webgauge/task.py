@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 from browsergym.core.task import AbstractBrowserTask
 
 from .client import ArenaClient
-from .settle import INIT_JS as SETTLE_JS
-from .settle import settle
+from .page_watch import PageWatch
 
 __all__ = ["FAMILIES", "WebgaugeTask", "family_table"]
 
@@ -72,7 +71,10 @@ class WebgaugeTask(AbstractBrowserTask):
             # the control API is for this process only: the page may not reach it
             control = urlsplit(self.client.url)
             page.context.route(f"{control.scheme}://{control.netloc}/**", lambda route: route.abort())
-            page.context.add_init_script(SETTLE_JS)  # counts the page's requests, notes its DOM changes
+            # requests and DOM changes followed from outside the page's world (see page_watch.py), from the
+            # start page's first request, and in every tab the episode opens
+            PageWatch.of(page)
+            PageWatch.follow(page.context)
             goal = r["goal"]
             files = {}
             if r.get("files"):
@@ -83,7 +85,7 @@ class WebgaugeTask(AbstractBrowserTask):
                     files[name] = str(path)
                 goal += "\nFiles you may upload: " + ", ".join(files.values())
             page.goto(r["start_url"], timeout=max(self.timeout, 30_000))  # a loaded machine loads slowly
-            settle(page, cap_ms=self.settle_ms)  # what the page draws from its API is in the first observation
+            PageWatch.of(page).settle(cap_ms=self.settle_ms)  # what the page draws from its API is observed
         except BaseException:
             self.teardown()
             raise
@@ -97,7 +99,7 @@ class WebgaugeTask(AbstractBrowserTask):
         reported the task infeasible; before that no reward and not done."""
         if self.client is None:
             raise RuntimeError("validate() before setup()")
-        settle(page, cap_ms=self.settle_ms)  # BrowserGym observes right after this: let the action's effects land
+        PageWatch.of(page).settle(cap_ms=self.settle_ms)  # BrowserGym observes right after this
         answer, done = _agent_answer(chat_messages)
         verdict = self.client.validate(answer if done else None)
         if not done:
