@@ -106,7 +106,7 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
         assert e.obs_keys["axtree_object"] and e.obs_keys["dom_object"] and e.axtree_nodes > 10, f
         assert e.goal, f
-        # the page keeps the task's viewport through every step (see browsergym/webgauge/viewport_fix.py)
+        # the page keeps the task's viewport through every step (see browsergym/webgauge/page_watch.py)
         assert e.viewports == {viewports[f]}, (f, e.viewports)
 
 
