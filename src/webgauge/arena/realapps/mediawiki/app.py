@@ -47,6 +47,7 @@ _UPLOADS = (
     "\n# webgauge: uploads in the data folder (restored by a reset), served by router.php; no image scaler needed\n"
     '$wgEnableUploads = true;\n$wgUploadDirectory = getenv("WG_MW_DATA") . "/images";\n$wgUploadPath = "/images";\n'
     "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
+_LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/wiki.png"];\n'
 ADMIN_PASSWORD = "Wg-admin-pass-1"
 
 
@@ -104,6 +105,10 @@ def install(say=print) -> InstallReport:
     if "$wgUploadDirectory" not in ls:  # also upgrades an install made before the wiki had images
         (h / "LocalSettings.php").write_text(ls + _UPLOADS, encoding="utf-8")
         steps.append("uploads enabled")
+    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+    if _LOGO not in ls:  # Debian's own wiki logo instead of install.php's "change your logo" placeholder
+        (h / "LocalSettings.php").write_text(ls + _LOGO, encoding="utf-8")
+        steps.append("logo set")
     (h / "data" / "images").mkdir(exist_ok=True)
     if not (_snap(0) / "wiki.sqlite").is_file():
         say("importDump.php: seed 0")
