@@ -4,7 +4,9 @@ Run with ``-m realapps`` after ``webgauge arena apps install mediawiki``."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 import sqlite3
 import statistics
 import time
@@ -17,6 +19,7 @@ from webgauge.arena.realapps.mediawiki.content import world
 from webgauge.arena.realapps.mediawiki.tasks import build_tasks
 
 SEEDS = tuple(int(s) for s in os.environ.get("WEBGAUGE_REALAPPS_SEEDS", "0,1,2,3,4,5,6,7,8,9").split(","))
+FAMILIES = os.environ.get("WEBGAUGE_REALAPPS_FAMILIES", "").split(",") if os.environ.get("WEBGAUGE_REALAPPS_FAMILIES") else None
 
 
 def test_wiki_content_is_a_pure_function_of_the_seed():
@@ -50,7 +53,7 @@ async def test_wiki_oracle_solves_every_family(browser, mediawiki_server):
     env = app.env(browser)
     failures = []
     try:
-        for task in build_tasks(SEEDS):
+        for task in build_tasks(SEEDS, families=FAMILIES):
             rec, _ = await play(env, app.oracle(task, env), task, keep_dom=False, time_limit_s=300)
             if not rec.success or rec.forbidden_violations or rec.error:
                 failures.append((task.id, rec.error, rec.validator_errors, rec.forbidden_violations))
@@ -59,3 +62,86 @@ async def test_wiki_oracle_solves_every_family(browser, mediawiki_server):
     finally:
         await env.close()
     assert not failures, failures
+
+
+def _answer(task, text):
+    return task.validate({"agent_answer": [{"text": text}]})
+
+
+def test_wiki_answers_must_commit_to_one_name():
+    """Hedged answers fail the answer families: both towns, every district, the answer plus another name."""
+    for seed in range(20):
+        w = world(seed)
+        for task in build_tasks((seed,), families=("wiki.district", "wiki.older")):
+            right = task.answer
+            assert _answer(task, right).success, task.id
+            assert _answer(task, f"It is {right}.").success, task.id
+            pool = (sorted({d for t in w.towns for d, _ in t.districts if d.startswith(right.split()[0])})
+                    if task.family == "wiki.district" else [t.name for t in w.towns])
+            other = next(x for x in pool if x != right)
+            for hedge in (f"{right} or {other}", f"{other}, {right}", ", ".join(pool), " ".join(pool),
+                          f"{right} (maybe {other})", other, ""):
+                assert not _answer(task, hedge).success, (task.id, hedge)
+
+
+def test_long_wiki_families_are_long_and_name_their_targets():
+    tasks = build_tasks(range(10), families=("wiki.sheet", "wiki.rename", "wiki.sync"))
+    assert {t.family for t in tasks} == {"wiki.sheet", "wiki.rename", "wiki.sync"}
+    assert min(len(t.oracle()) for t in tasks) >= 10
+    from webgauge.arena.realapps.mediawiki.tasks import FAMILIES
+
+    assert len(FAMILIES) >= 8 and sum(len(t.oracle()) >= 10 for t in build_tasks((0,))) * 3 >= len(FAMILIES)
+
+
+def _sheet_towns(task, w):
+    nums = [int(n) for n in re.findall(r"Survey sheet (\d+)\.png", task.instruction)]
+    return [next(t for t in w.towns if t.sheet == n) for n in nums]
+
+
+@pytest.mark.realapps
+@pytest.mark.timeout(900)
+async def test_sloppy_wiki_work_fails_on_the_wikis_own_tables(browser, mediawiki_server):
+    """Played through the real wiki: a sheet shown on both towns (a hedge), a move without relinking,
+    a list with one stale figure left, and the right work plus an edit elsewhere all fail."""
+    from webgauge.arena.realapps.mediawiki.content import list_text, map_row, page_text
+    from webgauge.arena.realapps.mediawiki.tasks import _edit, _login
+
+    w = world(0)
+    tasks = {t.family: t for t in build_tasks((0,), families=("wiki.sheet", "wiki.rename", "wiki.sync"))}
+    a, b = _sheet_towns(tasks["wiki.sheet"], w)
+    both = page_text(a, show_map=True).replace(map_row(a), map_row(a) + map_row(b))
+    rename = tasks["wiki.rename"]
+    old, new = re.search(r"The town (\S+) has been officially renamed (\S+)\.", rename.instruction).groups()
+    moved = next(t for t in w.towns if t.name == old)
+    sync = tasks["wiki.sync"]
+    region = sync.instruction.split("List of towns in the ")[1].split(" are out")[0]
+    stale = [t for t in w.in_region(region) if t.listed_population is not None]
+    half = list_text(w, region).replace(f"[[{stale[0].name}]] || {stale[0].listed_population:,}",
+                                        f"[[{stale[0].name}]] || {stale[0].population:,}")
+    bystander = next(t for t in w.towns if t.name not in {a.name, b.name, old, *moved.neighbours}
+                     and old not in t.neighbours)
+    cases = [  # (task, steps, what must go wrong)
+        (tasks["wiki.sheet"], _edit(a.name, both, "x") + _edit(b.name, page_text(b, show_map=True), "x"), "validator"),
+        (rename, [*_login(), *rename.oracle()[4:8]], "validator"),
+        (sync, _edit(f"List of towns in the {region}", half, "x"), "validator"),
+        (sync, [*sync.oracle(), *_edit(bystander.name, page_text(bystander) + "\nSee also the list.", "x")],
+         "forbidden"),
+    ]
+    app = mediawiki.app(mediawiki_server)
+    env = app.env(browser)
+    try:
+        for task, steps, wrong in cases:
+            sloppy = dataclasses.replace(task, oracle=lambda steps=steps: steps)
+            rec, _ = await play(env, app.oracle(sloppy, env), sloppy, keep_dom=False, time_limit_s=300)
+            assert rec.error is None, (task.id, rec.error)
+            if wrong == "validator":
+                assert not rec.success and rec.validator_errors, (task.id, rec.validator_errors)
+            else:
+                assert rec.forbidden_violations and any(str(_page_id_of(w, bystander.name)) in v
+                                                        for v in rec.forbidden_violations), rec.forbidden_violations
+    finally:
+        await env.close()
+
+
+def _page_id_of(w, name):
+    return next(k + 2 for k, t in enumerate(w.towns) if t.name == name)

@@ -3,10 +3,13 @@
 Layout under ``apps_home()/mediawiki``: ``LocalSettings.php`` (written by MediaWiki's own
 ``install.php``; the data folder and server URL come from the environment so one install
 serves any port and any seed build), ``data/`` (``wiki.sqlite``, the object cache with
-sessions and parser cache in ``wikicache.sqlite``, the job queue) and ``snapshots/seed-N/``.
-Content is loaded with MediaWiki's ``importDump.php``; pages are served by PHP's built-in
-server on loopback (``router.php`` sends every non-static request to MediaWiki's entry points).
-Reset copies the seed's database files back (sessions and cached pages are in them).
+sessions and parser cache in ``wikicache.sqlite``, the job queue, ``images/`` the uploaded
+files) and ``snapshots/v2-seed-N/``. Pages are loaded with MediaWiki's ``importDump.php``,
+images (drawn locally) with its ``importImages.php``, links with ``refreshLinks.php``; pages
+are served by PHP's built-in server on loopback (``router.php`` sends every non-static
+request to MediaWiki's entry points and serves the uploads). Reset copies the seed's database
+files back (sessions and cached pages are in them) and brings ``images/`` back to the
+snapshot's files.
 """
 
 from __future__ import annotations
@@ -28,16 +31,23 @@ from ..base import (
     apps_home,
     free_port,
     restore_file,
+    restore_tree,
     stop_server,
     wait_until_up,
 )
-from .content import dump_xml, world
+from .content import draw_images, dump_xml, world
 
 __all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
 DB_FILES = ("wiki.sqlite", "wikicache.sqlite", "wiki_jobqueue.sqlite")
+CONTENT_VERSION = 2  # snapshots of older content (other folder names) are never used
+_UPLOADS = (
+    "\n# webgauge: uploads in the data folder (restored by a reset), served by router.php; no image scaler needed\n"
+    '$wgEnableUploads = true;\n$wgUploadDirectory = getenv("WG_MW_DATA") . "/images";\n$wgUploadPath = "/images";\n'
+    "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
+_LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/wiki.png"];\n'
 ADMIN_PASSWORD = "Wg-admin-pass-1"
 
 
@@ -91,7 +101,16 @@ def install(say=print) -> InstallReport:
                "$wgJobRunRate = 0;\n$wgPasswordAttemptThrottle = [];\n$wgRateLimits = [];\n")
         (h / "LocalSettings.php").write_text(ls, encoding="utf-8")
         steps.append("wiki installed (SQLite)")
-    if not (h / "snapshots" / "seed-0" / "wiki.sqlite").is_file():
+    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+    if "$wgUploadDirectory" not in ls:  # also upgrades an install made before the wiki had images
+        (h / "LocalSettings.php").write_text(ls + _UPLOADS, encoding="utf-8")
+        steps.append("uploads enabled")
+    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+    if _LOGO not in ls:  # Debian's own wiki logo instead of install.php's "change your logo" placeholder
+        (h / "LocalSettings.php").write_text(ls + _LOGO, encoding="utf-8")
+        steps.append("logo set")
+    (h / "data" / "images").mkdir(exist_ok=True)
+    if not (_snap(0) / "wiki.sqlite").is_file():
         say("importDump.php: seed 0")
         build_seed(0)
         steps.append("seed 0 built")
@@ -100,7 +119,7 @@ def install(say=print) -> InstallReport:
 
 
 def _snap(seed: int) -> Path:
-    return home() / "snapshots" / f"seed-{int(seed)}"
+    return home() / "snapshots" / f"v{CONTENT_VERSION}-seed-{int(seed)}"
 
 
 def build_seed(seed: int) -> Path:
@@ -119,19 +138,24 @@ def build_seed(seed: int) -> Path:
         build = home() / f"build-{int(seed)}"
         shutil.rmtree(build, ignore_errors=True)
         shutil.copytree(blank, build)
-        with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False, encoding="utf-8") as dump:
-            dump.write(dump_xml(world(seed)))
-        try:
-            _php("importDump.php", "--no-updates", dump.name, data=build)
-            _php("rebuildrecentchanges.php", data=build)
-            _php("initSiteStats.php", "--update", data=build)
-        finally:
-            os.unlink(dump.name)
+        (build / "images").mkdir()
+        w = world(seed)
+        with tempfile.TemporaryDirectory() as d:
+            (Path(d) / "dump.xml").write_text(dump_xml(w), encoding="utf-8")
+            draw_images(w, Path(d) / "upload")
+            _php("importDump.php", "--no-updates", str(Path(d) / "dump.xml"), data=build)
+            _php("importImages.php", "--comment-ext=txt", "--extensions=png", "--user=Admin",
+                 "--summary=Gazetteer images", "--timestamp=20260109100000", str(Path(d) / "upload"), data=build)
+        _php("refreshLinks.php", data=build)  # links, image links and categories of the imported pages
+        _php("runJobs.php", data=build)
+        _php("rebuildrecentchanges.php", data=build)
+        _php("initSiteStats.php", "--update", data=build)
         tmp = snap.with_name(snap.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        (tmp / "images").mkdir(parents=True)
         for f in DB_FILES:
             restore_file(build / f, tmp / f)
+        restore_tree(build / "images", tmp / "images")
         shutil.rmtree(snap, ignore_errors=True)
         os.replace(tmp, snap)
         shutil.rmtree(build, ignore_errors=True)
@@ -142,15 +166,22 @@ def reset(seed: int) -> None:
     snap = build_seed(seed)
     for f in DB_FILES:
         restore_file(snap / f, home() / "data" / f)
+    restore_tree(snap / "images", home() / "data" / "images")
 
 
-_TEXT = ("SELECT p.page_id, p.page_namespace, p.page_title, p.page_latest, t.old_text AS text FROM page p "
+_TEXT = ("SELECT p.page_id, p.page_namespace, p.page_title, p.page_is_redirect, p.page_latest, t.old_text AS text "
+         "FROM page p "
          "JOIN slots s ON s.slot_revision_id = p.page_latest JOIN content c ON c.content_id = s.slot_content_id "
          "JOIN text t ON c.content_address = 'tt:' || t.old_id ORDER BY p.page_id")
 
 
+_LINKS = {"pagelinks": ("pl_from", "pl_namespace", "pl_title"), "imagelinks": ("il_from", "il_to"),
+          "redirect": ("rd_from", "rd_namespace", "rd_title")}
+
+
 def state() -> dict[str, list[dict]]:
-    """Pages with their current wikitext, revisions (with comments) and users, by SQL on MediaWiki's tables."""
+    """Pages with their current wikitext, revisions (with comments), users, uploaded images and the
+    link tables (``pagelinks``, ``imagelinks``, ``redirect``; keyed ``from:...:to``), by SQL on MediaWiki's tables."""
     conn = sqlite3.connect(f"file:{home() / 'data' / 'wiki.sqlite'}?mode=ro", uri=True, timeout=10)
     conn.row_factory = sqlite3.Row
     try:
@@ -161,7 +192,12 @@ def state() -> dict[str, list[dict]]:
                    "JOIN revision_comment_temp rc ON rc.revcomment_rev = r.rev_id "
                    "JOIN comment c ON c.comment_id = rc.revcomment_comment_id "
                    "ORDER BY r.rev_id")],
-               "user": [dict(r) for r in conn.execute("SELECT user_id, user_name FROM user ORDER BY user_id")]}
+               "user": [dict(r) for r in conn.execute("SELECT user_id, user_name FROM user ORDER BY user_id")],
+               "image": [dict(r) for r in conn.execute(
+                   "SELECT img_name, img_size, img_width, img_height, img_sha1 FROM image ORDER BY img_name")]}
+        for table, cols in _LINKS.items():
+            out[table] = [{"key": ":".join(str(r[c]) for c in cols), **dict(r)}
+                          for r in conn.execute(f"SELECT {', '.join(cols)} FROM {table} ORDER BY {', '.join(cols)}")]
         for r in out["page"]:
             if isinstance(r["text"], bytes):
                 r["text"] = r["text"].decode("utf-8", "replace")

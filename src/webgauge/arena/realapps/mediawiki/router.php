@@ -1,9 +1,27 @@
 <?php
-// PHP built-in server router for MediaWiki: static files are served as they are, every other
-// request goes to MediaWiki's entry point (index.php, api.php, load.php...) with the
-// LocalSettings.php named by WG_MW_CONF.
+// PHP built-in server router for MediaWiki: uploads (/images/...) are served from the data
+// folder named by WG_MW_DATA, static files are served as they are, every other request goes
+// to MediaWiki's entry point (index.php, api.php, load.php...) with the LocalSettings.php
+// named by WG_MW_CONF.
 define('MW_CONFIG_FILE', getenv('WG_MW_CONF'));
-$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
+$path = rawurldecode(parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH));
+if (strncmp($path, '/images/', 8) === 0) {
+    $root = realpath(getenv('WG_MW_DATA') . '/images');
+    $file = realpath($root . substr($path, 7));
+    if ($root === false || $file === false || strncmp($file, $root . '/', strlen($root) + 1) !== 0 || !is_file($file)) {
+        http_response_code(404);
+        echo 'Not found';
+        return true;
+    }
+    $types = ['png' => 'image/png', 'jpg' => 'image/jpeg', 'jpeg' => 'image/jpeg', 'gif' => 'image/gif',
+              'webp' => 'image/webp', 'svg' => 'image/svg+xml'];
+    $ext = strtolower(pathinfo($file, PATHINFO_EXTENSION));
+    header('Content-Type: ' . ($types[$ext] ?? 'application/octet-stream'));
+    header('Content-Length: ' . filesize($file));
+    header('Cache-Control: no-store');
+    readfile($file);
+    return true;
+}
 $file = realpath($_SERVER['DOCUMENT_ROOT'] . $path);
 if ($file !== false && is_file($file) && substr($file, -4) !== '.php') {
     return false;

@@ -3,7 +3,9 @@ content, text, joined by :func:`~.app.state`); oracles use the wiki's real pages
 
 from __future__ import annotations
 
+import difflib
 import random
+import re
 from collections.abc import Callable
 from urllib.parse import quote
 
@@ -11,7 +13,8 @@ from ...core.answers import check_answer, names
 from ...core.effects import MaxInserts, NoChanges, OnlyRowsChange
 from ...core.script import Click, Done, Fill, Go, Match
 from ...core.task import Task, TaskResult, Viewport
-from .content import Town, page_text, world
+from .app import ADMIN_PASSWORD
+from .content import REGIONS, SHEET_CATEGORY, Town, World, list_text, list_title, page_text, sheet_file, world
 
 __all__ = ["FAMILIES", "build_tasks"]
 
@@ -35,7 +38,7 @@ def _view(title: str) -> Go:
     return Go(f"/index.php?title={quote(title)}")
 
 
-def census_update(towns: tuple[Town, ...], seed: int) -> Task:
+def census_update(towns: World, seed: int) -> Task:
     rng = _rng("census", seed)
     k, t = rng.randrange(len(towns)), None
     t = towns[k]
@@ -72,7 +75,7 @@ def census_update(towns: tuple[Town, ...], seed: int) -> Task:
                 **_common("census", seed, "states", 12))
 
 
-def largest_district(towns: tuple[Town, ...], seed: int) -> Task:
+def largest_district(towns: World, seed: int) -> Task:
     rng = _rng("district", seed)
     t = rng.choice([x for x in towns if len({p for _, p in x.districts}) == len(x.districts)])
     name = max(t.districts, key=lambda d: d[1])[0]
@@ -88,7 +91,7 @@ def largest_district(towns: tuple[Town, ...], seed: int) -> Task:
                 oracle=lambda: [_view(t.name), Done(name)], **_common("district", seed, "similar_options", 10))
 
 
-def older_town(towns: tuple[Town, ...], seed: int) -> Task:
+def older_town(towns: World, seed: int) -> Task:
     rng = _rng("older", seed)
     a, b = rng.sample([x for x in towns], 2)
     while a.founded == b.founded:
@@ -109,7 +112,7 @@ def older_town(towns: tuple[Town, ...], seed: int) -> Task:
                 oracle=oracle, **_common("older", seed, "similar_options", 10))
 
 
-def add_district(towns: tuple[Town, ...], seed: int) -> Task:
+def add_district(towns: World, seed: int) -> Task:
     rng = _rng("add", seed)
     k = rng.randrange(len(towns))
     t = towns[k]
@@ -132,7 +135,7 @@ def add_district(towns: tuple[Town, ...], seed: int) -> Task:
                 **_common("add", seed, "states", 12))
 
 
-def new_town_page(towns: tuple[Town, ...], seed: int) -> Task:
+def new_town_page(towns: World, seed: int) -> Task:
     rng = _rng("new", seed)
     base = rng.choice(towns)
     name = f"New {base.name}"
@@ -160,9 +163,187 @@ def new_town_page(towns: tuple[Town, ...], seed: int) -> Task:
                 **_common("new", seed, "menus_dialogs", 12))
 
 
-FAMILIES: dict[str, Callable[[tuple[Town, ...], int], Task]] = {
+# ---- long families: several pages, the wiki's own move and file pages, its sortable lists ----
+
+_TEXTBOX = Match(tag="textarea", attrs=(("name", "wpTextbox1"),))
+_SUMMARY = Match(tag="input", attrs=(("name", "wpSummary"),))
+_SAVE = Match(tag="input", attrs=(("name", "wpSave"),))
+
+
+def _edit(title: str, text: str, summary: str) -> list:
+    return [Go(f"/index.php?title={quote(title)}&action=edit"), Fill(_TEXTBOX, text), Fill(_SUMMARY, summary),
+            Click(_SAVE)]
+
+
+def _login() -> list:
+    return [Go("/index.php?title=Special:UserLogin"), Fill(Match(tag="input", attrs=(("name", "wpName"),)), "Admin"),
+            Fill(Match(tag="input", attrs=(("name", "wpPassword"),)), ADMIN_PASSWORD),
+            Click(Match(tag="button", attrs=(("name", "wploginattempt"),)))]
+
+
+def _db_title(title: str) -> str:
+    return title.replace(" ", "_")
+
+
+def _page_id(w: World, title: str) -> int:
+    """The page id of a seeded page: the Main Page is 1, town ``k`` is ``k + 2``, then the region lists."""
+    for k, t in enumerate(w.towns):
+        if t.name == title:
+            return k + 2
+    regions = [list_title(r) for r in REGIONS]
+    return len(w.towns) + 2 + regions.index(title)
+
+
+def _flat(text: str) -> str:
+    """Text compared without thousands separators and with runs of spaces and blank lines collapsed."""
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
+
+
+def place_sheets(w: World, seed: int) -> Task:
+    """Two uploaded survey sheets are shown nowhere; which town each maps is drawn on the image only."""
+    rng = _rng("sheet", seed)
+    unplaced = [t for t in w.towns if t.sheet is not None and not t.map_shown]
+    a, b = sorted(rng.sample(unplaced, 2), key=lambda t: t.sheet or 0)
+    targets = (a, b)
+    ids = tuple(_page_id(w, t.name) for t in targets)
+    summary = "show the survey sheet"
+
+    def validate(s) -> TaskResult:
+        errs = []
+        for t, pid in zip(targets, ids, strict=True):
+            p = next((r for r in s["page"] if r["page_id"] == pid), None)
+            if p is None or p["page_title"] != _db_title(t.name):
+                errs.append(f"page {t.name} is gone or renamed")
+                continue
+            links = {r["il_to"] for r in s["imagelinks"] if r["il_from"] == pid}
+            mine, other = _db_title(sheet_file(t.sheet)), {_db_title(sheet_file(x.sheet)) for x in targets if x != t}
+            if mine not in links:
+                errs.append(f"{t.name} does not show File:{sheet_file(t.sheet)}")
+            if links & other:
+                errs.append(f"{t.name} shows a sheet that maps another town")
+            old, new = page_text(t).rstrip().splitlines(), p["text"].rstrip().splitlines()
+            box_end = old.index("|}")  # the infobox's last line
+            ops = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+            changed = [(tag, i1, i2) for tag, i1, i2, _j1, _j2 in ops if tag != "equal"]
+            if any(tag != "insert" or i1 > box_end for tag, i1, _ in changed):
+                errs.append(f"on {t.name} more changed than a row added to the infobox")
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        steps: list = []
+        for t in targets:
+            steps += [Go(f"/index.php?title={quote('File:' + sheet_file(t.sheet))}"),
+                      *_edit(t.name, page_text(t, show_map=True).rstrip(), summary)]
+        return steps
+
+    return Task(instruction=f"Two survey sheets of the gazetteer, File:{sheet_file(a.sheet)} and "
+                            f"File:{sheet_file(b.sheet)}, are uploaded but not shown on any page yet. Each sheet "
+                            "maps one town. Show each in the infobox of the town it maps, in a Map row below the "
+                            f"River row, as the towns that already show their sheet do ({SHEET_CATEGORY} lists "
+                            "them all). Change nothing else.",
+                validate=validate, oracle=oracle,
+                forbidden_effects=(OnlyRowsChange("page", ids), MaxInserts("revision", 2, "revision"),
+                                   NoChanges(("image", "user"))),
+                **_common("sheet", seed, "image_match", 30))
+
+
+def rename_town(w: World, seed: int) -> Task:
+    """Move a town's page to a new title and point every link to it at the new title."""
+    rng = _rng("rename", seed)
+    t = rng.choice([x for x in w.towns if w.linking_to(x.name)])
+    new = f"{t.name}-on-{t.river}"
+    linking = [x for x in w.towns if t.name in x.neighbours]
+    moved = _page_id(w, t.name)
+    ids = (moved, *(_page_id(w, x.name) for x in linking), _page_id(w, list_title(t.region)))
+    reason = "official name"
+
+    def relinked(x: Town) -> str:
+        return page_text(x).rstrip().replace(f"[[{t.name}]]", f"[[{new}]]")
+
+    def validate(s) -> TaskResult:
+        errs = []
+        p = next((r for r in s["page"] if r["page_id"] == moved), None)
+        if p is None or p["page_title"] != _db_title(new):
+            errs.append(f"the page of {t.name} is not at the title {new}")
+        elif p["text"].rstrip() != page_text(t).rstrip():
+            errs.append(f"the text of {new} changed")
+        red = next((r for r in s["page"] if r["page_namespace"] == 0 and r["page_title"] == _db_title(t.name)), None)
+        if red is None or not any(r["rd_from"] == red["page_id"] and r["rd_title"] == _db_title(new)
+                                  for r in s["redirect"]):
+            errs.append(f"{t.name} is not left as a redirect to {new}")
+        for x in linking:
+            q = next((r for r in s["page"] if r["page_id"] == _page_id(w, x.name)), None)
+            if q is None or _flat(q["text"].replace(f"[[{new}|{t.name}]]", f"[[{new}]]")) != _flat(relinked(x)):
+                errs.append(f"the link on {x.name} does not point at {new}, all else unchanged")
+        lst = next((r for r in s["page"] if r["page_id"] == ids[-1]), None)
+        want = list_text(w, t.region, rename=(t.name, new))
+        if lst is None or _flat(lst["text"].replace(f"[[{new}|{t.name}]]", f"[[{new}]]")) != _flat(want):
+            errs.append(f"the link on {list_title(t.region)} does not point at {new}, all else unchanged")
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        steps = [*_login(), Go(f"/index.php?title=Special:MovePage/{quote(t.name)}"),
+                 Fill(Match(tag="input", attrs=(("name", "wpNewTitleMain"),)), new),
+                 Fill(Match(tag="input", attrs=(("name", "wpReason"),)), reason),
+                 Click(Match(tag="button", attrs=(("name", "wpMove"),)))]
+        for x in linking:
+            steps += _edit(x.name, relinked(x), f"link to {new}")
+        steps += _edit(list_title(t.region), list_text(w, t.region, rename=(t.name, new)).rstrip(), f"link to {new}")
+        return steps
+
+    return Task(instruction=f"The town {t.name} has been officially renamed {new}. Sign in to the wiki as Admin "
+                            f"(password {ADMIN_PASSWORD}), move the page {t.name} to {new}, leaving a redirect "
+                            f"behind, then change every link to {t.name} on the other pages (its neighbours and "
+                            f"its region's list) so that it points at {new} directly. Change nothing else.",
+                validate=validate, oracle=oracle,
+                forbidden_effects=(OnlyRowsChange("page", ids), MaxInserts("page", 1, "page"),
+                                   MaxInserts("revision", len(ids) + 2, "revision"), NoChanges(("image", "user"))),
+                **_common("rename", seed, "menus_dialogs", 40))
+
+
+def sync_list(w: World, seed: int) -> Task:
+    """A region's list shows outdated populations: make each match the town's own infobox."""
+    rng = _rng("sync", seed)
+    stale = {r: [t for t in w.in_region(r) if t.listed_population is not None] for r in REGIONS}
+    most = max(len(ts) for ts in stale.values())
+    region = rng.choice(sorted(r for r, ts in stale.items() if len(ts) >= min(3, most)))
+    title = list_title(region)
+    pid = _page_id(w, title)
+    want = list_text(w, region, current=True)
+
+    def validate(s) -> TaskResult:
+        p = next((r for r in s["page"] if r["page_id"] == pid), None)
+        if p is None:
+            return TaskResult(False, [f"page {title} is gone"])
+        if _flat(p["text"]) != _flat(want):
+            got = dict(re.findall(r"\[\[([^\]|]+)\]\] \|\| ([\d,]+)", p["text"]))
+            wrong = [t.name for t in w.in_region(region) if got.get(t.name, "").replace(",", "") != str(t.population)]
+            why = (f"populations still differ from the infoboxes for {', '.join(wrong)}" if wrong else
+                   "the list changed in more than its population figures")
+            return TaskResult(False, [why])
+        return TaskResult(True, [])
+
+    def oracle() -> list:
+        steps: list = [Go(f"/index.php?title={quote(title)}")]
+        for t in w.in_region(region):
+            if t.listed_population is not None:
+                steps += [Click(Match(role="link", name=t.name)), Go(f"/index.php?title={quote(title)}")]
+        return steps + _edit(title, want.rstrip(), "populations from the infoboxes")
+
+    return Task(instruction=f"Some population figures on the page {title} are out of date. Make every town's "
+                            "population in that list match the figure in the infobox of the town's own page. Change "
+                            "nothing else.",
+                validate=validate, oracle=oracle,
+                forbidden_effects=(OnlyRowsChange("page", (pid,)), MaxInserts("revision", 1, "revision"),
+                                   NoChanges(("image", "user"))),
+                **_common("sync", seed, "states", 40))
+
+
+FAMILIES: dict[str, Callable[[World, int], Task]] = {
     "wiki.census": census_update, "wiki.district": largest_district, "wiki.older": older_town,
-    "wiki.add": add_district, "wiki.new": new_town_page,
+    "wiki.add": add_district, "wiki.new": new_town_page, "wiki.sheet": place_sheets, "wiki.rename": rename_town,
+    "wiki.sync": sync_list,
 }
 
 
