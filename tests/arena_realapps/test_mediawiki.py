@@ -19,7 +19,7 @@ from webgauge.arena.realapps.mediawiki.content import world
 from webgauge.arena.realapps.mediawiki.tasks import build_tasks
 
 SEEDS = tuple(int(s) for s in os.environ.get("WEBGAUGE_REALAPPS_SEEDS", "0,1,2,3,4,5,6,7,8,9").split(","))
-FAMILIES = os.environ.get("WEBGAUGE_REALAPPS_FAMILIES", "").split(",") if os.environ.get("WEBGAUGE_REALAPPS_FAMILIES") else None
+FAMILIES = [f for f in os.environ.get("WEBGAUGE_REALAPPS_FAMILIES", "").split(",") if f] or None
 
 
 def test_wiki_content_is_a_pure_function_of_the_seed():
