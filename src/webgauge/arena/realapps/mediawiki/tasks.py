@@ -200,6 +200,13 @@ def _flat(text: str) -> str:
     return "\n".join(" ".join(line.split()) for line in text.strip().splitlines() if line.strip())
 
 
+def _sheet(t: Town) -> str:
+    """The file name of the town's survey sheet."""
+    if t.sheet is None:
+        raise ValueError(f"{t.name} has no survey sheet")
+    return sheet_file(t.sheet)
+
+
 def place_sheets(w: World, seed: int) -> Task:
     """Two uploaded survey sheets are shown nowhere; which town each maps is drawn on the image only."""
     rng = _rng("sheet", seed)
@@ -217,9 +224,9 @@ def place_sheets(w: World, seed: int) -> Task:
                 errs.append(f"page {t.name} is gone or renamed")
                 continue
             links = {r["il_to"] for r in s["imagelinks"] if r["il_from"] == pid}
-            mine, other = _db_title(sheet_file(t.sheet)), {_db_title(sheet_file(x.sheet)) for x in targets if x != t}
+            mine, other = _db_title(_sheet(t)), {_db_title(_sheet(x)) for x in targets if x != t}
             if mine not in links:
-                errs.append(f"{t.name} does not show File:{sheet_file(t.sheet)}")
+                errs.append(f"{t.name} does not show File:{_sheet(t)}")
             if links & other:
                 errs.append(f"{t.name} shows a sheet that maps another town")
             old, new = page_text(t).rstrip().splitlines(), p["text"].rstrip().splitlines()
@@ -233,12 +240,12 @@ def place_sheets(w: World, seed: int) -> Task:
     def oracle() -> list:
         steps: list = []
         for t in targets:
-            steps += [Go(f"/index.php?title={quote('File:' + sheet_file(t.sheet))}"),
+            steps += [Go(f"/index.php?title={quote('File:' + _sheet(t))}"),
                       *_edit(t.name, page_text(t, show_map=True).rstrip(), summary)]
         return steps
 
-    return Task(instruction=f"Two survey sheets of the gazetteer, File:{sheet_file(a.sheet)} and "
-                            f"File:{sheet_file(b.sheet)}, are uploaded but not shown on any page yet. Each sheet "
+    return Task(instruction=f"Two survey sheets of the gazetteer, File:{_sheet(a)} and "
+                            f"File:{_sheet(b)}, are uploaded but not shown on any page yet. Each sheet "
                             "maps one town. Show each in the infobox of the town it maps, in a Map row below the "
                             f"River row, as the towns that already show their sheet do ({SHEET_CATEGORY} lists "
                             "them all). Change nothing else.",
