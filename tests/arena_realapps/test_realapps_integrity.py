@@ -120,3 +120,19 @@ def test_every_answer_judged_real_app_family_is_checked():
     judged = {f for app in APPS for f, make in APPS[app]().families.items()
               if make(APPS[app]().world(0), 0).answer is not None}
     assert judged == ANSWER_JUDGED
+
+
+def test_the_cli_measures_an_app():
+    import json
+
+    from click.testing import CliRunner
+
+    from webgauge.cli.main import cli
+
+    res = CliRunner().invoke(cli, ["arena", "apps", "leakage", "oscar", "--worlds", "10", "--heldout-sample", "3",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.output.splitlines()]
+    assert {r["family"] for r in rows} == set(APPS["oscar"]().families) and all(r["worlds"] == 10 for r in rows)
+    bad = CliRunner().invoke(cli, ["arena", "apps", "leakage", "nosuchapp"])
+    assert bad.exit_code != 0 and "known: oscar, roundup" in bad.output
