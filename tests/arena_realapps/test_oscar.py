@@ -4,10 +4,13 @@ Chromium. Run with ``-m realapps`` after ``webgauge arena apps install oscar``."
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sqlite3
 import statistics
 import time
+from dataclasses import asdict
 
 import pytest
 
@@ -32,6 +35,18 @@ def test_shop_content_is_a_pure_function_of_the_seed():
         ms = [p for p in a.products if p.lookalike == g]
         assert len({p.title for p in ms}) == 1 and len({p.description for p in ms}) == 1
         assert len({p.colour for p in ms}) == 4 and all(p.colour not in p.description for p in ms)
+
+
+# sha256 (first 16 hex) of asdict(world(seed)) as sorted JSON: snapshots and oracles are built from these shops
+PUBLIC_SHOPS = {0: "a70ab6888beaf754", 1: "3bf8980287815d9e", 2: "19978b1d37d65498", 3: "63739d66fc751bdf",
+                4: "a2d630e8a51b2066", 5: "569a67fbc3a85ad6", 6: "f4fee46c25d48693", 7: "1419a10a5bef5f0f",
+                8: "3a6cfa86044188bd", 9: "4327195e4202ecde"}
+
+
+def test_public_shops_are_unchanged():
+    got = {s: hashlib.sha256(json.dumps(asdict(world(s)), sort_keys=True, ensure_ascii=False).encode())
+           .hexdigest()[:16] for s in PUBLIC_SHOPS}
+    assert got == PUBLIC_SHOPS
 
 
 def test_held_out_shops_use_coined_names():

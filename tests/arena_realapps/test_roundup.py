@@ -4,16 +4,22 @@ SQL validators and scripted oracles in real Chromium. Run with ``-m realapps`` a
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 import statistics
 import time
+from dataclasses import asdict
 
 import pytest
 
+from webgauge.arena.content.pools import HELDOUT_BASE, POOLS
 from webgauge.arena.env.episode import play
 from webgauge.arena.realapps import AppNotInstalled, get_spec
 from webgauge.arena.realapps.roundup import app as roundup
-from webgauge.arena.realapps.roundup.content import world
+from webgauge.arena.realapps.roundup import content
+from webgauge.arena.realapps.roundup.content import components, world
 from webgauge.arena.realapps.roundup.tasks import FAMILIES, build_tasks
 
 SEEDS = tuple(int(s) for s in os.environ.get("WEBGAUGE_REALAPPS_SEEDS", "0,1,2,3,4,5,6,7,8,9").split(","))
@@ -24,6 +30,45 @@ def test_content_is_a_pure_function_of_the_seed():
     assert a == b and a != c
     assert len(a.issues) >= 200 and sum(len(i.messages) for i in a.issues) >= 500
     assert len({i.title for i in a.issues}) == len(a.issues)
+
+
+# sha256 (first 16 hex) of asdict(world(seed)) as sorted JSON: the installed snapshots and the oracle
+# are built from these worlds, so public content must never change by accident
+PUBLIC_WORLDS = {0: "34a7ea841660ee9a", 1: "4410b2d2daf5ed86", 2: "eaada7bb675ec0bf", 3: "c523b96510b52532",
+                 4: "2179581e17d65da3", 5: "8466a074cd295293", 6: "6855f0060ea091f7", 7: "fdbfb7ae425bac31",
+                 8: "46da79e48c06c799", 9: "96717a011b4d3bbd"}
+ROUNDUP_USERNAME = re.compile(r"^[a-z0-9_@!%.+-]+$", re.IGNORECASE)  # classic template's detectors/userauditor.py
+
+
+def test_public_worlds_are_unchanged():
+    got = {s: hashlib.sha256(json.dumps(asdict(world(s)), sort_keys=True, ensure_ascii=False).encode())
+           .hexdigest()[:16] for s in PUBLIC_WORLDS}
+    assert got == PUBLIC_WORLDS
+    assert all(components(s) == () for s in PUBLIC_WORLDS)
+
+
+def test_held_out_trackers_use_coined_people_and_components():
+    listed = {w.casefold() for name in ("first", "last", "adjective") for part in POOLS[name].values() for w in part}
+    listed |= {w.casefold() for w in (*content._FIRST, *content._LAST)}
+    pub = world(0)
+    pub_words = {w.casefold() for i in pub.issues for w in i.title.split()} | \
+                {w.casefold() for p in pub.people for w in p.realname.split()}
+    for k in range(20):
+        seed = HELDOUT_BASE + 1000 * k + 7
+        w, comps = world(seed), components(seed)
+        assert w == world(seed) and len(comps) == content.N_COMPONENTS and len(w.people) >= 10
+        names = {x.casefold() for p in w.people for x in p.realname.split()}
+        assert not names & listed and not names & pub_words and not {c.casefold() for c in comps} & listed
+        users = [p.username for p in w.people]
+        assert len(set(users)) == len(users)
+        for p in w.people:
+            assert ROUNDUP_USERNAME.match(p.username) and p.username.isascii() and p.username == p.username.lower()
+            assert p.address == f"{p.username}@tracker.example"
+        assert all(any(f" in {c} " in i.title for c in comps) for i in w.issues)
+        assert len({i.title for i in w.issues}) == len(w.issues) == content.N_ISSUES
+        new = build_tasks((seed,), families=["roundup.new"])[0]
+        assert str(seed) not in new.instruction and str(seed - HELDOUT_BASE) not in new.instruction
+    assert world(HELDOUT_BASE + 7) != world(HELDOUT_BASE + 8)
 
 
 def test_a_missing_app_names_the_install_command(tmp_path, monkeypatch):

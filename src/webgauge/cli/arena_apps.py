@@ -1,4 +1,4 @@
-"""``webgauge arena apps install | list | reset``: real open-source web apps for the arena.
+"""``webgauge arena apps install | list | reset | leakage``: real open-source web apps for the arena.
 
 Registered on the arena group by :func:`register`. Installing uses only the package
 registries (PyPI here); see docs/arena-real-apps.md.
@@ -7,6 +7,7 @@ registries (PyPI here); see docs/arena-real-apps.md.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
@@ -44,6 +45,34 @@ def register(group: click.Group) -> None:
             _builder(name)(s)
             click.echo(f"  seed {s} snapshot: {time.perf_counter() - t0:.1f} s")
         click.echo(f"{rep.name} {rep.version}: {'; '.join(rep.steps)} ({rep.seconds:.1f} s)")
+
+    @apps.command("leakage", help="Held-out secrecy of real apps' content (no install needed): per family, the "
+                                   "share of held-out targets that worlds built without the secret also hold.")
+    @click.argument("names", nargs=-1)
+    @click.option("--worlds", type=click.IntRange(min=1), default=1000, show_default=True,
+                  help="Worlds built without the secret that are searched for held-out targets.")
+    @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
+                  help="Held-out tasks measured per family.")
+    @click.option("--secret", "secret_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+                  help="Measure the held-out slice of this secret file (default: a stand-in secret).")
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object per family.")
+    def leakage_cmd(names, worlds, heldout_sample, secret_file, as_json):
+        import json
+
+        from webgauge.arena.realapps.leakage import APPS, app_leakage_text, measure_app_leakage
+        from webgauge.arena.tasks.heldout import load_secret
+
+        unknown = sorted(set(names) - set(APPS))
+        if unknown:
+            raise click.BadParameter(f"no leakage source for {', '.join(unknown)}; known: {', '.join(sorted(APPS))}",
+                                     param_hint="NAMES")
+        try:
+            secret = load_secret(secret_file) if secret_file is not None else None
+        except (FileNotFoundError, ValueError) as exc:
+            raise click.BadParameter(str(exc), param_hint="--secret") from None
+        rows = [r for name in (names or sorted(APPS))
+                for r in measure_app_leakage(name, n_worlds=worlds, n_heldout=heldout_sample, secret=secret)]
+        click.echo("\n".join(json.dumps(r.to_dict()) for r in rows) if as_json else app_leakage_text(rows))
 
     @apps.command("reset", help="Restore a real app to a seed's snapshot (database, stored files, sessions).")
     @click.argument("name")

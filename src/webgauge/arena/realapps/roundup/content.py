@@ -1,6 +1,16 @@
 """The seed's tracker content, a pure function of the seed: people, keywords and a few hundred
 issues with message histories that read like a software project's tracker.
 
+Public seeds draw people and issue titles from the fixed lists below. Held-out seeds (at or
+above :data:`~webgauge.arena.content.pools.HELDOUT_BASE`) take their people (real names, and
+the user names and passwords made from them) from the arena's seeded pool
+(:func:`~webgauge.arena.content.pools.pool_for` with purpose ``roundup-tracker``), which for a
+held-out seed coins words with the world's secret content key
+(:mod:`webgauge.arena.content.synth`), and every issue title names one of the tracker's
+components, product names coined the same way (:func:`components`). So a held-out tracker's
+people and titles appear in no list, and trackers built from seeds chosen without the secret
+share almost none of them.
+
 Nothing here touches Roundup: :func:`world` returns plain records, and the seed script
 writes them through Roundup's own API (``db.user.create``, ``db.msg.create``,
 ``db.issue.create``), so the stored rows are what Roundup itself makes of them.
@@ -9,16 +19,23 @@ writes them through Roundup's own API (``db.user.create``, ``db.msg.create``,
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["KEYWORDS", "N_ISSUES", "PRIORITIES", "STATUSES", "Issue", "Message", "Person", "World", "world"]
+from ...content.pools import Pool, pool_for, slice_of_seed
+
+__all__ = ["KEYWORDS", "N_COMPONENTS", "N_ISSUES", "PRIORITIES", "PURPOSE", "STATUSES", "USERNAME", "Issue",
+           "Message", "Person", "World", "components", "world"]
 
 # Roundup's classic template's own statuses and priorities (initial_data.py), in its order.
 STATUSES = ("unread", "deferred", "chatting", "need-eg", "in-progress", "testing", "done-cbb", "resolved")
 PRIORITIES = ("critical", "urgent", "bug", "feature", "wish")
 KEYWORDS = ("login", "search", "export", "mail-gateway", "performance", "ui", "api", "docs", "security", "i18n")
 N_ISSUES = 240
+N_COMPONENTS = 12  # coined component names of a held-out tracker
+PURPOSE = "roundup-tracker"  # the pool purpose of the held-out content
+USERNAME = re.compile(r"^[a-z0-9_@!%.+-]+$")  # Roundup's classic userauditor (it accepts any case; ours are lower)
 
 _FIRST = ("Amira", "Bastian", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiroshi", "Ines", "Jonas", "Kalinda",
           "Lucas", "Marta", "Nikolai", "Olga", "Pedro", "Quentin", "Rosa", "Sanjay", "Tereza", "Umar", "Valeria",
@@ -121,10 +138,33 @@ def _people(rng: random.Random) -> tuple[Person, ...]:
     return tuple(out)
 
 
+def _coined_people(rng: random.Random, pool: Pool) -> tuple[Person, ...]:
+    """A held-out tracker's people: coined real names; user name = initial + surname, lower-case ASCII."""
+    out, seen = [], set()
+    for name in pool.people(14):
+        first, last = name.split(" ", 1)
+        user = (first[0] + last).lower().replace(" ", "")
+        if user in seen or not USERNAME.match(user):
+            continue
+        seen.add(user)
+        out.append(Person(user, name, f"{user}@tracker.example", rng.choice(_ORGS),
+                          f"{first.lower()}-{rng.randint(1000, 9999)}"))
+    return tuple(out)
+
+
+def components(seed: int) -> tuple[str, ...]:
+    """The component (product) names a held-out tracker's issue titles name, coined for its world;
+    ``()`` for a public seed, whose titles name none."""
+    if slice_of_seed(seed) != "heldout":
+        return ()
+    return pool_for(seed, PURPOSE).words("adjective")[:N_COMPONENTS]
+
+
 def world(seed: int, n_issues: int = N_ISSUES) -> World:
-    """The tracker content of ``seed``: the same seed always gives the same content."""
+    """The tracker content of ``seed``: the same seed always gives the same content (see the module doc)."""
     rng = random.Random(f"roundup-world-{seed}")
-    people = _people(rng)
+    comps = components(seed)
+    people = _coined_people(rng, pool_for(seed, PURPOSE)) if comps else _people(rng)
     names = [p.username for p in people]
     issues, titles = list[Any](), set[str]()
     minute = 0
@@ -132,7 +172,10 @@ def world(seed: int, n_issues: int = N_ISSUES) -> World:
         kw = rng.choice(KEYWORDS)
         prio = rng.choices(PRIORITIES, weights=(1, 2, 6, 3, 2))[0]
         sym_key = prio if prio in _SYMPTOMS else "bug"
-        title = f"{rng.choice(_AREAS[kw])} {rng.choice(_SYMPTOMS[sym_key])} {rng.choice(_WHEN)}"
+        area = rng.choice(_AREAS[kw])
+        if comps:
+            area = f"{area} in {rng.choice(comps)}"
+        title = f"{area} {rng.choice(_SYMPTOMS[sym_key])} {rng.choice(_WHEN)}"
         if title in titles:
             continue
         titles.add(title)

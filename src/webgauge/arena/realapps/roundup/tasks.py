@@ -16,7 +16,7 @@ from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
-from .content import KEYWORDS, World, world
+from .content import KEYWORDS, World, components, world
 
 __all__ = ["FAMILIES", "build_tasks"]
 
@@ -135,8 +135,13 @@ def file_new_issue(w: World, seed: int) -> Task:
     user, watcher = rng.sample(w.people, 2)
     kws = tuple(sorted(rng.sample(KEYWORDS, 2)))
     prio = rng.choice(("bug", "urgent", "feature"))
-    title = f"{rng.choice(('Dashboard', 'Issue list', 'CSV export', 'Mail gateway'))} shows stale counts after a " \
-            f"{rng.choice(('restart', 'failed login', 'bulk edit', 'time-zone change'))} (seed {seed})"
+    where = rng.choice(('Dashboard', 'Issue list', 'CSV export', 'Mail gateway'))
+    when = rng.choice(('restart', 'failed login', 'bulk edit', 'time-zone change'))
+    comps = components(seed)
+    # a public title carries its seed (titles differ across seeds); a held-out one names a coined
+    # component instead: its seed would hand anyone the whole held-out world
+    title = (f"{where} in {rng.choice(comps)} shows stale counts after a {when}" if comps
+             else f"{where} shows stale counts after a {when} (seed {seed})")
     body = f"Seen by {user.realname} on build {rng.randint(4000, 4999)}: the counters only refresh after logging out."
 
     def validate(s) -> TaskResult:
