@@ -59,6 +59,9 @@ def _number_hedges(e: int, rng: random.Random) -> list[str]:
            f"{e}.0 or {e + 1}.0", f"{e} (or {_ROMANS[(e + 1) % len(_ROMANS)]})"]
     if e <= 19:
         out += [f"{_WORDS[e]} or {_WORDS[e + 1]}", f"{e} or {_WORDS[e + 1]}", " ".join(_WORDS)]
+    # a range or an estimate around the right number alone ("5 ± 5" is 0..10): no single value either
+    out += [f"{e} ± {e or 1}", f"{e} +/- 1", f"at least {e}", f"{e} or so", f"about {e}", f"~{e}", f"{e}+",
+            f"up to {e}", f"{e} or more", f"roughly {e}", f"more than {max(0, e - 1)}"]
     return out + [f"{e} or {rng.randrange(e + 1, e + 50)}"]
 
 

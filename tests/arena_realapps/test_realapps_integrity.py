@@ -88,6 +88,9 @@ def hedges(e: int) -> list[str]:
            f"{e} to {e + 2}", f"{e}, {e + 1}, {e + 2}", f"It is {e} (or {e + 3}).", f"{e}/{e + 1}",
            f"{e}.0 or {e + 1}.0", f"{e} (or {_ROMAN[e + 1]})", f"{e} issues, maybe {e + 2}", f"{e + 1} or {e}",
            f"{e} {e} {e + 1}"]
+    # a range or an estimate around the right number alone ("5 ± 5" is 0..10)
+    out += [f"{e} ± {e or 1}", f"{e} +/- 1", f"at least {e}", f"{e} or so", f"about {e}", f"~{e}", f"{e}+",
+            f"up to {e}", f"{e} or more"]
     if e + 1 < len(_WORDS):
         out += [f"{_WORDS[e]} or {_WORDS[e + 1]}", f"{e} or {_WORDS[e + 1]}", " ".join(_WORDS)]
     return out

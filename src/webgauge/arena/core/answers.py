@@ -293,6 +293,17 @@ def _expected_values(typ: AnswerType, expected: Any) -> list[str]:
     return out
 
 
+#: Words that turn a number or date into a range or an estimate ("5 ± 5", "at least 3", "12 or so",
+#: "before 2021"): such an answer commits to no single value even when it names only the right one.
+_APPROX = re.compile(
+    r"±|\+\s*/\s*-|\+-(?=\s*\d)|\bplus or minus\b|\bat (?:least|most|the (?:least|most))\b|"
+    r"\b(?:more|fewer|less|greater|higher|lower) than\b|\bup to\b|\bor (?:so|more|fewer|less|thereabouts)\b|"
+    r"\b(?:approx(?:imately|\.)?|roughly|around|about|nearly|almost|circa|ca\.|some|over|under|"
+    r"before|after|no later than|no earlier than)\s+(?=\d)|~\s*(?=\d)|[<>≤≥]\s*=?\s*(?=\d)|"
+    r"\b\d+\s*\+(?!\s*\d)",
+    re.IGNORECASE)
+
+
 def judge_answer(typ: AnswerType | None, expected: Any, got: str | None) -> list[str]:
     """[] when ``got`` commits to the expected value of type ``typ``, else the errors (each says why)."""
     typ = typ or _infer(expected)
@@ -310,6 +321,9 @@ def judge_answer(typ: AnswerType | None, expected: Any, got: str | None) -> list
             errs.append(f"the answer also names {', '.join(extra[:5])}, not asked for "
                         f"(name exactly the expected {typ.what}s)")
         return errs
+    if typ.kind in ("number", "date") and (q := _APPROX.search(str(got))):
+        return [f"answer {shown!r} qualifies its {typ.what} ({q.group(0).strip()!r}); an answer must commit to "
+                "one exact value"]
     if len(said) > 1:
         return [f"answer {shown!r} names {len(said)} different {typ.what}s ({', '.join(said[:6])}"
                 f"{', ...' if len(said) > 6 else ''}); an answer must commit to one value"]
