@@ -23,8 +23,12 @@ from webgauge.arena.tasks.variety import MEASUREMENT_KEY
 
 WORLDS = 120  # secret-less worlds searched (the CLI measures 1000)
 HELD = 12  # held-out tasks per family
-NO_TARGET = {"oscar.count"}  # asks about a category and a price only; its answer is a number
+# families whose instructions name no content value: a category and a price (oscar.count), numbered
+# survey sheets whose town is drawn on the image only (wiki.sheet), one of the six regions (wiki.sync)
+NO_TARGET = {"oscar.count", "wiki.sheet", "wiki.sync"}
 ANSWER_JUDGED = {"roundup.count", "oscar.count"}
+# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name
+NAME_JUDGED = {"wiki.district", "wiki.older"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))
@@ -50,7 +54,7 @@ def test_the_measure_fails_when_the_secret_is_the_measurement_key():
     for app in APPS:
         rows = measure_app_leakage(app, n_worlds=HELD, n_heldout=HELD, secret=MEASUREMENT_KEY, public_seeds=range(5))
         assert all(r.reproduced == r.with_target for r in rows), [r.to_dict() for r in rows]
-        assert sum(r.with_target for r in rows) >= HELD * (len(rows) - 1)
+        assert sum(r.with_target for r in rows) >= HELD * sum(r.family not in NO_TARGET for r in rows)
 
 
 def test_the_measure_catches_heldout_trackers_drawn_from_public_lists(monkeypatch):
@@ -122,7 +126,7 @@ def test_hedged_answers_fail_and_the_exact_answer_passes(family):
 def test_every_answer_judged_real_app_family_is_checked():
     judged = {f for app in APPS for f, make in APPS[app]().families.items()
               if make(APPS[app]().world(0), 0).answer is not None}
-    assert judged == ANSWER_JUDGED
+    assert judged == ANSWER_JUDGED | NAME_JUDGED
 
 
 def test_the_cli_measures_an_app():
@@ -138,4 +142,4 @@ def test_the_cli_measures_an_app():
     rows = [json.loads(line) for line in res.output.splitlines()]
     assert {r["family"] for r in rows} == set(APPS["oscar"]().families) and all(r["worlds"] == 10 for r in rows)
     bad = CliRunner().invoke(cli, ["arena", "apps", "leakage", "nosuchapp"])
-    assert bad.exit_code != 0 and "known: oscar, roundup" in bad.output
+    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup" in bad.output

@@ -70,7 +70,14 @@ def _oscar() -> AppSource:
     return AppSource("oscar", world, FAMILIES)
 
 
-APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "oscar": _oscar}
+def _mediawiki() -> AppSource:
+    from .mediawiki.content import world
+    from .mediawiki.tasks import FAMILIES
+
+    return AppSource("mediawiki", world, FAMILIES)
+
+
+APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar}
 """App name -> its :class:`AppSource` (imported when measured)."""
 
 

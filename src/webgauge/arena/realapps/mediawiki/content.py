@@ -28,6 +28,8 @@ N_SHEETS = 16  # survey sheets uploaded per seed
 N_UNPLACED = 4  # of them not yet shown in their town's infobox
 _A = ("Bel", "Cor", "Dun", "El", "Fen", "Gar", "Hol", "Ister", "Kel", "Lorn", "Mar", "Nor", "Orm", "Pell", "Quar",
       "Ros", "Sel", "Tarn", "Ul", "Ver", "Wick", "Yar", "Zell")
+_PREFIXES = ("Upper", "Lower", "Great", "Little", "North", "South", "East", "West", "Kings", "Old", "Nether",
+             "Long", "High", "Market", "Church")
 _B = ("bridge", "ford", "haven", "mere", "stead", "wick", "holm", "by", "thorpe", "mouth", "dale", "field", "gate")
 REGIONS = ("North Marches", "Lake District", "Coastal Plain", "High Moors", "River Valley", "Eastern Hills")
 _INDUSTRY = ("fishing", "wool", "shipbuilding", "slate quarrying", "brewing", "glassmaking", "printing", "rail works")
@@ -87,7 +89,10 @@ def _names(rng: random.Random, seed: int, n: int) -> list[str]:
         if nm not in names:
             names.append(nm)
     if slice_of_seed(seed) == "heldout":  # coined from the secret seed's key instead
-        return list(vocabulary(content_key(seed), "mediawiki-towns", "place", n))
+        # each with a gazetteer prefix ("Upper Gastilbury"): a coined word alone has about ten million
+        # spellings, and at 120 towns a world one in a hundred recurred in other worlds
+        coined = vocabulary(content_key(seed), "mediawiki-towns", "place", n)
+        return [f"{rng.choice(_PREFIXES)} {c}" for c in coined]
     return names
 
 
