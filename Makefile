@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 OUT ?= runs/demo
 
-.PHONY: bootstrap harness-venvs demo test test-fast test-harnesses lint bench clean
+.PHONY: bootstrap harness-venvs demo test test-fast test-harnesses test-realapps lint bench clean
 
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
@@ -27,6 +27,11 @@ test: bootstrap
 # Every test that needs no browser; a browser test without the `browser` mark fails here, naming the mark.
 test-fast: bootstrap
 	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browser and not slow and not browsergym and not harness"
+
+# Real apps: install, build seeds 0-9, resets and oracles (REALAPPS=roundup: one app; needs PyPI, and apt for mediawiki).
+REALAPPS ?= roundup mediawiki oscar
+test-realapps: bootstrap
+	PY=$(PY) bash scripts/ci_realapps.sh $(REALAPPS)
 
 # BrowserGym 0.14.3, Inspect and lmms-eval, each from its own venv (built on first use; needs PyPI).
 test-harnesses: harness-venvs
