@@ -22,6 +22,7 @@ VIEW = Viewport(1280, 900)
 
 
 def _page(state, title: str):
+    title = title.replace(" ", "_")  # MediaWiki stores titles with underscores ("Lower_Tokidholm")
     return next((p for p in state["page"] if p["page_namespace"] == 0 and p["page_title"] == title), None)
 
 
@@ -147,7 +148,7 @@ def new_town_page(towns: World, seed: int) -> Task:
             f"[[Category:Towns in the {base.region}]]")
 
     def validate(s) -> TaskResult:
-        p = _page(s, name.replace(" ", "_"))
+        p = _page(s, name)
         if p is None:
             return TaskResult(False, [f"no page {name}"])
         miss = [m for m in must if m not in p["text"]]
