@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -47,7 +48,7 @@ _UPLOADS = (
     "\n# webgauge: uploads in the data folder (restored by a reset), served by router.php; no image scaler needed\n"
     '$wgEnableUploads = true;\n$wgUploadDirectory = getenv("WG_MW_DATA") . "/images";\n$wgUploadPath = "/images";\n'
     "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
-_LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/wiki.png"];\n'
+_LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/mediawiki.png"];\n'
 ADMIN_PASSWORD = "Wg-admin-pass-1"
 
 
@@ -106,7 +107,8 @@ def install(say=print) -> InstallReport:
         (h / "LocalSettings.php").write_text(ls + _UPLOADS, encoding="utf-8")
         steps.append("uploads enabled")
     ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
-    if _LOGO not in ls:  # Debian's own wiki logo instead of install.php's "change your logo" placeholder
+    if _LOGO not in ls:  # MediaWiki's own logo instead of install.php's "change your logo" placeholder
+        ls = re.sub(r"\n# webgauge: logo\n.*\n", "\n", ls)  # an earlier choice
         (h / "LocalSettings.php").write_text(ls + _LOGO, encoding="utf-8")
         steps.append("logo set")
     (h / "data" / "images").mkdir(exist_ok=True)
