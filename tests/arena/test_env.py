@@ -278,7 +278,7 @@ _UNLOAD_WRITER_JS = """() => {
 }"""
 
 _LATE_JS = """async () => [document.cookie, Object.keys(localStorage), Object.keys(sessionStorage),
-  (await indexedDB.databases()).map(d => d.name)].map(x => String(x)).filter(x => x.includes('late_'))"""
+  (await indexedDB.databases()).map(d => d.name)].map((x, i) => i + ":" + String(x)).filter(x => x.includes("late_"))"""
 
 
 @pytest.mark.browser
@@ -294,6 +294,11 @@ async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next
         await env.reset(task)
         await env.page.evaluate(_UNLOAD_WRITER_JS)
         await env.page.goto(env.base + task.start_url)  # a plain navigation: the handlers write
+        # the IndexedDB databases the handlers open are created by the browser a moment later
+        for _ in range(100):
+            if len(await env.page.evaluate(_LATE_JS)) == 4:
+                break
+            await asyncio.sleep(0.02)
         assert len(await env.page.evaluate(_LATE_JS)) == 4
         for _ in range(3):  # on a reused page (inline) or on the other page and back (double)
             await env.page.evaluate(_UNLOAD_WRITER_JS)

@@ -71,6 +71,7 @@ class PageReuse(PageState):
         page = self._pages[0]
         self._pages, self._active = [page], 0
         cdp = await self.cdp(page)
+        self._last_cleared = set(self._origins_seen | self._allowed)
         if not self._scripts_off:  # the app's scripts stop now, not when its document is finally gone
             await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
         await page.goto("about:blank")  # unloads the app: nothing writes after the clear
@@ -96,6 +97,17 @@ class PageReuse(PageState):
             events.clear()
         self.navigation_id = 0  # as a fresh page: the next goto is navigation 1
         self._cleared = True  # until the next navigation: a second reuse need not clear again
+
+    async def sweep_late_storage(self) -> None:
+        """Clear IndexedDB of the origins the last :meth:`reuse` cleared, once more. The old document's
+        ``unload`` and ``pagehide`` handlers run during the blanking even with scripts disabled
+        (Chromium 156: ``setScriptExecutionDisabled`` stops timers, not those handlers); what they
+        write synchronously is gone with the clear, but an IndexedDB database one of them opens can
+        be created by the browser after it (seen under load, a page cleared in the background). A page
+        handed to a new episode after a background clear is swept first (a millisecond or two)."""
+        origins, self._last_cleared = self._last_cleared, set()
+        if origins and self._pages:
+            await clear_origin_data(await self.cdp(self._pages[0]), origins, "indexeddb")
 
     # ---- helpers ----------------------------------------------------------
     def _take_profile(self, profile: RenderProfile, allowed_origins: tuple[str, ...]) -> None:

@@ -37,6 +37,7 @@ class PageState:
     _tracking_sessions: set[Any]
     _tab_navs: dict[Any, int]
     _origins_seen: set[str]
+    _last_cleared: set[str]
     _init_scripts: int
     profile: RenderProfile
     _allowed: set[str]

@@ -209,6 +209,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self._tracking_sessions = set()  # CDP sessions whose tab tracks changes from each document's creation
         self._tab_navs = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
         self._origins_seen = set()  # origins whose data reuse() clears
+        self._last_cleared = set()  # origins the last reuse() cleared (sweep_late_storage() clears IndexedDB again)
         self._init_scripts = 0  # init scripts cannot be removed: a page that has any is not reusable
         self.profile = profile
         self._allowed = {origin_of(o) for o in allowed_origins}

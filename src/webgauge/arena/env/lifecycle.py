@@ -150,6 +150,7 @@ and double buffering, close."""
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
+        await self._live_page.sweep_late_storage()  # what the old document's unload handlers opened late
         self._set_page_options()
         return True
 
