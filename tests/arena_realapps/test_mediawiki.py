@@ -149,3 +149,17 @@ async def test_sloppy_wiki_work_fails_on_the_wikis_own_tables(browser, mediawiki
 
 def _page_id_of(w, name):
     return next(k + 2 for k, t in enumerate(w.towns) if t.name == name)
+
+
+@pytest.mark.realapps
+def test_stopping_the_wiki_stops_its_php_workers():
+    """PHP's built-in server forks its workers: a stopped wiki leaves none of them running."""
+    import subprocess
+
+    with mediawiki.MediaWikiServer() as srv:
+        port = srv.port
+        running = subprocess.run(["pgrep", "-f", f"php -S 127.0.0.1:{port} "], capture_output=True, text=True)
+        assert len(running.stdout.split()) >= 2, running.stdout  # the server and its workers (the test can fail)
+    time.sleep(0.2)
+    left = subprocess.run(["pgrep", "-f", f"php -S 127.0.0.1:{port} "], capture_output=True, text=True)
+    assert left.stdout.split() == [], f"php processes left on port {port}: {left.stdout.split()}"

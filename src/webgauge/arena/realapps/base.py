@@ -10,8 +10,10 @@ bringing the upload folder back to the snapshot's file list.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -175,15 +177,31 @@ def wait_until_up(proc: subprocess.Popen[bytes], url: str, what: str, *, url_tim
 
 
 def stop_server(proc: subprocess.Popen[bytes] | None) -> None:
-    """Terminate an app's server process (killed after 10 s) and reap it."""
+    """Terminate an app's server (killed after 10 s) and reap it. A server started in a session of
+    its own (``start_new_session=True``) is stopped with its whole process group: PHP's built-in
+    server with ``PHP_CLI_SERVER_WORKERS`` forks workers that outlive a parent stopped alone."""
     if proc is None:
         return
-    proc.terminate()
+    try:
+        group = os.getpgid(proc.pid) == proc.pid
+    except ProcessLookupError:
+        group = False
+
+    def send(sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                os.kill(proc.pid, sig)
+
+    send(signal.SIGTERM)
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        send(signal.SIGKILL)
         proc.wait()
+    if group:  # the workers may still be on their way out
+        send(signal.SIGKILL)
 
 
 def median_ms(fn: Callable[[], object], n: int) -> tuple[float, list[float]]:

@@ -225,7 +225,8 @@ class MediaWikiServer:
         env = {**_env(port=self.port), "PHP_CLI_SERVER_WORKERS": "4", "WG_MW_CONF": str(home() / "LocalSettings.php")}
         self.proc = subprocess.Popen(["php", "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
                                       str(Path(__file__).with_name("router.php"))], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                                     start_new_session=True)  # its workers are stopped with it (stop_server)
         try:
             wait_until_up(self.proc, self.base_url + "/index.php?title=Main_Page", f"MediaWiki on port {self.port}",
                           url_timeout=20, poll_s=0.3)
