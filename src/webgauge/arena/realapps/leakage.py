@@ -41,7 +41,15 @@ from typing import Any
 from ..content.pools import HELDOUT_BASE
 from ..core.task import Task
 from ..tasks.heldout import heldout_seeds
-from ..tasks.leakage import TARGET_KEY, FamilyLeak, Vocabulary, _strings, content_values, named_values
+from ..tasks.leakage import (
+    TARGET_KEY,
+    FamilyLeak,
+    Vocabulary,
+    content_values,
+    named_values,
+    stored_strings,
+    vocabulary_of,
+)
 from ..tasks.variety import MEASUREMENT_KEY
 
 __all__ = ["APPS", "AppLeak", "AppSource", "app_leakage_text", "measure_app_leakage", "world_state"]
@@ -109,15 +117,7 @@ def world_state(world: object) -> dict:
 
 def _vocabulary(src: AppSource, seeds: Iterable[int]) -> Vocabulary:
     """Values common to a quarter of the public worlds ``seeds``, and their numbered patterns."""
-    seeds = list(seeds)
-    counts: dict[str, int] = {}
-    patterns: set[str] = set()
-    for seed in seeds:
-        for v in set(_strings(world_state(src.world(seed)))):
-            counts[v] = counts.get(v, 0) + 1
-            if any(c.isdigit() for c in v):
-                patterns.add(re.sub(r"\d+", "#", v))
-    return Vocabulary(frozenset(v for v, n in counts.items() if 4 * n >= len(seeds)), frozenset(patterns))
+    return vocabulary_of(world_state(src.world(seed)) for seed in seeds)
 
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -190,7 +190,7 @@ def measure_app_leakage(app: str, families: Iterable[str] | None = None, *, n_wo
     wanted = set().union(*(named for _, named, *_ in held)) if held else set()
     found: set[str] = set()
     for seed in heldout_seeds(MEASUREMENT_KEY, n_worlds):
-        found.update(v for v in _strings(world_state(src.world(seed))) if v in wanted)
+        found.update(v for v in stored_strings(world_state(src.world(seed))) if v in wanted)
     rows: dict[str, list[int]] = {}
     for family, named, same, exact, seed_named in held:
         r = rows.setdefault(family, [0] * 6)

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 __all__ = ["FamilyLeak", "Vocabulary", "measure_leakage", "TARGET_KEY", "content_values", "named_values",
-           "public_vocabulary"]
+           "public_vocabulary", "stored_strings", "vocabulary_of"]
 
 TARGET_KEY = b"webgauge-arena-leakage-target-key-v1"
 """The stand-in secret whose held-out slice is measured when no secret is given (reproducible numbers)."""
@@ -67,7 +67,7 @@ class FamilyLeak:
                 "core_public": self.core_public, "core_share": round(self.core_share, 4), "worlds": self.worlds}
 
 
-def _strings(state: dict) -> Iterator[str]:
+def stored_strings(state: dict) -> Iterator[str]:
     """Every string a world stores (JSON cells opened into their string leaves)."""
     for rows in state.values():
         for row in rows:
@@ -117,7 +117,7 @@ class Vocabulary:
 
 def content_values(state: dict, vocabulary: Vocabulary = Vocabulary()) -> set[str]:
     """The content values a world stores (see the module doc)."""
-    return {v for v in set(_strings(state)) if vocabulary.is_content(v)}
+    return {v for v in set(stored_strings(state)) if vocabulary.is_content(v)}
 
 
 def _spans(text: str, limit: int = 80) -> Iterator[str]:
@@ -140,15 +140,22 @@ def public_vocabulary(seeds: Iterable[int] = range(20)) -> Vocabulary:
     """The :class:`Vocabulary` of the public worlds ``seeds``."""
     from . import seed_state
 
-    seeds = list(seeds)
+    return vocabulary_of(seed_state(seed) for seed in seeds)
+
+
+def vocabulary_of(states: Iterable[dict]) -> Vocabulary:
+    """The :class:`Vocabulary` of these worlds' states: values found in at least a quarter of them,
+    and the numbered patterns of all their values."""
+    n = 0
     counts: dict[str, int] = {}
     patterns: set[str] = set()
-    for seed in seeds:
-        for v in set(_strings(seed_state(seed))):
+    for state in states:
+        n += 1
+        for v in set(stored_strings(state)):
             counts[v] = counts.get(v, 0) + 1
             if any(c.isdigit() for c in v):
                 patterns.add(_skeleton(v))
-    return Vocabulary(frozenset(v for v, n in counts.items() if 4 * n >= len(seeds)), frozenset(patterns))
+    return Vocabulary(frozenset(v for v, k in counts.items() if 4 * k >= n), frozenset(patterns))
 
 
 def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 1000, n_heldout: int = 50,
@@ -189,7 +196,7 @@ def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 10
     wanted = set().union(*(named for _, named, _, _ in held)) if held else set()
     found: set[str] = set()
     for seed in heldout_seeds(MEASUREMENT_KEY, n_worlds):
-        found.update(v for v in _strings(seed_state(seed)) if v in wanted)
+        found.update(v for v in stored_strings(seed_state(seed)) if v in wanted)
     rows: dict[str, list[int]] = {}
     for family, named, same, core in held:
         r = rows.setdefault(family, [0, 0, 0, 0, 0])
