@@ -152,9 +152,15 @@ _FILL_TARGET_JS = """([xpath, scroll]) => {
   if (!(el instanceof Element) || !(el.tagName === 'TEXTAREA' || (el.tagName === 'INPUT' && \
 TEXT.includes(el.type.toLowerCase())))) return null;
   if (!__wgActionable(el) || el.readOnly || el.closest('[aria-readonly=true]')) return null;
+  // a selection that changes queues a "select" event as a task; Playwright's fill types on a later
+  // round trip, after it has fired, so the typing waits for it here too (at most 200 ms)
+  const moved = el.value.length > 0 && (el.selectionStart !== 0 || el.selectionEnd !== el.value.length);
+  const fired = moved ? new Promise((ok) => {
+    el.addEventListener('select', ok, {once: true}); setTimeout(ok, 200); }) : null;
   if (el.tagName === 'INPUT') { el.select(); el.focus(); }
   else { el.selectionStart = 0; el.selectionEnd = el.value.length; el.focus(); }
-  return document.activeElement === el;
+  const focused = document.activeElement === el;
+  return fired ? fired.then(() => focused) : focused;
 }"""
 
 
