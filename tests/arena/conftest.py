@@ -17,6 +17,15 @@ from webgauge.arena.env.episode import play
 from webgauge.arena.env.page_pool import PagePool
 
 
+@pytest.fixture(scope="session")
+def heldout_oracle_seeds() -> list[int]:
+    """Two held-out seeds of a test secret: the element-id oracle plays every family at the first
+    (tests/arena/test_heldout_oracle.py), the pointer-only oracle at the second (tests/arena/test_modes.py)."""
+    from webgauge.arena.tasks.heldout import heldout_seeds
+
+    return heldout_seeds(b"heldout-oracle-test-secret-0123456789", 2)
+
+
 @pytest.fixture(scope="module")
 def arena():
     with ArenaServer() as srv:
