@@ -57,12 +57,13 @@ def bad_server():
 @pytest.mark.browser
 async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
     refs = load_pages([f"{bad_server}/{name}.html" for name in BAD if name != "huge"])
+    limit = 12  # seconds per page (the looping page burns a core until then)
     t0 = time.monotonic()
-    results = await capture_pages(browser, refs, timeout=30, concurrency=2, progress=False)
+    results = await capture_pages(browser, refs, timeout=limit, concurrency=2, progress=False)
     elapsed = time.monotonic() - t0
     by = {r.ref.url.rsplit("/", 1)[1].removesuffix(".html"): r for r in results}
     assert set(by) == set(BAD) - {"huge"}
-    assert elapsed < 30 * len(BAD) / 2 + 10
+    assert elapsed < limit * len(BAD) / 2 + 10
     assert by["malformed"].ok and any(e.tag == "td" and e.text.startswith("cell")
                                       for e in by["malformed"].snapshot.elements)
     assert not by["loop"].ok and by["loop"].error.kind == "timeout" and "loop" in str(by["loop"].error)
