@@ -86,3 +86,24 @@ def test_the_measurement_sees_reproduced_targets():
                            public_seeds=range(5))
     got = [(r.family, r.reproduced, r.with_target) for r in rows]
     assert got == [("shop.buy_variant", 3, 3), ("wiki.lookup", 3, 3)]
+
+
+def test_variety_and_leakage_share_one_pass_over_the_public_worlds(monkeypatch):
+    """`arena report --variety` builds each public world once for both measures (twice before, and
+    the vocabulary's worlds a third time), and the shared pass gives the rows each measure gives alone."""
+    import webgauge.arena.tasks as tasks_pkg
+    from webgauge.arena.tasks.public_worlds import public_worlds
+    from webgauge.arena.tasks.variety import measure_variety
+
+    fams = ["wiki.lookup", "shop.buy_variant"]
+    alone_v = measure_variety(fams, public_seeds=range(12), n_heldout=3)
+    alone_l = measure_leakage(fams, n_worlds=3, n_heldout=3, public_seeds=range(12), vocabulary_seeds=range(4))
+    built: list[int] = []
+    real = tasks_pkg.seed_state
+    monkeypatch.setattr(tasks_pkg, "seed_state", lambda s: built.append(s) or real(s))
+    public = public_worlds(fams, range(12), vocabulary_seeds=range(4))
+    assert built == list(range(12))  # each public world once; the vocabulary's are among them
+    assert measure_variety(fams, n_heldout=3, public=public) == alone_v
+    assert measure_leakage(fams, n_worlds=3, n_heldout=3, public=public) == alone_l
+    assert len(built) == 12 + 3 + 3 + 3 and all(s >= 2**64 for s in built[12:])  # then held-out-range worlds only
+    assert {r.family for r in alone_v} == {"wiki.lookup", "shop.buy_variant"} and alone_v[0].public_tasks == 12

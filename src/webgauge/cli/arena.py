@@ -235,9 +235,13 @@ def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
             secret = load_secret(secret_file) if secret_file is not None else None
         except (FileNotFoundError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--secret") from None
+        from webgauge.arena.tasks.public_worlds import public_worlds
+
         fams = sorted({r.family for r in eps.records}) or None
-        click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample)}")
-        path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret)
+        public = public_worlds(fams)  # the 200 public worlds, built once for both measures
+        click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample, public=public)}")
+        path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret,
+                                   public=public, progress=True)
         click.echo(leakage_text(rows))
         click.echo(f"leakage: {path}")
     path = write_arena_report(run_dir, out)

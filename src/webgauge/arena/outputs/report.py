@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .scoring import Episodes, agent_summary, by_group, grounding_by_pattern, load_episodes, paired
 from .viewer import trace_page_name, write_trace_page
 from .visual_split import visual_split_section
+
+if TYPE_CHECKING:
+    from ..tasks.public_worlds import PublicWorlds
 
 __all__ = ["write_arena_report", "ACTION_SPACE_NOTE", "family_success", "family_success_text", "split_slices",
            "write_variety", "VARIETY_FILE", "LEAKAGE_FILE", "write_leakage", "leakage_text"]
@@ -49,21 +53,26 @@ def family_success_text(eps: Episodes) -> str:
     return "\n".join(lines)
 
 
-def write_variety(run_dir: str | Path, families: list[str] | None = None, n_heldout: int = 50) -> Path:
-    """Measure variety (:func:`~webgauge.arena.tasks.variety.measure_variety`) and store it in the run directory."""
+def write_variety(run_dir: str | Path, families: list[str] | None = None, n_heldout: int = 50,
+                  public: PublicWorlds | None = None) -> Path:
+    """Measure variety (:func:`~webgauge.arena.tasks.variety.measure_variety`) and store it in the
+    run directory (``public``: the public worlds' pass, shared with :func:`write_leakage`)."""
     from ..tasks.variety import measure_variety
 
-    rows = measure_variety(families, n_heldout=n_heldout)
+    rows = measure_variety(families, n_heldout=n_heldout, public=public)
     path = Path(run_dir) / VARIETY_FILE
     path.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in rows))
     return path
 
 def write_leakage(run_dir: str | Path, families: list[str] | None = None, n_worlds: int = 1000, n_heldout: int = 50,
-                  secret: bytes | None = None) -> tuple[Path, list]:
-    """Measure held-out leakage (:func:`~webgauge.arena.tasks.leakage.measure_leakage`) into the run directory."""
+                  secret: bytes | None = None, public: PublicWorlds | None = None,
+                  progress: bool = False) -> tuple[Path, list]:
+    """Measure held-out leakage (:func:`~webgauge.arena.tasks.leakage.measure_leakage`) into the run
+    directory (``public``: the public worlds' pass, with its vocabulary, shared with :func:`write_variety`)."""
     from ..tasks.leakage import measure_leakage
 
-    rows = measure_leakage(families, n_worlds=n_worlds, n_heldout=n_heldout, secret=secret)
+    rows = measure_leakage(families, n_worlds=n_worlds, n_heldout=n_heldout, secret=secret, public=public,
+                           progress=progress)
     path = Path(run_dir) / LEAKAGE_FILE
     path.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in rows))
     return path, rows

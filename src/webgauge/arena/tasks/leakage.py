@@ -30,9 +30,15 @@ import re
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["FamilyLeak", "Vocabulary", "measure_leakage", "TARGET_KEY", "content_values", "named_values",
-           "public_vocabulary", "stored_strings", "vocabulary_of"]
+from tqdm import tqdm
+
+if TYPE_CHECKING:
+    from .public_worlds import PublicWorlds
+
+__all__ = ["FamilyLeak", "Vocabulary", "VocabularyCounter", "measure_leakage", "TARGET_KEY", "content_values",
+           "named_values", "public_vocabulary", "stored_strings", "vocabulary_of"]
 
 TARGET_KEY = b"webgauge-arena-leakage-target-key-v1"
 """The stand-in secret whose held-out slice is measured when no secret is given (reproducible numbers)."""
@@ -146,43 +152,55 @@ def public_vocabulary(seeds: Iterable[int] = range(20)) -> Vocabulary:
 def vocabulary_of(states: Iterable[dict]) -> Vocabulary:
     """The :class:`Vocabulary` of these worlds' states: values found in at least a quarter of them,
     and the numbered patterns of all their values."""
-    n = 0
-    counts: dict[str, int] = {}
-    patterns: set[str] = set()
+    counter = VocabularyCounter()
     for state in states:
-        n += 1
+        counter.add(state)
+    return counter.vocabulary()
+
+
+class VocabularyCounter:
+    """:func:`vocabulary_of` one world at a time (a pass that builds the worlds for more than this)."""
+
+    def __init__(self) -> None:
+        self.worlds = 0
+        self.counts: dict[str, int] = {}
+        self.patterns: set[str] = set()
+
+    def add(self, state: dict) -> None:
+        self.worlds += 1
         for v in set(stored_strings(state)):
-            counts[v] = counts.get(v, 0) + 1
+            self.counts[v] = self.counts.get(v, 0) + 1
             if any(c.isdigit() for c in v):
-                patterns.add(_skeleton(v))
-    return Vocabulary(frozenset(v for v, k in counts.items() if 4 * k >= n), frozenset(patterns))
+                self.patterns.add(_skeleton(v))
+
+    def vocabulary(self) -> Vocabulary:
+        n = self.worlds
+        return Vocabulary(frozenset(v for v, k in self.counts.items() if 4 * k >= n), frozenset(self.patterns))
 
 
 def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 1000, n_heldout: int = 50,
                     secret: bytes | None = None, public_seeds: Iterable[int] = range(200),
-                    vocabulary_seeds: Iterable[int] = range(20)) -> list[FamilyLeak]:
+                    vocabulary_seeds: Iterable[int] = range(20), public: PublicWorlds | None = None,
+                    progress: bool = False) -> list[FamilyLeak]:
     """Per family: how many held-out targets ``n_worlds`` secret-less worlds reproduce, and how
     many held-out instructions are worded like public ones (sorted by family).
 
     ``secret`` is the held-out secret whose slice is measured (default :data:`TARGET_KEY`, a
     stand-in; pass the real one to measure the real slice). The secret-less worlds are
-    held-out-range seeds of the public :data:`~webgauge.arena.tasks.variety.MEASUREMENT_KEY`."""
+    held-out-range seeds of the public :data:`~webgauge.arena.tasks.variety.MEASUREMENT_KEY`.
+    ``public`` (from :func:`~webgauge.arena.tasks.public_worlds.public_worlds`, with a vocabulary)
+    stands for ``families``, ``public_seeds`` and ``vocabulary_seeds``: its worlds are not built again.
+    ``progress`` shows a bar over the secret-less worlds."""
     from ..content.phrasing import recording
-    from . import seed_state
+    from . import FAMILIES, seed_state
     from .heldout import heldout_seeds
-    from .variety import MEASUREMENT_KEY, _wanted
+    from .public_worlds import public_worlds
+    from .variety import MEASUREMENT_KEY
 
-    fams = _wanted(families)
-    public: dict[str, set[tuple]] = {}
-    public_core: dict[str, set[tuple]] = {}
-    for seed in public_seeds:
-        state = seed_state(seed)
-        for fam in fams.values():
-            with recording() as rec:
-                t = fam(seed, state)
-            public.setdefault(t.family, set()).add(rec.signature)
-            public_core.setdefault(t.family, set()).add(rec.core)
-    vocab = public_vocabulary(vocabulary_seeds)
+    if public is None:
+        public = public_worlds(families, public_seeds, vocabulary_seeds)
+    fams = {k: FAMILIES[k] for k in public.families}
+    vocab = public.vocabulary
     held: list[tuple[str, set[str], bool, bool]] = []  # family, target values, same wording, same core
     for seed in heldout_seeds(secret if secret is not None else TARGET_KEY, n_heldout):
         state = seed_state(seed)
@@ -191,11 +209,12 @@ def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 10
             with recording() as rec:
                 t = fam(seed, state)
             named = named_values(t.instruction, values) | named_values(t.answer or "", values)
-            held.append((t.family, named, rec.signature in public.get(t.family, ()),
-                         rec.core in public_core.get(t.family, ())))
+            held.append((t.family, named, rec.signature in public.signatures.get(t.family, ()),
+                         rec.core in public.cores.get(t.family, ())))
     wanted = set().union(*(named for _, named, _, _ in held)) if held else set()
     found: set[str] = set()
-    for seed in heldout_seeds(MEASUREMENT_KEY, n_worlds):
+    for seed in tqdm(heldout_seeds(MEASUREMENT_KEY, n_worlds), desc="secret-less worlds", unit="world",
+                     disable=not progress):
         found.update(v for v in stored_strings(seed_state(seed)) if v in wanted)
     rows: dict[str, list[int]] = {}
     for family, named, same, core in held:

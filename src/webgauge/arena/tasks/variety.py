@@ -16,6 +16,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .public_worlds import PublicWorlds
 
 __all__ = ["FamilyVariety", "measure_variety", "novelty_rate", "MEASUREMENT_KEY"]
 
@@ -62,29 +66,23 @@ def _wanted(families: Iterable[str] | None) -> dict:
 
 
 def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterable[int] = range(200),
-                    n_heldout: int = 50) -> list[FamilyVariety]:
+                    n_heldout: int = 50, public: PublicWorlds | None = None) -> list[FamilyVariety]:
     """Distinct public instructions and held-out novelty per family (sorted by family).
 
     Each seed's state is built once and shared by the families measured (only those: a
     ``families`` filter builds no other family's tasks), and nothing but the instruction,
-    the oracle length and the stratum is kept per task.
+    the oracle length and the stratum is kept per task. ``public`` (from
+    :func:`~webgauge.arena.tasks.public_worlds.public_worlds`) stands for ``families`` and
+    ``public_seeds``: its worlds are not built again.
     """
-    from . import seed_state
+    from . import FAMILIES, seed_state
     from .heldout import heldout_seeds
+    from .public_worlds import public_worlds
 
-    fams = _wanted(families)
-    seen: dict[str, set[str]] = defaultdict(set)
-    n_pub: dict[str, int] = defaultdict(int)
-    steps: dict[str, int] = defaultdict(int)
-    meta: dict[str, tuple[str, bool]] = {}
-    for seed in public_seeds:
-        state = seed_state(seed)
-        for fam in fams.values():
-            t = fam(seed, state)
-            seen[t.family].add(t.instruction)
-            n_pub[t.family] += 1
-            steps[t.family] += len(t.oracle())
-            meta[t.family] = (t.pattern, t.visual)
+    if public is None:
+        public = public_worlds(families, public_seeds, vocabulary_seeds=())
+    fams = {k: FAMILIES[k] for k in public.families}
+    seen, n_pub, steps, meta = public.instructions, public.tasks, public.oracle_steps, public.stratum
     n_held: dict[str, int] = defaultdict(int)
     new: dict[str, int] = defaultdict(int)
     for seed in heldout_seeds(MEASUREMENT_KEY, n_heldout):
