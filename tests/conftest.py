@@ -23,18 +23,28 @@ def pytest_configure(config: pytest.Config) -> None:
 _ONE_WORKER_FOLDERS = {"understand", "design2code"}
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist with ``--dist loadgroup`` (``make test``), each test file runs on one worker
-    (its module fixtures, such as an arena server and its worlds, are made once) and so does each
-    folder of :data:`_ONE_WORKER_FOLDERS`; each worker has its own Chromium."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if item.get_closest_marker("xdist_group") is not None:
-            continue
-        parts = item.path.relative_to(config.rootpath).parts
-        folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
-        item.add_marker(pytest.mark.xdist_group(folder if folder in _ONE_WORKER_FOLDERS else "/".join(parts)))
+def _scope_of(nodeid: str) -> str:
+    """The unit of work one pytest-xdist worker takes whole: the test's file, or its folder for a
+    folder of :data:`_ONE_WORKER_FOLDERS` (its module and session fixtures are then made once)."""
+    path = nodeid.split("::", 1)[0]
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in _ONE_WORKER_FOLDERS else path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """With ``--dist loadgroup`` (``make test``) each test file goes whole to one worker, and each
+    folder of :data:`_ONE_WORKER_FOLDERS` too. A scheduler of our own, not ``xdist_group`` marks:
+    pytest-xdist 3.8 groups by a suffix it writes into ``item._nodeid``, which pytest 9 no longer
+    reads, so under pytest 9 the marks split every file across both workers."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileOrFolderScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope_of(nodeid)
+
+    return FileOrFolderScheduling(config, log)
 
 
 @pytest.fixture
