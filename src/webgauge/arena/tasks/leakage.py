@@ -25,14 +25,14 @@ codes only) report ``with_target = 0``; their reproduced share is 0 of 0.
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tqdm import tqdm
+
+from .public_worlds import Vocabulary, VocabularyCounter, stored_strings, vocabulary_of
 
 if TYPE_CHECKING:
     from .public_worlds import PublicWorlds
@@ -73,55 +73,10 @@ class FamilyLeak:
                 "core_public": self.core_public, "core_share": round(self.core_share, 4), "worlds": self.worlds}
 
 
-def stored_strings(state: dict) -> Iterator[str]:
-    """Every string a world stores (JSON cells opened into their string leaves)."""
-    for rows in state.values():
-        for row in rows:
-            for v in row.values():
-                if not isinstance(v, str):
-                    continue
-                yield v
-                if v[:1] in "{[":
-                    try:
-                        yield from _leaves(json.loads(v))
-                    except ValueError:
-                        pass
+_NO_VOCABULARY = Vocabulary()
 
 
-def _leaves(obj: object) -> Iterator[str]:
-    if isinstance(obj, str):
-        yield obj
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            yield from _leaves(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _leaves(v)
-
-
-_DIGITS = re.compile(r"\d+")
-
-
-def _skeleton(v: str) -> str:
-    return _DIGITS.sub("#", v)
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """What every world has: values common to the public worlds, and the patterns of their numbered values."""
-
-    values: frozenset[str] = frozenset()
-    patterns: frozenset[str] = frozenset()
-
-    def is_content(self, v: str) -> bool:
-        """Long enough, has letters, not fixed vocabulary, not an identifier (see the module doc)."""
-        if len(v) < 3 or len(v) > 80 or not any(c.isalpha() for c in v) or v in self.values:
-            return False
-        digits = sum(c.isdigit() for c in v)
-        return digits < 0.3 * len(v) and not (digits and _skeleton(v) in self.patterns)
-
-
-def content_values(state: dict, vocabulary: Vocabulary = Vocabulary()) -> set[str]:
+def content_values(state: dict, vocabulary: Vocabulary = _NO_VOCABULARY) -> set[str]:
     """The content values a world stores (see the module doc)."""
     return {v for v in set(stored_strings(state)) if vocabulary.is_content(v)}
 
@@ -147,35 +102,6 @@ def public_vocabulary(seeds: Iterable[int] = range(20)) -> Vocabulary:
     from . import seed_state
 
     return vocabulary_of(seed_state(seed) for seed in seeds)
-
-
-def vocabulary_of(states: Iterable[dict]) -> Vocabulary:
-    """The :class:`Vocabulary` of these worlds' states: values found in at least a quarter of them,
-    and the numbered patterns of all their values."""
-    counter = VocabularyCounter()
-    for state in states:
-        counter.add(state)
-    return counter.vocabulary()
-
-
-class VocabularyCounter:
-    """:func:`vocabulary_of` one world at a time (a pass that builds the worlds for more than this)."""
-
-    def __init__(self) -> None:
-        self.worlds = 0
-        self.counts: dict[str, int] = {}
-        self.patterns: set[str] = set()
-
-    def add(self, state: dict) -> None:
-        self.worlds += 1
-        for v in set(stored_strings(state)):
-            self.counts[v] = self.counts.get(v, 0) + 1
-            if any(c.isdigit() for c in v):
-                self.patterns.add(_skeleton(v))
-
-    def vocabulary(self) -> Vocabulary:
-        n = self.worlds
-        return Vocabulary(frozenset(v for v, k in self.counts.items() if 4 * k >= n), frozenset(self.patterns))
 
 
 def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 1000, n_heldout: int = 50,

@@ -10,13 +10,107 @@ instead of twice (and the vocabulary's 20 a third time).
 
 from __future__ import annotations
 
+import json
+import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .leakage import Vocabulary, VocabularyCounter
+__all__ = ["PublicWorlds", "public_worlds", "Vocabulary", "VocabularyCounter", "vocabulary_of", "stored_strings"]
 
-__all__ = ["PublicWorlds", "public_worlds"]
+
+def stored_strings(state: dict) -> Iterator[str]:
+    """Every string a world stores (JSON cells opened into their string leaves)."""
+    for rows in state.values():
+        for row in rows:
+            for v in row.values():
+                if not isinstance(v, str):
+                    continue
+                yield v
+                if v[:1] in "{[":
+                    try:
+                        yield from _leaves(json.loads(v))
+                    except ValueError:
+                        pass
+
+
+def _leaves(obj: object) -> Iterator[str]:
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _leaves(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _leaves(v)
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _skeleton(v: str) -> str:
+    return _DIGITS.sub("#", v)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What every world has: values common to the public worlds, and the patterns of their numbered values."""
+
+    values: frozenset[str] = frozenset()
+    patterns: frozenset[str] = frozenset()
+
+    def is_content(self, v: str) -> bool:
+        """Long enough, has letters, not fixed vocabulary, not an identifier (see the module doc)."""
+        if len(v) < 3 or len(v) > 80 or not any(c.isalpha() for c in v) or v in self.values:
+            return False
+        digits = sum(c.isdigit() for c in v)
+        return digits < 0.3 * len(v) and not (digits and _skeleton(v) in self.patterns)
+
+
+def vocabulary_of(states: Iterable[dict]) -> Vocabulary:
+    """The :class:`Vocabulary` of these worlds' states: values found in at least a quarter of them,
+    and the numbered patterns of all their values."""
+    counter = VocabularyCounter()
+    for state in states:
+        counter.add(state)
+    return counter.vocabulary()
+
+
+class VocabularyCounter:
+    """:func:`vocabulary_of` one world at a time (a pass that builds the worlds for more than this)."""
+
+    def __init__(self) -> None:
+        self.worlds = 0
+        self.counts: dict[str, int] = {}
+        self.patterns: set[str] = set()
+
+    def add(self, state: dict) -> None:
+        self.worlds += 1
+        for v in set(stored_strings(state)):
+            self.counts[v] = self.counts.get(v, 0) + 1
+            if any(c.isdigit() for c in v):
+                self.patterns.add(_skeleton(v))
+
+    def vocabulary(self) -> Vocabulary:
+        n = self.worlds
+        return Vocabulary(frozenset(v for v, k in self.counts.items() if 4 * k >= n), frozenset(self.patterns))
+
+
+def _wanted(families: Iterable[str] | None) -> dict:
+    """Family key -> function for the families asked for (by key or by public family name)."""
+    from . import FAMILIES, seed_state
+
+    if families is None:
+        return dict(FAMILIES)
+    want = set(families)
+    keys = {k: f for k, f in FAMILIES.items() if k in want}
+    rest = want - set(keys)
+    if rest:  # public names (``mail.forward``) differ from some keys (``work.forward_mail``): map them once
+        state = seed_state(0)
+        keys.update({k: f for k, f in FAMILIES.items() if k not in keys and f(0, state).family in rest})
+    if not keys:
+        raise ValueError(f"no family matches {sorted(want)}; known: {', '.join(sorted(FAMILIES))}")
+    return keys
 
 
 @dataclass
@@ -40,7 +134,6 @@ def public_worlds(families: Iterable[str] | None = None, seeds: Iterable[int] = 
     names, None for all). A vocabulary seed outside ``seeds`` gets its world built too."""
     from ..content.phrasing import recording
     from . import seed_state
-    from .variety import _wanted
 
     fams = _wanted(families)
     seeds = tuple(seeds)

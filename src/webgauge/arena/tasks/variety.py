@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .public_worlds import public_worlds
+
 if TYPE_CHECKING:
     from .public_worlds import PublicWorlds
 
@@ -48,23 +50,6 @@ class FamilyVariety:
                 "pattern": self.pattern, "visual": self.visual}
 
 
-def _wanted(families: Iterable[str] | None) -> dict:
-    """Family key -> function for the families asked for (by key or by public family name)."""
-    from . import FAMILIES, seed_state
-
-    if families is None:
-        return dict(FAMILIES)
-    want = set(families)
-    keys = {k: f for k, f in FAMILIES.items() if k in want}
-    rest = want - set(keys)
-    if rest:  # public names (``mail.forward``) differ from some keys (``work.forward_mail``): map them once
-        state = seed_state(0)
-        keys.update({k: f for k, f in FAMILIES.items() if k not in keys and f(0, state).family in rest})
-    if not keys:
-        raise ValueError(f"no family matches {sorted(want)}; known: {', '.join(sorted(FAMILIES))}")
-    return keys
-
-
 def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterable[int] = range(200),
                     n_heldout: int = 50, public: PublicWorlds | None = None) -> list[FamilyVariety]:
     """Distinct public instructions and held-out novelty per family (sorted by family).
@@ -77,7 +62,6 @@ def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterabl
     """
     from . import FAMILIES, seed_state
     from .heldout import heldout_seeds
-    from .public_worlds import public_worlds
 
     if public is None:
         public = public_worlds(families, public_seeds, vocabulary_seeds=())
