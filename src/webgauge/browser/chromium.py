@@ -26,6 +26,9 @@ DISABLED_FEATURES = (
     "msEdgeUpdateLaunchServicesPreferredVersion",
     # ours
     "Translate", "InterestFeedContentSuggestions",
+    # a new frame host for every cross-document navigation: off, a navigation plus a capture costs
+    # about a tenth less CPU (bench/launch_flags_bench.py)
+    "RenderDocument",
 )
 
 #: Flags that keep Chromium quiet, offline and deterministic on a headless machine.

@@ -1,0 +1,144 @@
+"""CPU and wall time of a navigation and a capture with a Chromium feature on and off, side by side.
+
+    python bench/launch_flags_bench.py                      # RenderDocument off (webgauge) vs on
+    python bench/launch_flags_bench.py --feature PaintHolding --rounds 5 --reps 30
+
+Each round launches Chromium once per setting (in turn, so drift hits both alike) and times, on
+the arena shop's catalogue page: a viewport capture, a ``goto`` to its load event, a ``goto``
+plus a capture (an arena step that navigates), and a page reuse plus ``goto`` plus capture
+(an arena reset). CPU is read from /proc for this process and every process under it (the
+Playwright driver, Chromium's browser, GPU, utility and renderer processes; the arena server
+runs in this process). Prints medians over rounds and the ratio of feature on over off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import time
+
+TCK = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu() -> dict[str, float]:
+    """CPU seconds of this process and its descendants, by kind."""
+    parent: dict[int, int] = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                parent[int(p)] = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    mine, todo = set(), [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        mine.add(pid)
+        todo.extend(c for c, pp in parent.items() if pp == pid)
+    out: dict[str, float] = {}
+    for pid in mine:
+        try:
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="ignore")
+            f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if pid == os.getpid():
+            kind = "python"
+        elif "--type=renderer" in cmd:
+            kind = "renderer"
+        elif "--type=gpu-process" in cmd:
+            kind = "gpu"
+        elif "--type=" in cmd:
+            kind = "other"
+        elif "chrom" in cmd:
+            kind = "browser"
+        else:
+            kind = "driver"
+        out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / TCK
+    return out
+
+
+def _flags(feature: str, disabled: bool) -> tuple[str, ...]:
+    from webgauge.browser.chromium import LAUNCH_FLAGS
+
+    flags = []
+    for f in LAUNCH_FLAGS:
+        if f.startswith("--disable-features="):
+            names = [n for n in f.split("=", 1)[1].split(",") if n != feature] + ([feature] if disabled else [])
+            f = "--disable-features=" + ",".join(names)
+        flags.append(f)
+    return tuple(flags)
+
+
+async def _round(feature_disabled: bool, feature: str, reps: int) -> dict[str, tuple[float, float]]:
+    import webgauge.browser.session as session
+    from webgauge.arena.apps.control import ControlClient
+    from webgauge.arena.apps.server import ArenaServer
+    from webgauge.browser import Browser, RenderProfile
+
+    saved = session.LAUNCH_FLAGS
+    session.LAUNCH_FLAGS = _flags(feature, feature_disabled)
+    try:
+        with ArenaServer() as srv:
+            eid = ControlClient(srv.control_url).create(0, None)["id"]
+            url = f"{srv.app_url.rstrip('/')}/e/{eid}/shop/"
+            async with Browser.launch() as browser:
+                page = await browser.new_page(RenderProfile(width=1280, height=800))
+                page.fast_screenshots = True
+                profile = page.profile
+
+                async def capture() -> None:
+                    await page.capture(with_aria=False)
+
+                async def goto() -> None:
+                    await page.goto(url)
+
+                async def step() -> None:
+                    await page.goto(url)
+                    await page.capture(with_aria=False)
+
+                async def reset() -> None:
+                    await page.reuse(profile)
+                    await page.goto(url)
+                    await page.capture(with_aria=False)
+
+                await step()
+                out = {}
+                for name, op in (("capture", capture), ("goto to load", goto), ("goto + capture", step),
+                                 ("reuse + goto + capture", reset)):
+                    await op()
+                    c0, t0 = _tree_cpu(), time.perf_counter()
+                    for _ in range(reps):
+                        await op()
+                    wall = (time.perf_counter() - t0) / reps * 1000
+                    c1 = _tree_cpu()
+                    cpu = sum(c1.get(k, 0.0) - c0.get(k, 0.0) for k in c1) / reps * 1000
+                    out[name] = (wall, cpu)
+                await page.close()
+                return out
+    finally:
+        session.LAUNCH_FLAGS = saved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--feature", default="RenderDocument", help="Chromium feature to compare off (webgauge) and on.")
+    ap.add_argument("--rounds", type=int, default=3, help="Browser launches per setting, in turn.")
+    ap.add_argument("--reps", type=int, default=20, help="Repetitions of each operation per launch.")
+    args = ap.parse_args()
+    runs: dict[bool, list[dict[str, tuple[float, float]]]] = {True: [], False: []}
+    for _ in range(args.rounds):
+        for disabled in (True, False):
+            runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
+    print(f"{args.feature}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "
+          f"load average {os.getloadavg()[0]:.1f})")
+    print(f"{'operation':26s}{'wall off':>10s}{'wall on':>10s}{'on/off':>8s}{'CPU off':>10s}{'CPU on':>10s}{'on/off':>8s}")
+    for name in runs[True][0]:
+        w_off, c_off = (statistics.median(r[name][i] for r in runs[True]) for i in (0, 1))
+        w_on, c_on = (statistics.median(r[name][i] for r in runs[False]) for i in (0, 1))
+        print(f"{name:26s}{w_off:10.1f}{w_on:10.1f}{w_on / w_off:8.2f}{c_off:10.1f}{c_on:10.1f}{c_on / c_off:8.2f}")
+
+
+if __name__ == "__main__":
+    main()
