@@ -133,7 +133,8 @@ def main() -> None:
             runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
     print(f"{args.feature}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "
           f"load average {os.getloadavg()[0]:.1f})")
-    print(f"{'operation':26s}{'wall off':>10s}{'wall on':>10s}{'on/off':>8s}{'CPU off':>10s}{'CPU on':>10s}{'on/off':>8s}")
+    heads = ("wall off", "wall on", "on/off", "CPU off", "CPU on", "on/off")
+    print(f"{'operation':26s}" + "".join(f"{h:>{8 if h == 'on/off' else 10}s}" for h in heads))
     for name in runs[True][0]:
         w_off, c_off = (statistics.median(r[name][i] for r in runs[True]) for i in (0, 1))
         w_on, c_on = (statistics.median(r[name][i] for r in runs[False]) for i in (0, 1))
