@@ -1,6 +1,6 @@
 """CPU and wall time of a navigation and a capture with a Chromium feature on and off, side by side.
 
-    python bench/launch_flags_bench.py                      # RenderDocument off (webgauge) vs on
+    python bench/launch_flags_bench.py                      # RenderDocument off vs on
     python bench/launch_flags_bench.py --feature PaintHolding --rounds 5 --reps 30
 
 Each round launches Chromium once per setting (in turn, so drift hits both alike) and times, on
@@ -123,7 +123,7 @@ async def _round(feature_disabled: bool, feature: str, reps: int) -> dict[str, t
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--feature", default="RenderDocument", help="Chromium feature to compare off (webgauge) and on.")
+    ap.add_argument("--feature", default="RenderDocument", help="Chromium feature to compare off and on.")
     ap.add_argument("--rounds", type=int, default=3, help="Browser launches per setting, in turn.")
     ap.add_argument("--reps", type=int, default=20, help="Repetitions of each operation per launch.")
     args = ap.parse_args()

@@ -26,9 +26,8 @@ DISABLED_FEATURES = (
     "msEdgeUpdateLaunchServicesPreferredVersion",
     # ours
     "Translate", "InterestFeedContentSuggestions",
-    # a new frame host for every cross-document navigation: off, a navigation plus a capture costs
-    # about a tenth less CPU (bench/launch_flags_bench.py)
-    "RenderDocument",
+    # (RenderDocument stays on: off, navigations cost less CPU, but a page looping forever then
+    # stalled another context's page of the same site; docs/performance.md, "Launch flags")
 )
 
 #: Flags that keep Chromium quiet, offline and deterministic on a headless machine.
