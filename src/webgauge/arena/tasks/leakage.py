@@ -28,16 +28,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from .public_worlds import Vocabulary, VocabularyCounter, stored_strings, vocabulary_of
+from .public_worlds import PublicWorlds, Vocabulary, public_worlds, stored_strings, vocabulary_of
 
-if TYPE_CHECKING:
-    from .public_worlds import PublicWorlds
-
-__all__ = ["FamilyLeak", "Vocabulary", "VocabularyCounter", "measure_leakage", "TARGET_KEY", "content_values",
+__all__ = ["FamilyLeak", "Vocabulary", "measure_leakage", "TARGET_KEY", "content_values",
            "named_values", "public_vocabulary", "stored_strings", "vocabulary_of"]
 
 TARGET_KEY = b"webgauge-arena-leakage-target-key-v1"
@@ -118,14 +114,13 @@ def measure_leakage(families: Iterable[str] | None = None, *, n_worlds: int = 10
     stands for ``families``, ``public_seeds`` and ``vocabulary_seeds``: its worlds are not built again.
     ``progress`` shows a bar over the secret-less worlds."""
     from ..content.phrasing import recording
-    from . import FAMILIES, seed_state
+    from . import seed_state
     from .heldout import heldout_seeds
-    from .public_worlds import public_worlds
     from .variety import MEASUREMENT_KEY
 
     if public is None:
         public = public_worlds(families, public_seeds, vocabulary_seeds)
-    fams = {k: FAMILIES[k] for k in public.families}
+    fams = public.functions()
     vocab = public.vocabulary
     held: list[tuple[str, set[str], bool, bool]] = []  # family, target values, same wording, same core
     for seed in heldout_seeds(secret if secret is not None else TARGET_KEY, n_heldout):

@@ -118,7 +118,6 @@ class PublicWorlds:
     """What each family's tasks in the public worlds ``seeds`` are (keyed by public family name)."""
 
     families: tuple[str, ...]  # the family keys measured
-    seeds: tuple[int, ...]
     instructions: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     tasks: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     oracle_steps: dict[str, int] = field(default_factory=lambda: defaultdict(int))
@@ -126,6 +125,12 @@ class PublicWorlds:
     signatures: dict[str, set[tuple]] = field(default_factory=lambda: defaultdict(set))  # templates and frame
     cores: dict[str, set[tuple]] = field(default_factory=lambda: defaultdict(set))  # templates alone
     vocabulary: Vocabulary = Vocabulary()  # of the worlds ``vocabulary_seeds`` (empty when none were asked)
+
+    def functions(self) -> dict:
+        """Family key -> family function, for the families measured."""
+        from . import FAMILIES
+
+        return {k: FAMILIES[k] for k in self.families}
 
 
 def public_worlds(families: Iterable[str] | None = None, seeds: Iterable[int] = range(200),
@@ -138,7 +143,7 @@ def public_worlds(families: Iterable[str] | None = None, seeds: Iterable[int] = 
     fams = _wanted(families)
     seeds = tuple(seeds)
     vocab_seeds = set(vocabulary_seeds)
-    out = PublicWorlds(tuple(fams), seeds)
+    out = PublicWorlds(tuple(fams))
     counter = VocabularyCounter()
     for seed in seeds:
         state = seed_state(seed)

@@ -16,12 +16,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .public_worlds import public_worlds
-
-if TYPE_CHECKING:
-    from .public_worlds import PublicWorlds
+from .public_worlds import PublicWorlds, public_worlds
 
 __all__ = ["FamilyVariety", "measure_variety", "novelty_rate", "MEASUREMENT_KEY"]
 
@@ -60,12 +56,12 @@ def measure_variety(families: Iterable[str] | None = None, public_seeds: Iterabl
     :func:`~webgauge.arena.tasks.public_worlds.public_worlds`) stands for ``families`` and
     ``public_seeds``: its worlds are not built again.
     """
-    from . import FAMILIES, seed_state
+    from . import seed_state
     from .heldout import heldout_seeds
 
     if public is None:
         public = public_worlds(families, public_seeds, vocabulary_seeds=())
-    fams = {k: FAMILIES[k] for k in public.families}
+    fams = public.functions()
     seen, n_pub, steps, meta = public.instructions, public.tasks, public.oracle_steps, public.stratum
     n_held: dict[str, int] = defaultdict(int)
     new: dict[str, int] = defaultdict(int)
