@@ -238,7 +238,7 @@ def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
         from webgauge.arena.tasks.public_worlds import public_worlds
 
         fams = sorted({r.family for r in eps.records}) or None
-        public = public_worlds(fams)  # the 200 public worlds, built once for both measures
+        public = public_worlds(fams, progress=True)  # the 200 public worlds, built once for both measures
         click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample, public=public)}")
         path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret,
                                    public=public, progress=True)

@@ -134,9 +134,12 @@ class PublicWorlds:
 
 
 def public_worlds(families: Iterable[str] | None = None, seeds: Iterable[int] = range(200),
-                  vocabulary_seeds: Iterable[int] = range(20)) -> PublicWorlds:
+                  vocabulary_seeds: Iterable[int] = range(20), progress: bool = False) -> PublicWorlds:
     """Build each public world once and each family's task in it (``families``: keys or public
-    names, None for all). A vocabulary seed outside ``seeds`` gets its world built too."""
+    names, None for all). A vocabulary seed outside ``seeds`` gets its world built too.
+    ``progress`` shows a bar over the worlds."""
+    from tqdm import tqdm
+
     from ..content.phrasing import recording
     from . import seed_state
 
@@ -145,7 +148,7 @@ def public_worlds(families: Iterable[str] | None = None, seeds: Iterable[int] = 
     vocab_seeds = set(vocabulary_seeds)
     out = PublicWorlds(tuple(fams))
     counter = VocabularyCounter()
-    for seed in seeds:
+    for seed in tqdm(seeds, desc="public worlds", unit="world", disable=not progress):
         state = seed_state(seed)
         if seed in vocab_seeds:
             counter.add(state)
