@@ -281,6 +281,17 @@ _LATE_JS = """async () => [document.cookie, Object.keys(localStorage), Object.ke
   (await indexedDB.databases()).map(d => d.name)].map((x, i) => i + ":" + String(x)).filter(x => x.includes("late_"))"""
 
 
+async def _timer_wrote_indexeddb(page) -> None:
+    """Wait until the writer's timer has created its IndexedDB database (the browser creates it a
+    moment after the open; under load one opened by an unload handler may never be, so the
+    timer's is what shows that IndexedDB holds a write)."""
+    for _ in range(250):
+        if "late_timer" in await page.evaluate("async () => (await indexedDB.databases()).map(d => d.name)"):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the writer's timer created no IndexedDB database within 5 s")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("double_buffer", [False, True])
 async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next_episode(browser, arena, double_buffer):
@@ -293,15 +304,12 @@ async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next
     try:
         await env.reset(task)
         await env.page.evaluate(_UNLOAD_WRITER_JS)
+        await _timer_wrote_indexeddb(env.page)
         await env.page.goto(env.base + task.start_url)  # a plain navigation: the handlers write
-        # the IndexedDB databases the handlers open are created by the browser a moment later
-        for _ in range(100):
-            if len(await env.page.evaluate(_LATE_JS)) == 4:
-                break
-            await asyncio.sleep(0.02)
         assert len(await env.page.evaluate(_LATE_JS)) == 4
         for _ in range(3):  # on a reused page (inline) or on the other page and back (double)
             await env.page.evaluate(_UNLOAD_WRITER_JS)
+            await _timer_wrote_indexeddb(env.page)  # all four stores hold a write when the reset begins
             await env.reset(task)
             await asyncio.sleep(0.1)  # a late write would land by now
             assert await env.page.evaluate(_LATE_JS) == []
