@@ -184,6 +184,8 @@ async def main() -> None:
                          "cleared in the background while the next runs on another. Both: side by side.")
     ap.add_argument("--floor-reps", type=int, default=10,
                     help="Bare click + load + screenshot measures for the floor row (half before, half after).")
+    ap.add_argument("--browser", choices=["shell", "full"], default="shell",
+                    help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
     ap.add_argument("--by-kind", action="store_true",
                     help="Also print the step median per action kind (navigating steps apart).")
     args = ap.parse_args()
@@ -224,7 +226,8 @@ async def main() -> None:
         print(f"{'database reset, nothing written, in-process (ms)':52s}{med(local_ms)}", flush=True)
         medians: dict = {}
         by_reset: dict = {}
-        async with Browser.launch() as browser:
+        async with Browser.launch(headless_shell=args.browser == "shell") as browser:
+            print(f"browser: {browser.executable}", flush=True)
             floor = await bare_floor(browser, srv, (args.floor_reps + 1) // 2)
             for aria, c, sp, rs in ((a == "on", c, s == "on", r) for a in args.aria for c in args.concurrency
                                     for s in args.speedups for r in args.reset):

@@ -43,7 +43,7 @@ async def sweep(families: list[str], variants: list[str]) -> dict[str, dict]:
     base_tasks = build_tasks((0,), families=families)
     out: dict[str, dict] = {}
     with ArenaServer() as srv:
-        async with Browser.launch() as browser:
+        async with Browser.launch(headless_shell=True) as browser:
             for name in variants:
                 v = get_variant(name)
                 tasks = [t if name == "base" else v.apply(t) for t in base_tasks if name == "base" or v.applies_to(t)]

@@ -2,6 +2,7 @@
 
     python bench/launch_flags_bench.py                      # RenderDocument off vs on
     python bench/launch_flags_bench.py --feature PaintHolding --rounds 5 --reps 30
+    python bench/launch_flags_bench.py --shell          # the full browser vs the headless shell
 
 Each round launches Chromium once per setting (in turn, so drift hits both alike) and times, on
 the arena shop's catalogue page: a viewport capture, a ``goto`` to its load event, a ``goto``
@@ -71,7 +72,8 @@ def _flags(feature: str, disabled: bool) -> tuple[str, ...]:
     return tuple(flags)
 
 
-async def _round(feature_disabled: bool, feature: str, reps: int) -> dict[str, tuple[float, float]]:
+async def _round(feature_disabled: bool, feature: str, reps: int,
+                 executable: str | None = None) -> dict[str, tuple[float, float]]:
     import webgauge.browser.session as session
     from webgauge.arena.apps.control import ControlClient
     from webgauge.arena.apps.server import ArenaServer
@@ -83,7 +85,7 @@ async def _round(feature_disabled: bool, feature: str, reps: int) -> dict[str, t
         with ArenaServer() as srv:
             eid = ControlClient(srv.control_url).create(0, None)["id"]
             url = f"{srv.app_url.rstrip('/')}/e/{eid}/shop/"
-            async with Browser.launch() as browser:
+            async with Browser.launch(executable) as browser:
                 page = await browser.new_page(RenderProfile(width=1280, height=800))
                 page.fast_screenshots = True
                 profile = page.profile
@@ -126,12 +128,23 @@ def main() -> None:
     ap.add_argument("--feature", default="RenderDocument", help="Chromium feature to compare off and on.")
     ap.add_argument("--rounds", type=int, default=3, help="Browser launches per setting, in turn.")
     ap.add_argument("--reps", type=int, default=20, help="Repetitions of each operation per launch.")
+    ap.add_argument("--shell", action="store_true",
+                    help="Compare Chromium's headless shell ('on') with the full browser ('off') instead of a feature.")
     args = ap.parse_args()
+    from webgauge.browser import find_chromium
+
+    full, shell = find_chromium(), find_chromium(headless_shell=True)
+    if args.shell and shell == full:
+        raise SystemExit("no headless shell installed: `sudo apt-get install -y chromium-headless-shell`")
     runs: dict[bool, list[dict[str, tuple[float, float]]]] = {True: [], False: []}
     for _ in range(args.rounds):
         for disabled in (True, False):
-            runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
-    print(f"{args.feature}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "
+            if args.shell:  # "off": the full browser, "on": the headless shell; the same flags
+                runs[disabled].append(asyncio.run(_round(False, args.feature, args.reps, full if disabled else shell)))
+            else:
+                runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
+    what = f"full browser ({full}) off, headless shell ({shell}) on" if args.shell else args.feature
+    print(f"{what}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "
           f"load average {os.getloadavg()[0]:.1f})")
     heads = ("wall off", "wall on", "on/off", "CPU off", "CPU on", "on/off")
     print(f"{'operation':26s}" + "".join(f"{h:>{8 if h == 'on/off' else 10}s}" for h in heads))

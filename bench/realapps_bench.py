@@ -128,7 +128,7 @@ async def main() -> None:
     ap.add_argument("--apps", nargs="+", default=None, help="Only these real apps (default: every installed one).")
     args = ap.parse_args()
     print(load(), flush=True)
-    async with Browser.launch() as browser:
+    async with Browser.launch(headless_shell=True) as browser:
         for name, spec in specs().items():
             if args.apps and name not in args.apps:
                 continue

@@ -9,6 +9,8 @@ STAMP="$VENV/.webgauge-bootstrap"
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# the arena's browser: the same engine without the browser's UI layer (webgauge.browser.chromium.HEADLESS_SHELL)
+command -v chromium-headless-shell >/dev/null 2>&1 || need_apt+=(chromium-headless-shell)
 # (read fc-list once: `fc-list | grep -q` under pipefail fails on SIGPIPE)
 fonts="$(fc-list 2>/dev/null || true)"
 grep -qi dejavu <<<"$fonts" || need_apt+=(fonts-dejavu-core)

@@ -69,6 +69,16 @@ async def browser():
         yield b
 
 
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def arena_browser():
+    """The arena's browser for the session: Chromium's headless shell, as the arena runner launches
+    it (the arena test folders make it their ``browser``)."""
+    from webgauge.browser import Browser
+
+    async with Browser.launch(headless_shell=True) as b:
+        yield b
+
+
 @pytest.fixture
 def cpu_hog():
     """A process burning one core beside the test (it stops by itself after 300 s, and is killed

@@ -103,3 +103,9 @@ def solve_with_oracle(browser, arena, page_pool):
         return records, failed
 
     return run
+
+
+@pytest.fixture(scope="session")
+def browser(arena_browser):
+    """The arena's tests run on the arena's browser (Chromium's headless shell; tests/conftest.py)."""
+    return arena_browser

@@ -365,16 +365,22 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
         history = (await env.page.evaluate(_READ_JS))["history"]
         await env.page.evaluate(_STORE_JS)
         kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
-        # a late write: the page sends it now, the browser holds it 250 ms, the reset happens meanwhile
+        # a late write (a keepalive fetch, which outlives the page): the page sends it now, the browser
+        # holds it 250 ms, the reset happens meanwhile
         env.page.delay_requests("*/revoke", 250)
-        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', {{method: 'POST'}}); }}")
+        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
+                                "{method: 'POST', keepalive: true}); }")
         await asyncio.sleep(0.05)
         await env.reset(task)
         assert env.page is not first_page and env.episode_id != first_id and env.contexts_reused == 0
         await env.pool.drain()  # the old page is blank now: nothing of it runs
-        assert await env.refresh_state() == seed_state  # the late write did not reach this episode ...
-        old, _ = arena.client().state(first_id)
-        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # ... but its own
+        for _ in range(150):  # the held request is released and served (a fast reset ends before 250 ms)
+            old, _ = arena.client().state(first_id)
+            if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
+                break
+            await asyncio.sleep(0.02)
+        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # the late write reached its id
+        assert await env.refresh_state() == seed_state  # ... and not this episode
         await env.reset(task)
         assert env.page is first_page and env.episode_id == first_id and env.contexts_reused == 1
         assert env.state == seed_state

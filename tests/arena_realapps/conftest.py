@@ -44,3 +44,9 @@ def oscar_server():
     oscar.SPEC.require()
     with oscar.OscarServer() as srv:
         yield srv
+
+
+@pytest.fixture(scope="session")
+def browser(arena_browser):
+    """The arena's tests run on the arena's browser (Chromium's headless shell; tests/conftest.py)."""
+    return arena_browser

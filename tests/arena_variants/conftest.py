@@ -11,3 +11,9 @@ from webgauge.arena.apps.server import ArenaServer
 def arena():
     with ArenaServer() as srv:
         yield srv
+
+
+@pytest.fixture(scope="session")
+def browser(arena_browser):
+    """The arena's tests run on the arena's browser (Chromium's headless shell; tests/conftest.py)."""
+    return arena_browser

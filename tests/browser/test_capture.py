@@ -143,6 +143,21 @@ def test_missing_chromium_names_the_fix(monkeypatch, tmp_path):
     assert find_chromium().endswith(("chromium", "chrome", "google-chrome", "chromium-browser", "Chromium"))
 
 
+def test_the_arena_finds_the_headless_shell_and_an_explicit_choice_still_wins(monkeypatch, tmp_path):
+    """The arena's browser is Chromium's headless shell (``make bootstrap`` installs it); an explicit
+    executable or WEBGAUGE_CHROMIUM still decides, and the page suites keep the full browser."""
+    monkeypatch.delenv("WEBGAUGE_CHROMIUM", raising=False)
+    shell = find_chromium(headless_shell=True)
+    assert shell.endswith("chromium-headless-shell"), (
+        f"the arena would run on {shell}: install the headless shell with `make bootstrap` "
+        "(or `sudo apt-get install -y chromium-headless-shell`)")
+    assert not find_chromium().endswith("headless-shell")
+    full = find_chromium()
+    assert find_chromium(full, headless_shell=True) == full
+    monkeypatch.setenv("WEBGAUGE_CHROMIUM", full)
+    assert find_chromium(headless_shell=True) == full
+
+
 @pytest.mark.browser
 async def test_our_disable_features_switch_keeps_playwrights(browser, child_pids):
     """Chromium honours only the last --disable-features switch, and ours follows Playwright's: it

@@ -215,6 +215,8 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
                  "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
     )
     _write_plan(Path(run_dir), items)
+    # the arena's browser: Chromium's headless shell when installed (webgauge.browser.chromium.HEADLESS_SHELL)
+    run_kwargs["browser_options"] = {"headless_shell": True, **(run_kwargs.get("browser_options") or {})}
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.runner:episode_item", executor=executor,
                      workers=workers, progress=progress, **run_kwargs)
 

@@ -47,8 +47,10 @@ class Browser:
     """
 
     def __init__(self, executable: str | None = None, headless: bool = True, hide_scrollbars: bool = True,
-                 extra_args: tuple[str, ...] = ()) -> None:
-        self.executable = find_chromium(executable)
+                 extra_args: tuple[str, ...] = (), headless_shell: bool = False) -> None:
+        # headless_shell: Chromium's headless shell when installed (the arena's browser; see
+        # webgauge.browser.chromium.HEADLESS_SHELL); a headed browser is always the full one
+        self.executable = find_chromium(executable, headless_shell=headless_shell and headless)
         self.headless = headless
         self.hide_scrollbars = hide_scrollbars
         self.extra_args = tuple(extra_args)

@@ -85,7 +85,7 @@ def _check_modes(tasks, as_json: bool, workers: int) -> None:
 
     async def go():
         with ArenaServer() as srv:
-            async with Browser.launch() as browser:
+            async with Browser.launch(headless_shell=True) as browser:
                 return await check_modes(browser, srv.app_url, srv.control_url, tasks, workers=workers, on_result=show)
 
     def show(r) -> None:  # as each check ends

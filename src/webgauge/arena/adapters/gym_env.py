@@ -141,7 +141,7 @@ class ArenaGymEnv(gym.Env):
         if self._env is None:
             from webgauge.browser import Browser
 
-            self._browser = await Browser.launch().start()
+            self._browser = await Browser.launch(headless_shell=True).start()
             # one episode id for every reset: the observed URLs carry it, and a seed must repeat them
             options = dataclasses.replace(self._options, obs_mode=self.obs_mode,
                                           episode_id=self._options.episode_id or "gym")
