@@ -77,3 +77,20 @@ async def test_trace_viewer_steps_through_screenshots_in_chromium(demo, browser)
             has_box = await page.evaluate("() => !!document.getElementById('target-box')")
             errors = await page.evaluate("() => document.getElementById('errors').textContent")
             assert has_box and "forbidden" in errors
+
+
+def test_arena_runs_launch_chromiums_headless_shell(monkeypatch, tmp_path):
+    """An arena run's workers launch Chromium's headless shell (the arena's browser); browser options
+    the caller passes still win."""
+    import webgauge.run as run_mod
+    from webgauge.browser import Browser
+
+    seen: list = []
+    monkeypatch.setattr(run_mod, "run_items", lambda *a, **k: seen.append(k.get("browser_options")))
+    monkeypatch.delenv("WEBGAUGE_CHROMIUM", raising=False)
+    tasks = build_tasks((0,), families=QUICK_FAMILIES[:1])
+    run_arena(tmp_path / "a", tasks, [{"kind": "oracle"}], progress=False)
+    run_arena(tmp_path / "b", tasks, [{"kind": "oracle"}], progress=False, browser_options={"headless_shell": False})
+    assert seen == [{"headless_shell": True}, {"headless_shell": False}]
+    assert Browser(**seen[0]).executable.endswith("chromium-headless-shell")
+    assert not Browser(**seen[1]).executable.endswith("chromium-headless-shell")
