@@ -39,9 +39,9 @@ def run_doctor(echo: Callable[[str], None] = print) -> bool:
     except ChromiumNotFound as exc:
         ok = False
         echo(f"[missing] chromium: {exc}")
-    from webgauge.browser.chromium import _headless_shell
+    from webgauge.browser.chromium import installed_headless_shell
 
-    shell = _headless_shell()  # the arena's browser when installed (optional: the full one works, slower)
+    shell = installed_headless_shell()  # the arena's browser when installed (optional: the full one works, slower)
     echo(f"[ok] chromium headless shell (the arena's browser): {shell}" if shell else
          "[missing] chromium headless shell: the arena runs on the full browser, about 20% slower — "
          "`sudo apt-get install -y chromium-headless-shell`")

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from .errors import ChromiumNotFound
 
-__all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "HEADLESS_SHELL"]
+__all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "HEADLESS_SHELL",
+           "installed_headless_shell"]
 
 ENV_VAR = "WEBGAUGE_CHROMIUM"
 
@@ -98,7 +99,7 @@ def find_chromium(executable: str | os.PathLike[str] | None = None, *, headless_
                 return str(path)
             raise ChromiumNotFound(f"{source} points at {str(value)!r}, which is not an executable file. {_FIX}")
     if headless_shell:
-        shell = _headless_shell()
+        shell = installed_headless_shell()
         if shell:
             return shell
         _warn_no_shell()
@@ -112,7 +113,8 @@ def find_chromium(executable: str | os.PathLike[str] | None = None, *, headless_
     raise ChromiumNotFound(f"No Chromium found on this machine. {_FIX}")
 
 
-def _headless_shell() -> str | None:
+def installed_headless_shell() -> str | None:
+    """The path of Chromium's headless shell (:data:`HEADLESS_SHELL`), or None when it is not installed."""
     for cand in HEADLESS_SHELL:
         found = cand if os.path.isabs(cand) else shutil.which(cand)
         if found and os.path.isfile(found) and os.access(found, os.X_OK):
