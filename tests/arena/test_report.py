@@ -80,13 +80,15 @@ async def test_trace_viewer_steps_through_screenshots_in_chromium(demo, browser)
 
 
 def test_arena_runs_launch_chromiums_headless_shell(monkeypatch, tmp_path):
-    """An arena run's workers launch Chromium's headless shell (the arena's browser); browser options
-    the caller passes still win."""
+    """An arena run's workers launch Chromium's headless shell (the arena's browser), and its spec
+    records which binary that is; browser options the caller passes still win."""
     import webgauge.run as run_mod
     from webgauge.browser import Browser
 
     seen: list = []
-    monkeypatch.setattr(run_mod, "run_items", lambda *a, **k: seen.append(k.get("browser_options")))
+    specs: list = []
+    monkeypatch.setattr(run_mod, "run_items",
+                        lambda *a, **k: (seen.append(k.get("browser_options")), specs.append(a[1].options["browser"])))
     monkeypatch.delenv("WEBGAUGE_CHROMIUM", raising=False)
     tasks = build_tasks((0,), families=QUICK_FAMILIES[:1])
     run_arena(tmp_path / "a", tasks, [{"kind": "oracle"}], progress=False)
@@ -94,3 +96,4 @@ def test_arena_runs_launch_chromiums_headless_shell(monkeypatch, tmp_path):
     assert seen == [{"headless_shell": True}, {"headless_shell": False}]
     assert Browser(**seen[0]).executable.endswith("chromium-headless-shell")
     assert not Browser(**seen[1]).executable.endswith("chromium-headless-shell")
+    assert specs[0].startswith("chromium-headless-shell: Chromium 1") and specs[1].startswith("chromium: Chromium 1")

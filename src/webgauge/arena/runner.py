@@ -194,6 +194,7 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
 
     Held-out episodes are stored sealed (:func:`seal_heldout_content`: no instruction, no
     screenshots) unless ``keep_heldout_content`` is set."""
+    from webgauge.browser.chromium import browser_label
     from webgauge.run import RunSpec, run_items
 
     if not tasks:
@@ -203,6 +204,8 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
     items = episode_items(tasks, agents, variants=variants, repeats=repeats, slices=slices)
     if not items:
         raise ValueError(f"none of the variants {variants} applies to the {len(tasks)} task(s)")
+    # the arena's browser: Chromium's headless shell when installed (webgauge.browser.chromium.HEADLESS_SHELL)
+    browser_options = {"headless_shell": True, **(run_kwargs.pop("browser_options", None) or {})}
     spec = RunSpec(
         suite="arena",
         models=sorted({a["model"] for a in agents if a.get("kind") == "model"}),
@@ -212,13 +215,14 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
         options={"time_limit_s": time_limit_s, "gate_destructive": gate_destructive, "keep_dom": keep_dom,
                  "approval_policy": approval_policy, "variants": variants,
                  "keep_heldout_content": bool(keep_heldout_content),
-                 "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout")},
+                 "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout"),
+                 # which binary plays the episodes (the environment's "chromium" is the full browser's)
+                 "browser": browser_label(browser_options.get("executable"),
+                                          headless_shell=bool(browser_options["headless_shell"]))},
     )
     _write_plan(Path(run_dir), items)
-    # the arena's browser: Chromium's headless shell when installed (webgauge.browser.chromium.HEADLESS_SHELL)
-    run_kwargs["browser_options"] = {"headless_shell": True, **(run_kwargs.get("browser_options") or {})}
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.runner:episode_item", executor=executor,
-                     workers=workers, progress=progress, **run_kwargs)
+                     workers=workers, progress=progress, browser_options=browser_options, **run_kwargs)
 
 
 PLAN_FILE = "arena-plan.json"

@@ -12,7 +12,7 @@ from pathlib import Path
 from .errors import ChromiumNotFound
 
 __all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "HEADLESS_SHELL",
-           "installed_headless_shell"]
+           "installed_headless_shell", "browser_label"]
 
 ENV_VAR = "WEBGAUGE_CHROMIUM"
 
@@ -127,6 +127,16 @@ def _warn_no_shell() -> None:
     warnings.warn("Chromium's headless shell is not installed: the arena runs on the full browser, about "
                   "20% slower. Install it with `sudo apt-get install -y chromium-headless-shell` "
                   "(`make bootstrap` does).", RuntimeWarning, stacklevel=3)
+
+
+def browser_label(executable: str | None = None, *, headless_shell: bool = False) -> str:
+    """Which browser runs, for a run's record: the binary's name and the version it prints
+    (``chromium-headless-shell: Chromium 156.0.8078.114``); the error text when there is none."""
+    try:
+        exe = find_chromium(executable, headless_shell=headless_shell)
+        return f"{Path(exe).name}: {chromium_version(exe)}"
+    except Exception as exc:  # noqa: BLE001 - recorded, not hidden
+        return f"error: {type(exc).__name__}: {exc}"
 
 
 @lru_cache(maxsize=8)
