@@ -56,7 +56,9 @@ def test_package_verifies_and_detects_tampering(sweep_run, tmp_path, monkeypatch
     build_package(sweep_run, pkg, archive=True)
     manifest = json.loads((pkg / "manifest.json").read_text())
     assert {"environment", "reset", "tasks", "variants", "agents", "scoring", "machine", "files"} <= set(manifest)
-    assert manifest["environment"]["chromium"].startswith("Chromium") and len(manifest["variants"]["cohorts"]) == 12
+    # the arena's browser, by binary and version
+    assert manifest["environment"]["chromium"].startswith("chromium-headless-shell: Chromium ")
+    assert len(manifest["variants"]["cohorts"]) == 12
     sealed = [json.loads(p.read_text()) for p in (pkg / "traces" / "records").glob("*.json")]
     held = [r for r in sealed if r.get("sealed")]
     assert len(held) == 4 and all("instruction" not in r["task"] and "seed" not in r and "steps" not in r for r in held)
