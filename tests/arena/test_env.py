@@ -349,6 +349,24 @@ async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(bro
         await env.close()
 
 
+async def _send_late_revoke(env, kid, hold_ms: float) -> None:
+    """A late write of the episode's page: a keepalive fetch (it outlives the page) revoking API key
+    ``kid``, which the browser holds ``hold_ms`` before it goes out."""
+    env.page.delay_requests("*/revoke", hold_ms)
+    await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
+                            "{method: 'POST', keepalive: true}); }")
+
+
+async def _late_revoke_landed(arena, episode_id, kid, within_s: float = 5.0) -> bool:
+    """Whether episode ``episode_id``'s database shows key ``kid`` revoked within ``within_s``."""
+    for _ in range(int(within_s / 0.02)):
+        old, _ = arena.client().state(episode_id)
+        if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
 @pytest.mark.browser
 async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_its_late_writes_miss(browser, arena):
     """The double-buffered reset runs the next episode on another cleared page while the last one is
@@ -367,19 +385,13 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
         kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
         # a late write (a keepalive fetch, which outlives the page): the page sends it now, the browser
         # holds it 250 ms, the reset happens meanwhile
-        env.page.delay_requests("*/revoke", 250)
-        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
-                                "{method: 'POST', keepalive: true}); }")
+        await _send_late_revoke(env, kid, hold_ms=250)
         await asyncio.sleep(0.05)
         await env.reset(task)
         assert env.page is not first_page and env.episode_id != first_id and env.contexts_reused == 0
         await env.pool.drain()  # the old page is blank now: nothing of it runs
-        for _ in range(150):  # the held request is released and served (a fast reset ends before 250 ms)
-            old, _ = arena.client().state(first_id)
-            if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
-                break
-            await asyncio.sleep(0.02)
-        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # the late write reached its id
+        # the held request is released and served (a fast reset ends before 250 ms)
+        assert await _late_revoke_landed(arena, first_id, kid)  # the late write reached its id
         assert await env.refresh_state() == seed_state  # ... and not this episode
         await env.reset(task)
         assert env.page is first_page and env.episode_id == first_id and env.contexts_reused == 1
@@ -405,18 +417,12 @@ async def test_a_late_request_of_the_last_episode_cannot_write_to_the_next_on_a_
         await env.reset(task)
         first_page, first_id, seed_state = env.page, env.episode_id, env.state
         kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
-        env.page.delay_requests("*/revoke", 400)
-        await env.page.evaluate(f"() => {{ fetch('{env.base}/account/keys/{kid}/revoke', "
-                                "{method: 'POST', keepalive: true}); }")
+        await _send_late_revoke(env, kid, hold_ms=400)
         await asyncio.sleep(0.05)
         await env.reset(task)
         assert env.page is first_page and env.contexts_reused == 1 and env.episode_id != first_id
-        for _ in range(100):  # the held request is released and served meanwhile
-            old, _ = arena.client().state(first_id)
-            if next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]:
-                break
-            await asyncio.sleep(0.05)
-        assert next(k for k in old["acct_api_keys"] if k["id"] == kid)["revoked_at"]  # it reached its own id ...
+        # the held request is released and served meanwhile
+        assert await _late_revoke_landed(arena, first_id, kid)  # it reached its own id ...
         assert await env.refresh_state() == seed_state  # ... and not this episode's database
         await env.reset(task)
         assert env.page is first_page and env.episode_id == first_id and env.state == seed_state

@@ -76,6 +76,9 @@ _CANDIDATES = (
 HEADLESS_SHELL = ("/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell",
                   "chromium-headless-shell")
 
+#: How to install the headless shell (the warning below and ``webgauge doctor`` give it).
+SHELL_FIX = "Install it with `sudo apt-get install -y chromium-headless-shell` (`make bootstrap` does)."
+
 _FIX = (
     "Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu; `make demo` and "
     "`make test` do this for you), or point webgauge at a Chromium/Chrome binary with "
@@ -125,8 +128,7 @@ def installed_headless_shell() -> str | None:
 @lru_cache(maxsize=1)
 def _warn_no_shell() -> None:
     warnings.warn("Chromium's headless shell is not installed: the arena runs on the full browser, about "
-                  "20% slower. Install it with `sudo apt-get install -y chromium-headless-shell` "
-                  "(`make bootstrap` does).", RuntimeWarning, stacklevel=3)
+                  f"20% slower. {SHELL_FIX}", RuntimeWarning, stacklevel=3)
 
 
 def browser_label(executable: str | None = None, *, headless_shell: bool = False) -> str:
