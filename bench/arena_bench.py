@@ -44,8 +44,13 @@ def med(xs: list[float]) -> str:
     return f"{statistics.median(xs):8.2f}" if xs else "     n/a"
 
 
+def at_once_option(on: bool) -> dict:
+    """The env option of captures taken at once (absent in older commits A/B-ed against)."""
+    return {"capture_at_once": on} if "capture_at_once" in EnvOptions.__dataclass_fields__ else {}
+
+
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
-                   speedups: bool = True, double_buffer: bool = True):
+                   speedups: bool = True, double_buffer: bool = True, at_once: bool = True):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
@@ -60,7 +65,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
         env = ArenaEnv(browser, srv.app_url, client,
                        EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
-                                  watch_changes=speedups, double_buffer=double_buffer))
+                                  watch_changes=speedups, double_buffer=double_buffer,
+                                  **at_once_option(at_once)))
         try:
             while queue:
                 t = queue.pop(0)
@@ -80,6 +86,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                 solved += rec.success
         finally:
             counts["contexts reused"] += env.contexts_reused
+            for k, v in getattr(env, "captures", {}).items():
+                counts[f"observations captured {k}"] = counts.get(f"observations captured {k}", 0) + v
             for k, v in env.stale_checks.items():
                 counts[f"stale checks by {k}"] += v
             for k, v in getattr(env, "moved_checks", {}).items():  # (absent in older commits A/B-ed against)
@@ -182,6 +190,10 @@ async def main() -> None:
     ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["inline"],
                     help="inline: the last episode's page is cleared before reset returns (the default); double: "
                          "cleared in the background while the next runs on another. Both: side by side.")
+    ap.add_argument("--at-once", choices=["on", "off"], nargs="+", default=["on"],
+                    help="on: a still page's observation is captured without waiting for a frame, kept when "
+                         "nothing changed up to the end of the quiet period (the default); off: settled first. "
+                         "Both: side by side.")
     ap.add_argument("--floor-reps", type=int, default=10,
                     help="Bare click + load + screenshot measures for the floor row (half before, half after).")
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
@@ -226,15 +238,21 @@ async def main() -> None:
         print(f"{'database reset, nothing written, in-process (ms)':52s}{med(local_ms)}", flush=True)
         medians: dict = {}
         by_reset: dict = {}
+        by_at_once: dict = {}
         async with Browser.launch(headless_shell=args.browser == "shell") as browser:
             print(f"browser: {browser.executable}", flush=True)
             floor = await bare_floor(browser, srv, (args.floor_reps + 1) // 2)
-            for aria, c, sp, rs in ((a == "on", c, s == "on", r) for a in args.aria for c in args.concurrency
-                                    for s in args.speedups for r in args.reset):
-                    wall, steps, resets, solved, phases, counts, kinds = await episodes(browser, srv, tasks, c, aria,
-                                                                                 args.control, sp, rs == "double")
+            for aria, c, sp, rs, ao in ((a == "on", c, s == "on", r, o) for a in args.aria for c in args.concurrency
+                                        for s in args.speedups for r in args.reset for o in args.at_once):
+                    wall, steps, resets, solved, phases, counts, kinds = await episodes(
+                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on")
                     tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
                            f"speedups {'on' if sp else 'off'}, reset {rs}")
+                    if len(args.at_once) > 1:
+                        tag += f", at once {ao}"
+                        by_at_once.setdefault((aria, c, sp, rs), {})[ao] = (statistics.median(resets),
+                                                                            statistics.median(steps))
+                        rs = f"{rs}, at once {ao}"
                     medians.setdefault((aria, c, rs), {})[sp] = (statistics.median(resets), statistics.median(steps))
                     by_reset.setdefault((aria, c, sp), {})[rs] = medians[(aria, c, rs)][sp]
                     print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
@@ -266,6 +284,12 @@ async def main() -> None:
                 (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]
                 print(f"reset double-buffered vs inline (aria {'on' if aria else 'off'}, concurrency {c}): env reset "
                       f"{r_i:.0f} -> {r_d:.0f} ms ({r_i / r_d:.2f}x), step {s_i:.0f} -> {s_d:.0f} ms", flush=True)
+        for (aria, c, sp, rs), m in by_at_once.items():
+            if "on" in m and "off" in m:
+                (r_on, s_on), (r_off, s_off) = m["on"], m["off"]
+                print(f"capture at once on vs off (aria {'on' if aria else 'off'}, concurrency {c}, speedups "
+                      f"{'on' if sp else 'off'}, reset {rs}): env reset {r_off:.0f} -> {r_on:.0f} ms "
+                      f"({r_off / r_on:.2f}x), step {s_off:.0f} -> {s_on:.0f} ms ({s_off / s_on:.2f}x)", flush=True)
         for (aria, c, rs), m in medians.items():
             if True in m and False in m:
                 (r_on, s_on), (r_off, s_off) = m[True], m[False]

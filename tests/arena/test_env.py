@@ -11,6 +11,7 @@ import pytest
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
+from webgauge.arena.core.hooks import EnvHooks
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
 from webgauge.arena.env.page_pool import PagePool
@@ -456,3 +457,39 @@ async def test_a_step_that_opens_a_tab_waits_for_it_even_when_the_tab_is_announc
         assert back.observation.active_tab == 0 and back.observation.url.endswith("/shop/cart")
     finally:
         await env.close()
+
+
+class _Observed(EnvHooks):
+    """Every observation's screenshot hash and element table (paths and boxes), in order."""
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    async def after_observe(self, env, obs) -> None:
+        self.seen.append((obs.screenshot_hash, [(e.path, e.box) for e in obs.elements or []]))
+
+
+@pytest.mark.browser
+async def test_observations_captured_at_once_are_the_ones_a_settle_first_gives(browser, arena):
+    """The oracle's episodes on the arena's own pages, played with captures taken at once and with
+    every capture settled first: most observations are taken at once, and each shows the very
+    pixels and element table the settled capture shows."""
+    tasks = [t for t in build_tasks((0,)) if t.family in ("shop.buy_variant", "shop.cancel_order", "work.revoke_key")]
+    seen = {}
+    for at_once in (True, False):
+        observed = _Observed()
+        env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(capture_at_once=at_once), hooks=[observed])
+        try:
+            for t in tasks:
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                assert rec.success, (t.id, at_once, rec.validator_errors)
+            counts = dict(env.captures)
+        finally:
+            await env.close()
+        seen[at_once] = observed.seen
+        if at_once:
+            assert counts["at once"] > counts["settled first"], counts
+        else:
+            assert counts["at once"] == 0 and counts["settled first"] > 0, counts
+    assert len(seen[True]) == len(seen[False]) > 10
+    assert seen[True] == seen[False]

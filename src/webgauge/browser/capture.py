@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from .profile import RenderProfile
-from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle
+from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle, settled_now
 from .snapshot import Element, Snapshot, element_id
 
 __all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_png_size", "consistency_problems",
@@ -55,6 +55,8 @@ async def screenshot_page(page: Any, profile: RenderProfile, *, full_page: bool 
 MAX_FULL_PAGE_HEIGHT = 12000
 #: Captures taken before a snapshot is given up as inconsistent (PNG, size and boxes disagree).
 CAPTURE_ATTEMPTS = 3
+#: Seconds a capture taken at once (``capture_page``'s ``verify``) may take before the page is settled first.
+AT_ONCE_TIMEOUT = 3.0
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -161,7 +163,8 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                        settle_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
                        full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]],
                                                       Awaitable[bytes]] | None = None,
-                       id_salt: str = "") -> Snapshot:
+                       id_salt: str = "",
+                       verify: Callable[[int], Awaitable[list[str]]] | None = None) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -183,11 +186,32 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
     ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
     same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
+
+    ``verify(quiet_ms)`` (with ``before_screenshot`` arming a change watch and a viewport screenshot)
+    lets a page that is already still skip the settle's frame: when :func:`settled_now` finds fonts,
+    images and animations done, the capture is taken at once, and kept only if ``verify`` (called
+    after it) reports no change since the arm up to the end of the ``quiet_ms`` quiet period; else
+    the page is settled and captured as above. The snapshot kept shows a state that held, unchanged,
+    from the last mutation to the end of the quiet period and a frame beyond (the screenshot's),
+    which is what the settle waits for; it only comes sooner.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     unsettled: list[str] = []
     snap = None
+    late = ""
+    if (verify is not None and before_screenshot is not None and viewport_screenshot is not None and not full_page
+            and with_screenshot):
+        limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
+        try:
+            quick = await asyncio.wait_for(_capture_now(
+                page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
+                viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot, settle_in=settle_in,
+                id_salt=id_salt, quiet_ms=quiet_ms, verify=verify), limit)
+        except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
+            quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
+        if quick is not None:
+            return await _with_aria(page, quick, with_aria, deadline)
     for attempt in range(1, max(1, attempts) + 1):
         budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
         report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms,
@@ -210,13 +234,38 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
         if deadline - loop.time() < 1.5:
             break
     assert snap is not None
+    if late:
+        snap.warnings.append(late)
     if unsettled:
         snap.settled = False
         snap.warnings = ["unsettled: " + r for r in unsettled] + snap.warnings
+    return await _with_aria(page, snap, with_aria, deadline)
+
+
+async def _with_aria(page: Any, snap: Snapshot, with_aria: bool, deadline: float) -> Snapshot:
     if with_aria:
+        left = deadline - asyncio.get_running_loop().time()
         try:
-            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0,
-                                                                             max(1.0, deadline - loop.time())) * 1000)
+            snap.aria = await page.locator("body").aria_snapshot(timeout=min(10.0, max(1.0, left)) * 1000)
         except Exception as exc:  # a huge or stuck page: keep the rest of the capture
             snap.warnings.append(f"aria snapshot unavailable: {str(exc).splitlines()[0][:200]}")
+    return snap
+
+
+async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, timeout: float,
+                       max_full_page_height: int, viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]],
+                       before_screenshot: Callable[[], Awaitable[None]],
+                       settle_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None, id_salt: str,
+                       quiet_ms: int, verify: Callable[[int], Awaitable[list[str]]]) -> Snapshot | None:
+    """A viewport capture of a page that is still now, taken without waiting for a frame, kept when
+    ``verify`` finds no change from the watch's arm to the end of the quiet period; None: settle first."""
+    now = await settled_now(page, quiet_ms=quiet_ms, run_js=settle_in)
+    if not now.settled:
+        return None
+    snap, problems = await _read(page, profile, full_page=False, max_elements=max_elements, with_screenshot=True,
+                                 timeout=timeout, max_full_page_height=max_full_page_height, before=now,
+                                 viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
+                                 id_salt=id_salt)
+    if problems or await verify(quiet_ms):
+        return None
     return snap

@@ -172,6 +172,22 @@ _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   return out;
 })()"""
 
+#: What changed since the arm, with no frame waited: nothing, or else at once; when nothing, once
+#: more after the quiet period (``quietMs`` since the document's last mutation) has run out.
+_STILL_JS = """(async (quietMs) => {
+  const s = window.__wgWatch;
+  if (!s || !s.armed) return ['unarmed'];
+  const marks = () => {
+    if (s.mo.takeRecords().length) s.mutated();
+    return __wgView() !== s.view ? s.dirty.concat(['viewport']) : s.dirty.slice();
+  };
+  const out = marks();
+  const left = quietMs - (performance.now() - Math.max(s.born, s.last));
+  if (out.length || left <= 0) return out;
+  await new Promise((resolve) => setTimeout(resolve, left));
+  return marks();
+})"""
+
 
 class _ContextGone(Exception):
     """The watched document's world is gone (a navigation replaced the document)."""
@@ -304,6 +320,18 @@ class ChangeWatch:
             return ["unarmed"]
         try:
             return list(await self._eval(_CHECK_JS))
+        except Exception:  # the armed document is gone (navigation, crash)
+            return ["navigation"]
+
+    async def changes_until_quiet(self, quiet_ms: int) -> list[str]:
+        """Why the page may look different since :meth:`arm`, asked without waiting for a frame: at
+        once when something changed, else when ``quiet_ms`` have passed since the document's last
+        mutation (asked again then). Empty: the state armed on is still the page's, and was quiet
+        that long. A capture taken right after the arm is checked with it."""
+        if self._ctx_id is None:
+            return ["unarmed"]
+        try:
+            return list(await self._eval(f"{_CANVAS_SIG_JS}{_STILL_JS}({int(quiet_ms)})"))
         except Exception:  # the armed document is gone (navigation, crash)
             return ["navigation"]
 

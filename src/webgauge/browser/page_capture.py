@@ -68,7 +68,8 @@ class PageCapture(PageState):
                                  before_screenshot=self.watch_changes if watch else None,
                                  settle_in=self.run_in_watch if watch else None,
                                  full_page_screenshot=self.full_page_png if self.fast_full_page else None,
-                                 id_salt=self.id_salt),
+                                 id_salt=self.id_salt,
+                                 verify=self._changes_until_quiet if watch and self.capture_at_once else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -211,6 +212,13 @@ class PageCapture(PageState):
         installed (the capture's settle runs here when ``watch=True``)."""
         watch, new_document = await self._watch()
         return await watch.run(js, arg, new_document=new_document)
+
+    async def _changes_until_quiet(self, quiet_ms: int) -> list[str]:
+        """The check of a capture taken at once (see :func:`capture_page`'s ``verify``): none means it is kept."""
+        watch = self._watches.get(self._page)
+        changes = ["unarmed"] if watch is None else await watch.changes_until_quiet(quiet_ms)
+        self.captures_at_once += not changes
+        return changes
 
     async def changes_since_watch(self) -> list[str]:
         """Why the active tab may look different since :meth:`watch_changes` (mutation, scroll,

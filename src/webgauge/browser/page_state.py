@@ -32,6 +32,8 @@ class PageState:
     fast_actions: bool
     reject_blocked: bool
     fast_full_page: bool
+    capture_at_once: bool
+    captures_at_once: int
     _cdp: dict[Any, Any]  # Playwright page -> CDP session
     _watches: dict[Any, ChangeWatch]  # Playwright page -> ChangeWatch
     _tracking_sessions: set[Any]

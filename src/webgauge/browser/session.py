@@ -206,6 +206,10 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.reject_blocked = False
         # Full-page screenshots through CDP (see full_page_png); off: Playwright's page.screenshot.
         self.fast_full_page = False
+        # a watched capture (capture(watch=True)) of a page that is still is taken without the settle's
+        # frames, and kept when nothing changed up to the end of its quiet period; how many were kept
+        self.capture_at_once = True
+        self.captures_at_once = 0
         self._cdp = {}  # Playwright page -> CDP session
         self._watches = {}  # Playwright page -> ChangeWatch
         self._tracking_sessions = set()  # CDP sessions whose tab tracks changes from each document's creation

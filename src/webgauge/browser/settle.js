@@ -5,6 +5,8 @@
 // with `probe` it returns the current {size, sig, scroll} at once. With `quietMs` the DOM must
 // also have had no mutation for that long (observed from the call on; required for at most
 // `quietCapMs`, then the layout alone decides; with `tracker`, from the change watch's last one). `view` reports what a viewport screenshot needs.
+// With `now` it waits for no frame: whether the page is still at this moment (fonts and images
+// done, nothing animating, nothing that repaints unseen) and how long its quiet period has left.
 async (opts) => {
   const budgetMs = opts.budgetMs, stableFrames = opts.stableFrames || 3, maxFrames = opts.maxFrames || 600;
   const quietMs = opts.quietMs || 0, quietCapMs = opts.quietCapMs || 400, t0 = performance.now();
@@ -74,6 +76,21 @@ async (opts) => {
     for (const im of todo) decoded.add(im);
     return 0;
   };
+  if (opts.now) {  // no frame waited: is the page still right now, and how long until its quiet period ends?
+    clearTimeout(timer);
+    if (mo) mo.disconnect();
+    requestAnimationFrame(() => null);  // a frame on its way for the screenshot that may follow at once
+    const fontsDone = !document.fonts || document.fonts.status === "loaded";
+    const pending = await imagesReady();  // complete ones are decoded too (a promise each, no frame)
+    const silent = !!document.querySelector("video, audio, iframe, embed, object, canvas");  // repaint unseen
+    const anims = document.getAnimations ? document.getAnimations().filter((a) => a.playState === "running").length : 0;
+    const vv = window.visualViewport;
+    return { stable: fontsDone && !pending && !anims && !silent, frames: 0, images_pending: pending,
+             fonts: fontsDone ? "loaded" : "loading", animations: anims, media: silent,
+             quiet_left_ms: quietMs ? Math.max(0, quietMs - (performance.now() - since())) : 0,
+             size: size(), sig: signature(),
+             view: { running: anims, vv: vv ? [vv.pageLeft, vv.pageTop, vv.scale] : [scrollX, scrollY, 1] } };
+  }
   if (opts.probe) {  // no waiting: the current size and layout signature
     clearTimeout(timer);
     if (mo) mo.disconnect();

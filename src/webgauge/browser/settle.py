@@ -28,7 +28,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["SettleReport", "settle", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
+__all__ = ["SettleReport", "settle", "settled_now", "probe_layout", "STABLE_FRAMES", "SETTLE_TIMEOUT"]
 
 #: Consecutive animation frames over which the layout must not change.
 STABLE_FRAMES = 3
@@ -52,6 +52,8 @@ class SettleReport:
     size: tuple[int, int] = (0, 0)
     sig: int = 0
     reasons: list[str] = field(default_factory=list)
+    #: (:func:`settled_now` only) milliseconds the DOM-mutation quiet period still has to run
+    quiet_left_ms: float = 0.0
     #: what a viewport screenshot needs, measured when settled: ``running`` animations (all, endless
     #: ones too) and the visual viewport ``vv`` (page x, page y, scale); empty when not settled
     view: dict[str, Any] = field(default_factory=dict)
@@ -61,6 +63,27 @@ async def probe_layout(page: Any) -> dict[str, Any]:
     """The page's current ``{size, sig, scroll}`` without waiting (same signature as :func:`settle`)."""
     probe: dict[str, Any] = await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0})
     return probe
+
+
+async def settled_now(page: Any, *, quiet_ms: int = 0,
+                      run_js: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None) -> SettleReport:
+    """Is ``page`` still at this moment, without waiting for a frame: web fonts loaded, every image
+    complete and decoded, no animation running, and nothing that repaints unseen by the DOM (video,
+    audio, canvas, frames, plugins)? ``settled`` says so; ``quiet_left_ms`` is how long the DOM-mutation
+    quiet period of :func:`settle` still has to run (counted as ``run_js`` counts it). A capture may be
+    taken at once from such a state and kept when nothing changed up to the quiet period's end
+    (:func:`webgauge.browser.capture.capture_page`'s ``verify``): the state it shows is then the one
+    :func:`settle` would have waited for."""
+    arg = {"now": True, "budgetMs": 200, "quietMs": quiet_ms, "tracker": run_js is not None}
+    res = await (run_js(_settle_js(), arg) if run_js is not None else page.evaluate(_settle_js(), arg))
+    size = (int(res["size"][0]), int(res["size"][1]))
+    if not res["stable"]:
+        found = (("images loading", res["images_pending"]), ("web fonts loading", res["fonts"] != "loaded"),
+                 ("animations running", res["animations"]), ("media or canvas", res["media"]))
+        reasons = [r for r, on in found if on]
+        return SettleReport(False, 0, 0.0, size, int(res["sig"]), reasons)
+    return SettleReport(True, 0, 0.0, size, int(res["sig"]), quiet_left_ms=float(res["quiet_left_ms"]),
+                        view=res["view"])
 
 
 async def settle(page: Any, *, timeout: float = SETTLE_TIMEOUT, pending: Callable[[], list[str]] | None = None,

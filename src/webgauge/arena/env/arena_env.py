@@ -32,7 +32,10 @@ episode still being served (the server counts them), capped by ``settle_ms``; th
 observation's capture then settles the page in one pass inside it: ``settle_frames``
 animation frames with an unchanged layout, fonts and images done, and ``settle_quiet_ms``
 without a DOM mutation (a navigation that commits meanwhile makes the capture wait for the
-new document and take it again). With an in-process server (``ArenaServer.client()``) state
+new document and take it again). A page that is already still (fonts, images, no animation,
+nothing that repaints unseen) is captured at once instead, and that capture is kept only when the
+change watch saw nothing from its arm to the end of the quiet period (``capture_at_once``;
+``env.captures`` counts both kinds). With an in-process server (``ArenaServer.client()``) state
 reads are direct calls that re-read only the tables written since the last read; an HTTP
 control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
 ``env.reset_timings_ms``) say where the time went; ``bench/arena_bench.py`` prints their medians.
@@ -126,6 +129,7 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         self.hooks: list[EnvHooks] = list(hooks)
         self.reuse_context = options.reuse_context  # clear and reuse the browser context between episodes
         self.fast_screenshots = options.fast_screenshots  # observation screenshots through CDP (same pixels)
+        self.capture_at_once = options.capture_at_once  # a still page captured without the settle's frame
         self.watch_changes = options.watch_changes  # stale checks from an isolated-world change watch
         self.contexts_reused = 0
         # on: reset clears the last episode's page in the background and runs the next on another
@@ -145,6 +149,7 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
         self._own_pool = pool is None
         self.pool = PagePool() if pool is None else pool
+        self.captures = {"at once": 0, "settled first": 0}  # how observations were captured
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.moved_checks = {"watch": 0, "capture": 0}  # how irreversible targets were checked in place
         self.events = WorldEvents()

@@ -65,9 +65,11 @@ class SettleAndCapture(EnvState):
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
                 self._dialogs_seen = len(self.page.dialogs)
+                at_once = self._live_page.captures_at_once
                 # the change watch is armed after the settle, right before the screenshot: any later change counts
                 snap = await self.page.capture(full_page=False, with_aria=self.with_aria, watch=self.watch_changes,
                                                stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms)
+                self.captures["at once" if self._live_page.captures_at_once > at_once else "settled first"] += 1
                 break
             except PageError as exc:
                 if exc.kind != "navigation" or attempt == 3:

@@ -47,6 +47,7 @@ class EnvState:
     hooks: list[EnvHooks]
     reuse_context: bool
     fast_screenshots: bool
+    capture_at_once: bool
     watch_changes: bool
     contexts_reused: int
     double_buffer: bool
@@ -58,6 +59,7 @@ class EnvState:
     _own_upload_dir: bool
     _own_pool: bool
     pool: PagePool
+    captures: dict[str, int]
     stale_checks: dict[str, int]
     moved_checks: dict[str, int]
     events: WorldEvents

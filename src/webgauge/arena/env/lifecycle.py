@@ -158,6 +158,7 @@ and double buffering, close."""
         """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
         and an element action on a covered, inert or unreachable target rejected at once (always)."""
         self._live_page.fast_screenshots = self._live_page.fast_actions = self.fast_screenshots
+        self._live_page.capture_at_once = self.capture_at_once
         self._live_page.reject_blocked = True
 
     def _start_clearing(self) -> None:

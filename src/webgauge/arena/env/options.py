@@ -26,6 +26,9 @@ class EnvOptions:
     reuse_context: bool = True  # clear and reuse the browser context between episodes
     fast_screenshots: bool = True  # observation screenshots through CDP (same pixels)
     watch_changes: bool = True  # stale checks from an isolated-world change watch
+    # a still page's observation is captured without waiting for a frame, and kept when the watch
+    # sees no change up to the end of the quiet period (needs watch_changes and fast_screenshots)
+    capture_at_once: bool = True
     # on: reset clears the last episode's page in the background and runs the next on another
     # (two pages, two episode ids in turn); off (default): the page is cleared before reset returns
     double_buffer: bool = False

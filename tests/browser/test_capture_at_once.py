@@ -1,0 +1,111 @@
+"""A watched capture of a page that is already still is taken at once, without the settle's frame,
+and kept only when nothing changed from its watch's arm to the end of the quiet period: it shows
+what a settled capture shows, and a page that changes during that time is settled and captured again."""
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from webgauge.browser import RenderProfile
+from webgauge.pages import StaticServer
+
+pytestmark = pytest.mark.browser
+
+STILL = """<!doctype html><html><head><title>Still</title></head>
+<body style="margin:0;font:16px sans-serif">
+<header style="height:60px;background:#234;color:#fff">Header <b>bold</b></header>
+<main style="padding:10px"><input id="q" value="query"> <button id="go" style="background:rgb(0,120,0)">Go</button>
+<p>Some text.</p><div style="width:120px;height:80px;background:#fa0"></div></main></body></html>"""
+
+# the page changes itself 400 ms after parsing: within a 1.5 s quiet period of its document's making,
+# after a capture taken at its load event has ended
+LATE = """<!doctype html><html><body style="margin:0;background:rgb(255,255,255)">
+<p id="first">first</p>
+<script>setTimeout(() => {
+  document.body.style.background = 'rgb(255,0,0)';
+  const d = document.createElement('div'); d.id = 'late'; d.style.height = '50px'; d.textContent = 'late';
+  document.body.appendChild(d);
+}, 400);</script></body></html>"""
+
+CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);\
+</script></body>"""
+
+
+@pytest.fixture(scope="module")
+def site():
+    with StaticServer(files={"/still.html": STILL, "/late.html": LATE, "/canvas.html": CANVAS}) as srv:
+        yield srv
+
+
+def _pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+
+
+async def _watched_page(browser):
+    page = await browser.new_page(RenderProfile(width=640, height=400))
+    page.fast_screenshots = True  # the arena's viewport screenshot: the only one taken at once
+    await page.track_new_documents()
+    return page
+
+
+async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(browser, site):
+    page = await _watched_page(browser)
+    try:
+        await page.goto(site.url("still.html"))
+        quick = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert page.captures_at_once == 1
+        settled = await page.capture(with_aria=False, stable_frames=3)  # the page's own world, three frames
+        assert page.captures_at_once == 1
+        assert quick.settled and settled.settled
+        assert np.array_equal(_pixels(quick.png), _pixels(settled.png))
+        assert [(e.path, e.box) for e in quick.elements] == [(e.path, e.box) for e in settled.elements]
+        assert any(e.tag == "button" for e in quick.elements)
+    finally:
+        await page.close()
+
+
+async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(browser, site):
+    page = await _watched_page(browser)
+    try:
+        await page.goto(site.url("late.html"))
+        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=1500)
+        assert page.captures_at_once == 0  # the capture taken at load was not kept
+        assert [e.text for e in snap.elements if e.tag == "div"] == ["late"]
+        assert tuple(_pixels(snap.png)[390, 600]) == (255, 0, 0)  # the changed background
+    finally:
+        await page.close()
+
+
+async def test_a_page_that_can_repaint_unseen_is_always_settled_first(browser, site):
+    page = await _watched_page(browser)
+    try:
+        await page.goto(site.url("canvas.html"))
+        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert page.captures_at_once == 0
+        assert tuple(_pixels(snap.png)[20, 20]) == (0, 136, 255)  # the canvas drawn
+    finally:
+        await page.close()
+
+
+async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_settled_one(browser, site):
+    from webgauge.browser import capture as capture_mod
+
+    page = await _watched_page(browser)
+    try:
+        await page.goto(site.url("still.html"))
+
+        async def stuck(quiet_ms: int) -> list[str]:  # as if the check never came back
+            await page.wait_for_timeout(60_000)
+            return []
+
+        snap = await capture_mod.capture_page(
+            page._page, page.profile, with_aria=False, timeout=8.0, viewport_screenshot=page.viewport_png,
+            before_screenshot=page.watch_changes, settle_in=page.run_in_watch, stable_frames=1, quiet_ms=30,
+            verify=stuck)
+        assert snap.settled and any(e.tag == "button" for e in snap.elements)
+        assert snap.warnings == ["a capture taken at once did not finish within 2.0s"]
+    finally:
+        await page.close()
