@@ -149,14 +149,16 @@ true; });
 
 _TRACK_JS = _CANVAS_SIG_JS + _TRACKER_JS + ", 'tracking'"
 
-_ARM_JS = _CANVAS_SIG_JS + """(async () => {
+_ARM_FN = """async () => {
   const s = """ + _TRACKER_JS + """;
   if (s.mo.takeRecords().length) s.last = performance.now();
   s.dirty = []; s.nav = false; s.submit = null; s.view = __wgView(); s.canvas = await __wgCanvasSig();
   const again = s.armed;
   s.armed = true;
   return again ? 'rearmed' : 'armed';
-})()"""
+}"""
+
+_ARM_JS = _CANVAS_SIG_JS + "(" + _ARM_FN + ")()"
 
 _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
   const s = window.__wgWatch;
@@ -314,6 +316,15 @@ class ChangeWatch:
         screenshot shows. ``new_document``: the tab navigated since the last arm (the caller saw
         it), so its world is made at once instead of after a failed round trip in the old one."""
         await self._in_world(_ARM_JS, new_document)
+
+    async def arm_then(self, fn_js: str, arg: Any, new_document: bool = False) -> Any:
+        """:meth:`arm`, then ``fn_js(arg)`` in the watch's world, in one round trip (a capture taken at
+        once arms the watch and asks whether the page is still together)."""
+        js = f"{_CANVAS_SIG_JS}(async () => {{ await ({_ARM_FN})(); return await ({fn_js})({json.dumps(arg)}); }})()"
+        try:
+            return await self._in_world(js, new_document)
+        except _ContextGone as exc:  # the document went away under the script: as Playwright says it
+            raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
     async def changes(self) -> list[str]:
         if self._ctx_id is None:

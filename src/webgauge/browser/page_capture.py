@@ -69,7 +69,8 @@ class PageCapture(PageState):
                                  settle_in=self.run_in_watch if watch else None,
                                  full_page_screenshot=self.full_page_png if self.fast_full_page else None,
                                  id_salt=self.id_salt,
-                                 verify=self._changes_until_quiet if watch and self.capture_at_once else None),
+                                 verify=self._changes_until_quiet if watch and self.capture_at_once else None,
+                                 settle_armed_in=self.arm_and_run_in_watch if watch else None),
                     remaining + 2.0)
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
@@ -206,6 +207,11 @@ class PageCapture(PageState):
     def tracks_new_documents(self) -> bool:
         """Does the active tab track changes from each new document's creation (:meth:`track_new_documents`)?"""
         return self._cdp.get(self._page) in self._tracking_sessions
+
+    async def arm_and_run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
+        """:meth:`watch_changes`, then ``js(arg)`` in the change-watch world, in one round trip."""
+        watch, new_document = await self._watch()
+        return await watch.arm_then(js, arg, new_document=new_document)
 
     async def run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
         """``js(arg)`` (a function's source) in the active tab's change-watch world, its tracker

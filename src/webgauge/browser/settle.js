@@ -80,15 +80,18 @@ async (opts) => {
     clearTimeout(timer);
     if (mo) mo.disconnect();
     requestAnimationFrame(() => null);  // a frame on its way for the screenshot that may follow at once
-    const fontsDone = !document.fonts || document.fonts.status === "loaded";
+    // the layout first: it starts what it needs (fonts, image decodes, transitions), which the checks then see
+    const sig = signature(), sz = size();
     const pending = await imagesReady();  // complete ones are decoded too (a promise each, no frame)
+    const fontsDone = !document.fonts || document.fonts.status === "loaded";
     const silent = !!document.querySelector("video, audio, iframe, embed, object, canvas");  // repaint unseen
     const anims = document.getAnimations ? document.getAnimations().filter((a) => a.playState === "running").length : 0;
     const vv = window.visualViewport;
-    return { stable: fontsDone && !pending && !anims && !silent, frames: 0, images_pending: pending,
-             fonts: fontsDone ? "loaded" : "loading", animations: anims, media: silent,
+    const same = sig === signature();  // nothing the awaits let run moved it
+    return { stable: same && fontsDone && !pending && !anims && !silent, frames: 0, images_pending: pending,
+             fonts: fontsDone ? "loaded" : "loading", animations: anims, media: silent, moved: !same,
              quiet_left_ms: quietMs ? Math.max(0, quietMs - (performance.now() - since())) : 0,
-             size: size(), sig: signature(),
+             size: sz, sig: sig,
              view: { running: anims, vv: vv ? [vv.pageLeft, vv.pageTop, vv.scale] : [scrollX, scrollY, 1] } };
   }
   if (opts.probe) {  // no waiting: the current size and layout signature
