@@ -87,9 +87,9 @@ async (opts) => {
     const silent = !!document.querySelector("video, audio, iframe, embed, object, canvas");  // repaint unseen
     const anims = document.getAnimations ? document.getAnimations().filter((a) => a.playState === "running").length : 0;
     const vv = window.visualViewport;
-    const same = sig === signature();  // nothing the awaits let run moved it
-    return { stable: same && fontsDone && !pending && !anims && !silent, frames: 0, images_pending: pending,
-             fonts: fontsDone ? "loaded" : "loading", animations: anims, media: silent, moved: !same,
+    // (a layout that moves from here on is caught by the capture's own probe, against `sig`)
+    return { stable: fontsDone && !pending && !anims && !silent, frames: 0, images_pending: pending,
+             fonts: fontsDone ? "loaded" : "loading", animations: anims, media: silent,
              quiet_left_ms: quietMs ? Math.max(0, quietMs - (performance.now() - since())) : 0,
              size: sz, sig: sig,
              view: { running: anims, vv: vv ? [vv.pageLeft, vv.pageTop, vv.scale] : [scrollX, scrollY, 1] } };

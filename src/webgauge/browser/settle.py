@@ -79,8 +79,7 @@ async def settled_now(page: Any, *, quiet_ms: int = 0,
     size = (int(res["size"][0]), int(res["size"][1]))
     if not res["stable"]:
         found = (("images loading", res["images_pending"]), ("web fonts loading", res["fonts"] != "loaded"),
-                 ("animations running", res["animations"]), ("media or canvas", res["media"]),
-                 ("layout moving", res.get("moved")))
+                 ("animations running", res["animations"]), ("media or canvas", res["media"]))
         reasons = [r for r, on in found if on]
         return SettleReport(False, 0, 0.0, size, int(res["sig"]), reasons)
     return SettleReport(True, 0, 0.0, size, int(res["sig"]), quiet_left_ms=float(res["quiet_left_ms"]),

@@ -94,9 +94,20 @@ class ResponseCache:
         try:
             self._conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False,
                                          isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA busy_timeout=30000")
-            self._conn.execute(_DDL)
+            # switching a new file to WAL (and creating the table) while another process does the same
+            # can fail with "database is locked" at once: SQLite does not wait on the busy timeout there
+            deadline, pause = time.monotonic() + 30.0, 0.01
+            while True:
+                try:
+                    self._conn.execute("PRAGMA journal_mode=WAL")
+                    self._conn.execute(_DDL)
+                    break
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(pause)
+                    pause = min(0.5, pause * 2)
         except sqlite3.DatabaseError as e:
             raise sqlite3.DatabaseError(f"cannot open the response cache {self.path}: {e}; "
                                         f"delete the file or pass another cache path") from e
