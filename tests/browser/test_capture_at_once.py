@@ -44,68 +44,56 @@ def _pixels(png: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
-async def _watched_page(browser):
-    page = await browser.new_page(RenderProfile(width=640, height=400))
-    page.fast_screenshots = True  # the arena's viewport screenshot: the only one taken at once
-    await page.track_new_documents()
-    return page
+@pytest.fixture
+async def page(browser):
+    """A page that tracks its documents' changes from their creation and takes CDP viewport
+    screenshots, as the arena's pages do."""
+    live = await browser.new_page(RenderProfile(width=640, height=400))
+    live.fast_screenshots = True  # the arena's viewport screenshot: the only one taken at once
+    await live.track_new_documents()
+    yield live
+    await live.close()
 
 
-async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(browser, site):
-    page = await _watched_page(browser)
-    try:
-        await page.goto(site.url("still.html"))
-        quick = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
-        assert page.captures_at_once == 1
-        settled = await page.capture(with_aria=False, stable_frames=3)  # the page's own world, three frames
-        assert page.captures_at_once == 1
-        assert quick.settled and settled.settled
-        assert np.array_equal(_pixels(quick.png), _pixels(settled.png))
-        assert [(e.path, e.box) for e in quick.elements] == [(e.path, e.box) for e in settled.elements]
-        assert any(e.tag == "button" for e in quick.elements)
-    finally:
-        await page.close()
+async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(page, site):
+    await page.goto(site.url("still.html"))
+    quick = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+    assert page.captures_at_once == 1
+    settled = await page.capture(with_aria=False, stable_frames=3)  # the page's own world, three frames
+    assert page.captures_at_once == 1
+    assert quick.settled and settled.settled
+    assert np.array_equal(_pixels(quick.png), _pixels(settled.png))
+    assert [(e.path, e.box) for e in quick.elements] == [(e.path, e.box) for e in settled.elements]
+    assert any(e.tag == "button" for e in quick.elements)
 
 
-async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(browser, site):
-    page = await _watched_page(browser)
-    try:
-        await page.goto(site.url("late.html"))
-        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=1500)
-        assert page.captures_at_once == 0  # the capture taken at load was not kept
-        assert [e.text for e in snap.elements if e.tag == "div"] == ["late"]
-        assert tuple(_pixels(snap.png)[390, 600]) == (255, 0, 0)  # the changed background
-    finally:
-        await page.close()
+async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(page, site):
+    await page.goto(site.url("late.html"))
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=1500)
+    assert page.captures_at_once == 0  # the capture taken at load was not kept
+    assert [e.text for e in snap.elements if e.tag == "div"] == ["late"]
+    assert tuple(_pixels(snap.png)[390, 600]) == (255, 0, 0)  # the changed background
 
 
-async def test_a_page_that_can_repaint_unseen_is_always_settled_first(browser, site):
-    page = await _watched_page(browser)
-    try:
-        await page.goto(site.url("canvas.html"))
-        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
-        assert page.captures_at_once == 0
-        assert tuple(_pixels(snap.png)[20, 20]) == (0, 136, 255)  # the canvas drawn
-    finally:
-        await page.close()
+async def test_a_page_that_can_repaint_unseen_is_always_settled_first(page, site):
+    await page.goto(site.url("canvas.html"))
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+    assert page.captures_at_once == 0
+    assert tuple(_pixels(snap.png)[20, 20]) == (0, 136, 255)  # the canvas drawn
 
 
-async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_settled_one(browser, site):
+async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_settled_one(page, site):
     from webgauge.browser import capture as capture_mod
 
-    page = await _watched_page(browser)
-    try:
-        await page.goto(site.url("still.html"))
+    await page.goto(site.url("still.html"))
 
-        async def stuck(quiet_ms: int) -> list[str]:  # as if the check never came back
-            await page.wait_for_timeout(60_000)
-            return []
+    async def stuck(quiet_ms: int) -> list[str]:  # as if the check never came back
+        await page.wait_for_timeout(60_000)
+        return []
 
-        snap = await capture_mod.capture_page(
-            page._page, page.profile, with_aria=False, timeout=8.0, viewport_screenshot=page.viewport_png,
-            before_screenshot=page.watch_changes, settle_in=page.run_in_watch, stable_frames=1, quiet_ms=30,
-            verify=stuck)
-        assert snap.settled and any(e.tag == "button" for e in snap.elements)
-        assert snap.warnings == ["a capture taken at once did not finish within 2.0s"]
-    finally:
-        await page.close()
+    snap = await capture_mod.capture_page(
+        page._page, page.profile, with_aria=False, timeout=8.0, viewport_screenshot=page.viewport_png,
+        before_screenshot=page.watch_changes, settle_in=page.run_in_watch, stable_frames=1, quiet_ms=30,
+        verify=stuck)
+    assert snap.settled and any(e.tag == "button" for e in snap.elements)
+    assert snap.warnings == ["a capture taken at once did not finish within 2.0s"]
