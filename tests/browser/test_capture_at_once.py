@@ -94,6 +94,6 @@ async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_set
     snap = await capture_mod.capture_page(
         page._page, page.profile, with_aria=False, timeout=8.0, viewport_screenshot=page.viewport_png,
         before_screenshot=page.watch_changes, settle_in=page.run_in_watch, stable_frames=1, quiet_ms=30,
-        verify=stuck)
+        verify=stuck, settle_armed_in=page.arm_and_run_in_watch)
     assert snap.settled and any(e.tag == "button" for e in snap.elements)
     assert snap.warnings == ["a capture taken at once did not finish within 2.0s"]

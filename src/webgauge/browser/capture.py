@@ -189,29 +189,28 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
     same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
 
-    ``verify(quiet_ms)`` (with ``before_screenshot`` arming a change watch and a viewport screenshot)
-    lets a page that is already still skip the settle's frame: when :func:`settled_now` finds fonts,
-    images and animations done, the capture is taken at once, and kept only if ``verify`` (called
-    after it) reports no change since the arm up to the end of the ``quiet_ms`` quiet period; else
-    the page is settled and captured as above. The snapshot kept shows a state that held, unchanged,
-    from the last mutation to the end of the quiet period and a frame beyond (the screenshot's),
-    which is what the settle waits for; it only comes sooner. ``settle_armed_in`` (``before_screenshot``
-    and ``settle_in`` in one: arms the watch, then runs the script) saves that capture a round trip.
+    ``verify(quiet_ms)`` (with ``settle_armed_in``, which arms a change watch and then runs the settle
+    script in its world in one round trip, and a viewport screenshot) lets a page that is already
+    still skip the settle's frame: when :func:`settled_now` finds fonts, images and animations done,
+    the capture is taken at once, and kept only if ``verify`` (called after it) reports no change
+    since the arm up to the end of the ``quiet_ms`` quiet period; else the page is settled and
+    captured as above. The snapshot kept shows a state that held, unchanged, from the last mutation
+    to the end of the quiet period and a frame beyond (the screenshot's), which is what the settle
+    waits for; it only comes sooner.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     unsettled: list[str] = []
     snap = None
     late = ""
-    if (verify is not None and before_screenshot is not None and viewport_screenshot is not None and not full_page
+    if (verify is not None and settle_armed_in is not None and viewport_screenshot is not None and not full_page
             and with_screenshot and not (pending and pending())):  # a request in flight: its answer may change it
         limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
         try:
             quick = await asyncio.wait_for(_capture_now(
                 page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
-                viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
-                settle_in=settle_in, settle_armed_in=settle_armed_in, id_salt=id_salt, quiet_ms=quiet_ms,
-                verify=verify), limit)
+                viewport_screenshot=viewport_screenshot, settle_armed_in=settle_armed_in, id_salt=id_salt,
+                quiet_ms=quiet_ms, verify=verify), limit)
         except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
             quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
         if quick is not None:
@@ -258,20 +257,17 @@ async def _with_aria(page: Any, snap: Snapshot, with_aria: bool, deadline: float
 
 async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, timeout: float,
                        max_full_page_height: int, viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]],
-                       before_screenshot: Callable[[], Awaitable[None]],
-                       settle_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None,
-                       settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None,
+                       settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]],
                        id_salt: str, quiet_ms: int, verify: Callable[[int], Awaitable[list[str]]]) -> Snapshot | None:
     """A viewport capture of a page that is still now, taken without waiting for a frame, kept when
     ``verify`` finds no change from the watch's arm to the end of the quiet period; None: settle first."""
-    # armed first (with the check, when it can be one round trip): a change from here on is seen
-    now = await settled_now(page, quiet_ms=quiet_ms, run_js=settle_armed_in or settle_in)
+    # armed with the check, in one round trip: a change from here on is seen
+    now = await settled_now(page, quiet_ms=quiet_ms, run_js=settle_armed_in)
     if not now.settled:
         return None
     snap, problems = await _read(page, profile, full_page=False, max_elements=max_elements, with_screenshot=True,
                                  timeout=timeout, max_full_page_height=max_full_page_height, before=now,
-                                 viewport_screenshot=viewport_screenshot,
-                                 before_screenshot=None if settle_armed_in else before_screenshot, id_salt=id_salt)
+                                 viewport_screenshot=viewport_screenshot, id_salt=id_salt)
     if problems or await verify(quiet_ms):
         return None
     return snap

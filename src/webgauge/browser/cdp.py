@@ -306,8 +306,11 @@ class ChangeWatch:
         """``fn_js(arg)`` (a function, possibly async) in the watch's world: the capture's settle
         runs here, its quiet period counted from the tracker's last mutation when :meth:`track` or
         :meth:`arm` installed one in this document (else from the call, as in the page's world)."""
+        return await self._run(f"({fn_js})({json.dumps(arg)})", new_document)
+
+    async def _run(self, js: str, new_document: bool) -> Any:
         try:
-            return await self._in_world(f"({fn_js})({json.dumps(arg)})", new_document)
+            return await self._in_world(js, new_document)
         except _ContextGone as exc:  # the document went away under the script: as Playwright says it
             raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
@@ -321,10 +324,7 @@ class ChangeWatch:
         """:meth:`arm`, then ``fn_js(arg)`` in the watch's world, in one round trip (a capture taken at
         once arms the watch and asks whether the page is still together)."""
         js = f"{_CANVAS_SIG_JS}(async () => {{ await ({_ARM_FN})(); return await ({fn_js})({json.dumps(arg)}); }})()"
-        try:
-            return await self._in_world(js, new_document)
-        except _ContextGone as exc:  # the document went away under the script: as Playwright says it
-            raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
+        return await self._run(js, new_document)
 
     async def changes(self) -> list[str]:
         if self._ctx_id is None:
