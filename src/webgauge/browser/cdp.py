@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import math
 from typing import Any
 
 __all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
-           "STORAGE_TYPES"]
+           "STORAGE_TYPES", "flush_cookie_writes"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -82,6 +83,23 @@ async def clear_origin_data(cdp: Any, origins: set[str] | list[str], storage_typ
     cookies, localStorage and sessionStorage, IndexedDB, Cache Storage, service workers, ...)."""
     await asyncio.gather(*(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": storage_types})
                            for origin in sorted(origins)))
+
+
+#: Reads the document's cookies through the platform's own getter (a page's override of ``cookie`` is
+#: bypassed): a synchronous call on the pipe the document writes its cookies through.
+_COOKIE_BARRIER_JS = "Object.getOwnPropertyDescriptor(Document.prototype, 'cookie').get.call(document).length"
+
+
+async def flush_cookie_writes(cdp: Any) -> None:
+    """Wait until every cookie the tab's document has written (``document.cookie = ...``) is in the
+    browser context's cookie store. A document's writes are messages on a pipe of its own to the
+    network service, not answered; a clear of the store sent later by the browser travels on
+    another pipe and can overtake them (seen once in CI: all five cookies an ending page wrote, its
+    timer's and its unload handlers', were in the next episode). A read goes on the document's
+    pipe and is answered after every write before it. Works with the page's scripts disabled; a
+    tab without a live document (crashed) is skipped."""
+    with contextlib.suppress(Exception):
+        await cdp.send("Runtime.evaluate", {"expression": _COOKIE_BARRIER_JS, "returnByValue": True})
 
 
 _WORLD = "webgauge-change-watch"

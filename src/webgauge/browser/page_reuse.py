@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 from typing import Any
 
-from .cdp import clear_origin_data
+from .cdp import clear_origin_data, flush_cookie_writes
 from .errors import BrowserError
 from .origins import origin_of
 from .page_state import PageState
@@ -39,14 +39,19 @@ class PageReuse(PageState):
     async def freeze(self) -> None:
         """Stop every tab's scripts at once (``Emulation.setScriptExecutionDisabled``): no timer,
         handler or callback of its documents runs until :meth:`reuse` blanks the page and turns
-        them on again (a request already on the wire still completes). ``Page.setWebLifecycleState``
+        them on again (a request already on the wire still completes), and every cookie they wrote
+        is in the store (:func:`~webgauge.browser.cdp.flush_cookie_writes`), where a clear finds
+        it. ``Page.setWebLifecycleState``
         ("frozen") looks like the tool for this but does not stop a visible page's timers in
         Chromium 156 (measured: a 1 ms interval kept writing cookies for 300 ms after it)."""
         self._live_tab()  # prunes closed tabs
 
         async def one(p: Any) -> None:
             with contextlib.suppress(Exception):
-                await (await self.cdp(p)).send("Emulation.setScriptExecutionDisabled", {"value": True})
+                cdp = await self.cdp(p)
+                # in order on the tab's session: no script runs after the first, the cookies it wrote are in
+                await asyncio.gather(cdp.send("Emulation.setScriptExecutionDisabled", {"value": True}),
+                                     flush_cookie_writes(cdp))
         await asyncio.gather(*(one(p) for p in self._pages))
         self._scripts_off = True
 
@@ -65,6 +70,8 @@ class PageReuse(PageState):
             # cleared before and nothing navigated since (a pooled page): only the allowed origins change
             self._take_profile(profile, allowed_origins)
             return
+        if not self._scripts_off:  # the app's scripts stop now, not when its documents are finally gone
+            await self.freeze()
         for p in self._pages[1:]:
             with contextlib.suppress(Exception):
                 await p.close(run_before_unload=False)
@@ -72,9 +79,7 @@ class PageReuse(PageState):
         self._pages, self._active = [page], 0
         cdp = await self.cdp(page)
         self._last_cleared = set(self._origins_seen | self._allowed)
-        if not self._scripts_off:  # the app's scripts stop now, not when its document is finally gone
-            await cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
-        await page.goto("about:blank")  # unloads the app: nothing writes after the clear
+        await page.goto("about:blank")  # unloads the app: its unload handlers write now, before the clear
         # independent of one another: sent at once, so their round trips overlap
         await asyncio.gather(
             page.mouse.move(-1, -1),  # the pointer leaves the view: no hover carries over
@@ -82,6 +87,7 @@ class PageReuse(PageState):
             self._ctx.clear_cookies(), self._ctx.clear_permissions(),
             cdp.send("Page.resetNavigationHistory"),
             cdp.send("Emulation.setScriptExecutionDisabled", {"value": False}))  # for the next document
+        await self._clear_late_cookies()  # what the unload handlers wrote as the clear went out
         self._scripts_off = False
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
@@ -107,7 +113,18 @@ class PageReuse(PageState):
         handed to a new episode after a background clear is swept first (a millisecond or two)."""
         origins, self._last_cleared = self._last_cleared, set()
         if origins and self._pages:
-            await clear_origin_data(await self.cdp(self._pages[0]), origins, "indexeddb")
+            await asyncio.gather(clear_origin_data(await self.cdp(self._pages[0]), origins, "indexeddb"),
+                                 self._clear_late_cookies())
+
+    async def _clear_late_cookies(self) -> None:
+        """Clear the context's cookies again if any came in after the clear (counted in
+        ``late_cookies_cleared``): the unload handlers that run as the app's document goes away
+        write on the document's own pipe, which a clear sent at once can overtake (see
+        :func:`~webgauge.browser.cdp.flush_cookie_writes`). One round trip when there are none."""
+        late = await self._ctx.cookies()
+        if late:
+            await self._ctx.clear_cookies()
+            self.late_cookies_cleared += len(late)
 
     # ---- helpers ----------------------------------------------------------
     def _take_profile(self, profile: RenderProfile, allowed_origins: tuple[str, ...]) -> None:

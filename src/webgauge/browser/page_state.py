@@ -58,6 +58,7 @@ class PageState:
     navigation_id: int
     _cleared: bool
     _scripts_off: bool
+    late_cookies_cleared: int
     crashed: bool
     _delays: list[tuple[str, float]]
     _closed: bool

@@ -234,6 +234,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.navigation_id = 0
         self._cleared = False  # reuse() cleared it and it has not navigated since
         self._scripts_off = False  # freeze() stopped its scripts (reuse() turns them on again)
+        self.late_cookies_cleared = 0  # cookies that reached the store after a reuse()'s clear (cleared again)
         self.crashed = False
         self._delays = []
         self._closed = False
