@@ -78,6 +78,7 @@ async def test_tool_end_to_end(browser, tmp_path):
             await page.goto(preview)
             await page.mouse_click(480, 25)                       # the drawn "Contact us" link
             await wait_url(page, "/contact.html")
+            await page.wait_for("css=form input[name=email]")  # the URL changes at commit, before the parse
             await page.evaluate("() => document.querySelector('form input[name=email]').value = 'a@b.c'")
             await page.click("css=form button[type=submit]")
             await wait_url(page, "/api/contact")
