@@ -25,6 +25,8 @@ class ControlClient:
         self.url = control_url.rstrip("/")
         self.timeout = timeout
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        # per episode: the last state read and its tables' hashes (the next read asks only for the rest)
+        self._held: dict[str, tuple[dict, dict[str, str]]] = {}
 
     def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
         data = json.dumps(payload).encode() if payload is not None else None
@@ -45,9 +47,16 @@ class ControlClient:
         return self._call("POST", f"/episodes/{eid}/reset", {} if seed is None else {"seed": seed})
 
     def state(self, eid: str) -> tuple[dict, str]:
-        """``(state, hash)``: every table as row dicts (bytes as ``{"__bytes__": hex}``)."""
-        r = self._call("GET", f"/episodes/{eid}/state")
-        return r["state"], r["hash"]
+        """``(state, hash)``: every table as row dicts (bytes as ``{"__bytes__": hex}``). The server
+        sends only the tables whose hash differs from the last read of this episode; the others
+        are that read's row lists, the same objects (treat them as read-only), so a diff of two
+        reads skips them without comparing rows."""
+        held_state, held_hashes = self._held.get(eid, ({}, {}))
+        r = self._call("POST", f"/episodes/{eid}/state", {"have": held_hashes})
+        sent = r["state"]
+        state = {t: sent[t] if t in sent else held_state[t] for t in r["tables"]}
+        self._held[eid] = (state, r["tables"])
+        return dict(state), r["hash"]
 
     def inflight(self, eid: str) -> int:
         """How many app requests of this episode the server is handling right now."""
@@ -69,6 +78,7 @@ class ControlClient:
         return self._call("POST", f"/episodes/{eid}/clock", {"now": now})["now"]
 
     def delete(self, eid: str) -> None:
+        self._held.pop(eid, None)
         self._call("DELETE", f"/episodes/{eid}")
 
     def health(self) -> dict:

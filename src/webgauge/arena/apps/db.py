@@ -32,7 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["EpisodeDB", "TemplateCache", "dump_state", "state_hash", "table_hash", "encode_rows"]
+__all__ = ["EpisodeDB", "TemplateCache", "dump_state", "state_hash", "table_hash", "encode_rows",
+           "combine_table_hashes"]
 
 State = dict[str, list[dict[str, Any]]]
 
@@ -89,14 +90,14 @@ def _json_bytes(o: Any) -> Any:
     raise TypeError(type(o))
 
 
-def _combine(hashes: dict[str, str]) -> str:
+def combine_table_hashes(hashes: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(hashes, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def state_hash(state: State) -> str:
     """The state's hash: sha256 of the sorted per-table hashes (:func:`table_hash`), so that a
     state whose tables are cached can be hashed by re-hashing only the tables that changed."""
-    return _combine({t: table_hash(rows) for t, rows in state.items()})
+    return combine_table_hashes({t: table_hash(rows) for t, rows in state.items()})
 
 
 @dataclass
@@ -151,7 +152,7 @@ class TemplateCache:
                 hashes = {t: s.hash for t, s in tables.items()}
                 if has_seq:
                     hashes[_SEQ] = table_hash(encode_rows(_dump_table(conn, _SEQ)))
-                self._seeds[seed] = _Seed(conn, _schema(conn), tables, sequence, _combine(hashes),
+                self._seeds[seed] = _Seed(conn, _schema(conn), tables, sequence, combine_table_hashes(hashes),
                                           sum(len(st.rows) for st in tables.values()))
             return self._seeds[seed]
 
@@ -272,6 +273,12 @@ class EpisodeDB:
         """``(state, hash)``: every table's rows, JSON-safe (bytes as ``{"__bytes__": hex}``), and
         the state hash. Only tables written since the last snapshot are read and hashed again;
         the others' row lists are the same objects as before: treat them as read-only."""
+        state, hashes = self.snapshot_tables()
+        return state, combine_table_hashes(hashes)
+
+    def snapshot_tables(self) -> tuple[State, dict[str, str]]:
+        """:meth:`snapshot` with each table's own hash instead of the state hash (a client that
+        holds a table of the same hash need not be sent it again)."""
         with self.lock:
             versions = self.versions()
             state: State = {}
@@ -285,7 +292,7 @@ class EpisodeDB:
                     if t != _SEQ and v >= 0:
                         self._cache[t] = hit
                 state[t], hashes[t] = hit[1], hit[2]
-            return state, _combine(hashes)
+            return state, hashes
 
     def dump(self) -> State:
         """Every table's rows as stored (bytes as bytes), read afresh."""

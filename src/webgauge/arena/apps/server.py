@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from . import SITES, build_seed
 from .common import Request, Response
-from .db import EpisodeDB, TemplateCache, encode_rows
+from .db import EpisodeDB, TemplateCache, combine_table_hashes, encode_rows
 
 __all__ = ["ArenaServer", "Episode", "encode_state", "ControlRefusal"]
 
@@ -171,6 +171,11 @@ class ArenaServer:
         if op == "state" and m == "GET":
             st, h = ep.db.snapshot()
             return {"state": st, "hash": h}
+        if op == "state" and m == "POST":  # {"have": {table: hash}}: only the tables the client lacks
+            st, hashes = ep.db.snapshot_tables()
+            have = p.get("have") or {}
+            return {"state": {t: rows for t, rows in st.items() if have.get(t) != hashes[t]},
+                    "tables": hashes, "hash": combine_table_hashes(hashes)}
         if op == "hash" and m in ("GET", "POST"):  # POST {"fresh": true}: re-read every table
             return {"hash": ep.db.hash(fresh=bool(p.get("fresh")))}
         if op == "inflight" and m == "GET":

@@ -62,10 +62,12 @@ def diff_states(before: State, after: State, ignore: tuple[str, ...] = ("sqlite_
     """What changed from ``before`` to ``after``, table by table, row by row."""
     out = StateDiff()
     for name in sorted(set(before) | set(after)):
-        if name in ignore or before.get(name) is after.get(name):  # a table not re-read: unchanged
+        rows_before, rows_after = before.get(name), after.get(name)
+        # a table not re-read, or read again equal (a state sent over HTTP is new lists of equal rows)
+        if name in ignore or rows_before is rows_after or rows_before == rows_after:
             continue
-        b = {_key(r): r for r in before.get(name, [])}
-        a = {_key(r): r for r in after.get(name, [])}
+        b = {_key(r): r for r in rows_before or []}
+        a = {_key(r): r for r in rows_after or []}
         td = TableDiff()
         td.inserted = [a[k] for k in a if k not in b]
         td.deleted = [b[k] for k in b if k not in a]
