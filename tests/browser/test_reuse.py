@@ -44,3 +44,32 @@ async def test_what_unload_handlers_write_does_not_outlive_reuse(browser, frozen
             assert "pagehide" in (await page.evaluate(READ_JS))[0]
         finally:
             await page.close()
+
+
+async def test_a_cookie_that_lands_after_the_clear_is_cleared_again_and_counted(browser):
+    """A cookie write of the old document can reach the store after the clear (it travels on the
+    document's own pipe): here the context's first clear is followed at once by such a write. The
+    reuse finds it, clears again and counts it; the next document does not see it."""
+    profile = RenderProfile(width=640, height=400)
+    with StaticServer(files={"/writer.html": WRITER, "/next.html": "<h1>Next</h1>"}) as srv:
+        page = await browser.new_page(profile)
+        ctx, calls = page._ctx, []
+        clear = ctx.clear_cookies
+
+        async def clear_then_a_late_write(*args, **kwargs):
+            await clear(*args, **kwargs)
+            calls.append(1)
+            if len(calls) == 1:
+                await ctx.add_cookies([{"name": "late", "value": "1", "url": srv.url("writer.html")}])
+        ctx.clear_cookies = clear_then_a_late_write
+        try:
+            await page.goto(srv.url("writer.html"))
+            await page.reuse(profile)
+            assert page.late_cookies_cleared == 1 and len(calls) == 2 and await ctx.cookies() == []
+            await page.goto(srv.url("next.html"))
+            assert await page.evaluate("() => document.cookie") == ""
+            await page.reuse(profile)  # nothing late this time: one clear, nothing counted
+            assert page.late_cookies_cleared == 1 and len(calls) == 3
+        finally:
+            ctx.clear_cookies = clear
+            await page.close()
