@@ -41,9 +41,9 @@ class PageReuse(PageState):
         handler or callback of its documents runs until :meth:`reuse` blanks the page and turns
         them on again (a request already on the wire still completes), and every cookie they wrote
         is in the store (:func:`~webgauge.browser.cdp.flush_cookie_writes`), where a clear finds
-        it. ``Page.setWebLifecycleState``
-        ("frozen") looks like the tool for this but does not stop a visible page's timers in
-        Chromium 156 (measured: a 1 ms interval kept writing cookies for 300 ms after it)."""
+        it. ``Page.setWebLifecycleState("frozen")`` looks like the tool for this but does not stop
+        a visible page's timers in Chromium 156 (measured: a 1 ms interval kept writing cookies for
+        300 ms after it)."""
         self._live_tab()  # prunes closed tabs
 
         async def one(p: Any) -> None:
