@@ -6,7 +6,6 @@ changed since the client's last read (``ControlClient.state``), interleaved roun
 
 Prints medians (ms per cycle) and the ratio.
 """
-import json
 import statistics
 import sys
 import time
@@ -31,11 +30,8 @@ def main(n: int = 40, rounds: int = 3) -> None:
         client = ControlClient(srv.control_url)
         ep = client.create(seed=0)
         eid, base = ep["id"], ep["base_url"]
-        url = f"{srv.control_url}/episodes/{eid}/state"
-
-        def full():
-            with OPENER.open(url) as r:
-                return json.loads(r.read())["state"]
+        def full():  # the control API's whole-state read, through the client's own HTTP call
+            return client._call("GET", f"/episodes/{eid}/state")["state"]
 
         times: dict[str, list[float]] = {"whole state": [], "changed tables": []}
         reads = {"whole state": full, "changed tables": lambda: client.state(eid)[0]}

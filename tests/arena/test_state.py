@@ -158,34 +158,24 @@ def test_reset_restores_only_the_written_tables_and_the_sequence(arena, control)
     control.delete(eid)
 
 
-def _control_json(url: str, body: dict | None = None) -> dict:
-    import json
-
-    req = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(),
-                                 method="GET" if body is None else "POST",
-                                 headers={"Content-Type": "application/json"})
-    with OPENER.open(req) as r:
-        return json.loads(r.read())
-
-
 def test_a_state_read_over_http_sends_only_the_tables_that_changed(arena, control):
     """The HTTP control client sends the hashes of the tables it holds and is sent the rest: the
     state it returns equals a full read, and an unchanged table is the last read's own list."""
     ep = control.create(seed=3)
     eid, base = ep["id"], ep["base_url"]
-    url = f"{arena.control_url}/episodes/{eid}/state"
-    full = _control_json(url)
-    first = _control_json(url, {"have": {}})
+    path = f"/episodes/{eid}/state"  # the client's own HTTP call, to see what the server sends
+    full = control._call("GET", path)
+    first = control._call("POST", path, {"have": {}})
     assert first["state"] == full["state"] and first["hash"] == full["hash"] == ep["seed_hash"]
     assert sorted(first["tables"]) == sorted(full["state"]) and len(first["tables"]) > 20
-    assert _control_json(url, {"have": first["tables"]})["state"] == {}  # nothing written: nothing sent
+    assert control._call("POST", path, {"have": first["tables"]})["state"] == {}  # nothing written: nothing sent
     held, h0 = control.state(eid)
     assert held == full["state"] and h0 == ep["seed_hash"]
     post(base + "/shop/addresses", "label=X&name=Y&street=1+Z&city=Q&zip=11111")
-    sent = _control_json(url, {"have": first["tables"]})
+    sent = control._call("POST", path, {"have": first["tables"]})
     assert set(sent["state"]) == {"shop_addresses", "sqlite_sequence"}
     after, h1 = control.state(eid)
-    assert after == _control_json(url)["state"] and h1 == control.hash(eid, fresh=True) != h0
+    assert after == control._call("GET", path)["state"] and h1 == control.hash(eid, fresh=True) != h0
     assert len(after["shop_addresses"]) == len(held["shop_addresses"]) + 1
     assert after["shop_orders"] is held["shop_orders"] and after["shop_addresses"] is not held["shop_addresses"]
     control.delete(eid)
