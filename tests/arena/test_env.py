@@ -337,7 +337,8 @@ async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(bro
             task = tasks[tid]
             want = (task.viewport.width, task.viewport.height)
             rec, _ = await play(env, OracleAgent(task), task, keep_dom=False)
-            assert rec.success, tid
+            assert rec.success, (tid, rec.error, rec.validator_errors, rec.forbidden_violations,
+                                 [(s.action, s.result, s.after.get("url")) for s in rec.steps])
             # the record says each capture was one settled state (the PNG agreeing with the table)
             assert [s.after["capture_warnings"] for s in rec.steps] == [[]] * len(rec.steps), tid
             assert rec.steps[0].observed["viewport"] == list(want) and not rec.steps[0].observed["capture_warnings"]
