@@ -179,3 +179,35 @@ def test_a_state_read_over_http_sends_only_the_tables_that_changed(arena, contro
     assert len(after["shop_addresses"]) == len(held["shop_addresses"]) + 1
     assert after["shop_orders"] is held["shop_orders"] and after["shop_addresses"] is not held["shop_addresses"]
     control.delete(eid)
+
+
+def test_the_control_client_keeps_one_connection_per_thread_and_survives_a_closed_one(arena, control):
+    """Calls from one thread share one kept-alive connection (a connection per call cost three
+    times the call); calls from two threads use two; a connection the server closed is replaced
+    and the call still answers once, with the right data."""
+    accepted: list = []
+    real = arena._control.process_request
+
+    def counting(request, client_address):
+        accepted.append(request)
+        return real(request, client_address)
+
+    arena._control.process_request = counting
+    try:
+        eid = control.create(seed=3)["id"]
+        for _ in range(30):
+            assert control.inflight(eid) == 0
+        assert len(accepted) == 1, f"{len(accepted)} connections for 31 calls on one thread"
+        other = threading.Thread(target=lambda: control.hash(eid))
+        other.start()
+        other.join()
+        assert len(accepted) == 2
+        import socket
+        accepted[0].shutdown(socket.SHUT_RDWR)  # the server side closes this thread's connection
+        before = control.hash(eid, fresh=True)
+        assert len(accepted) == 3 and before == control.hash(eid)
+        with pytest.raises(ControlError, match="HTTP 404"):
+            control.inflight("no-such-episode")
+        assert control.inflight(eid) == 0 and len(accepted) == 3  # an error answer keeps the connection
+    finally:
+        arena._control.process_request = real

@@ -1,15 +1,17 @@
-"""The harness side of the control API: a small HTTP client (stdlib, proxies disabled), and
-an in-process client for a server running in the same process (no HTTP round trip).
+"""The harness side of the control API: a small HTTP client (stdlib, no proxies, one kept-alive
+connection per thread), and an in-process client for a server running in the same process (no
+HTTP round trip).
 
 Only the harness holds a control client; agents never see the control URL.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
-import urllib.request
+import threading
 from typing import Any
+from urllib.parse import urlsplit
 
 __all__ = ["ControlClient", "LocalControlClient", "ControlError"]
 
@@ -24,20 +26,59 @@ class ControlClient:
     def __init__(self, control_url: str, timeout: float = 10.0) -> None:
         self.url = control_url.rstrip("/")
         self.timeout = timeout
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        u = urlsplit(self.url)
+        if u.scheme not in ("http", "https") or not u.hostname:
+            raise ValueError(f"control URL {control_url!r}: expected http://HOST:PORT[/PATH]")
+        self._scheme, self._host, self._port, self._prefix = u.scheme, u.hostname, u.port, u.path
+        self._local = threading.local()  # this thread's kept-alive connection (env calls come from a thread pool)
         # per episode: the last state read and its tables' hashes (the next read asks only for the rest)
         self._held: dict[str, tuple[dict, dict[str, str]]] = {}
 
+    def __getstate__(self) -> dict:
+        d = dict(self.__dict__)
+        d["_local"] = None  # connections stay with the process that opened them
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self._local = threading.local()
+
+    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
+        """This thread's connection, and whether it served a request before (a kept-alive one
+        the server may have closed since)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            return conn, True
+        cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        conn = self._local.conn = cls(self._host, self._port, timeout=self.timeout)
+        return conn, False
+
     def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+        """One request on this thread's kept-alive connection (a connection, a server thread and a
+        name lookup per call cost three times the call itself). A kept-alive connection the server
+        closed is noticed before any answer and the request sent once more on a new one."""
         data = json.dumps(payload).encode() if payload is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        try:
-            with self._opener.open(req, timeout=self.timeout) as resp:
-                return json.loads(resp.read())
-        except urllib.error.HTTPError as exc:
-            detail = exc.read().decode("utf-8", "replace")
-            raise ControlError(f"{method} {path}: HTTP {exc.code}: {detail}") from None
+        headers = {"Content-Type": "application/json"} if data is not None else {}
+        for attempt in (0, 1):
+            conn, reused = self._connection()
+            try:
+                conn.request(method, self._prefix + path, body=data, headers=headers)
+                resp = conn.getresponse()
+                body = resp.read()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                conn.close()
+                self._local.conn = None
+                if reused and attempt == 0:
+                    continue
+                raise
+            except BaseException:
+                conn.close()  # a timeout or an error mid-answer: the connection's state is unknown
+                self._local.conn = None
+                raise
+            if resp.status >= 400:
+                raise ControlError(f"{method} {path}: HTTP {resp.status}: {body.decode('utf-8', 'replace')}")
+            return json.loads(body)
+        raise AssertionError("unreachable")
 
     def create(self, seed: int, episode_id: str | None = None) -> dict:
         """A new episode at ``seed``: ``{"id", "base_url", "seed_hash"}``."""
