@@ -26,6 +26,7 @@ Everything is a pure function of an explicit ``random.Random``; nothing is globa
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import hashlib
 import hmac
 import random
@@ -249,7 +250,14 @@ def pool_for(seed: int, purpose: str) -> Pool:
 
 def staff(seed: int, n: int = 400) -> list[tuple[str, str]]:
     """The seed's staff directory: ``n`` distinct (name, email) pairs shared by every app that
-    knows people (the wiki's page owners are admin-console users, and so on)."""
+    knows people (the wiki's page owners are admin-console users, and so on). Drawn once per
+    seed (five apps ask while one world is built; the seed decides everything, its held-out
+    vocabulary included)."""
+    return list(_staff(seed, n))
+
+
+@functools.lru_cache(maxsize=16)
+def _staff(seed: int, n: int) -> tuple[tuple[str, str], ...]:
     pool = pool_for(seed, "staff")
     out, emails = [], set()
     for name in pool.people(n):
@@ -258,7 +266,7 @@ def staff(seed: int, n: int = 400) -> list[tuple[str, str]]:
             email, k = pool.email(name, "corp.example").replace("@", f"{k}@"), k + 1
         emails.add(email)
         out.append((name, email))
-    return out
+    return tuple(out)
 
 
 def phrase(rng: random.Random, templates: Sequence[str], **fields: object) -> str:

@@ -21,9 +21,11 @@ def _search(text: str) -> list:
 def forward_mail(seed: int, state: State) -> Task:
     """Forward a message (found by search among hundreds) through a "More" popover menu to exactly one person."""
     rng = random.Random(f"forward_mail:{seed}")
-    subjects = [r["subject"] for r in state["mail_messages"]]
+    # a subject no other subject contains (a search for it finds one message): the subjects joined
+    # with a character none holds, where two containing subjects would give two disjoint matches
+    subjects = "\0".join(r["subject"] for r in state["mail_messages"])
     inbox = [r for r in state["mail_messages"] if r["folder"] == "inbox" and r["sender"].endswith("@example.test")
-             and sum(r["subject"] in x for x in subjects) == 1]
+             and "\0" not in r["subject"] and subjects.count(r["subject"]) == 1]
     m = rng.choice(inbox)
     contacts = [c for c in state["mail_contacts"] if c["email"] != m["sender"]]
     to = rng.choice(contacts)
