@@ -42,7 +42,9 @@ lint: bootstrap
 	$(PY) -m ruff check src tests bench
 	$(PY) -m mypy
 
+# every bench script in turn; the [bench] extra (uvicorn, for the episode-server comparison) first (needs PyPI)
 bench: bootstrap
+	$(PY) -m pip install -q -e ".[bench]"
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:

@@ -5,9 +5,8 @@ same dispatch on uvicorn (uvloop, httptools), side by side, interleaved rounds.
 
 The uvicorn side serves hand-written sites through the same handlers in a worker thread (they
 are synchronous) and awaits the Starlette apps on its own loop with the episode's connection,
-as a port of the episode server would. uvicorn is not a webgauge dependency: install it (with
-uvloop and httptools) where you run this, e.g. ``pip install --target /tmp/uv uvicorn uvloop
-httptools`` and ``PYTHONPATH=src:/tmp/uv``. Prints medians (ms) and the ratio.
+as a port of the episode server would. uvicorn is only in the ``bench`` extra (``make bench``
+installs it; or ``pip install -e ".[bench]"``). Prints medians (ms) and the ratio.
 """
 import asyncio
 import http.client
@@ -21,7 +20,7 @@ try:
     import uvicorn
 except ImportError:
     raise SystemExit(
-        "uvicorn is not installed: pip install uvicorn uvloop httptools (see this file's docstring)") from None
+        "uvicorn is not installed: pip install -e \".[bench]\" (or run `make bench`, which does)") from None
 from webgauge.arena.apps import ASGI_APPS, SITES
 from webgauge.arena.apps.common import Request
 from webgauge.arena.apps.server import ArenaServer, _cookies, _index
