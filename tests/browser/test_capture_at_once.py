@@ -19,15 +19,16 @@ STILL = """<!doctype html><html><head><title>Still</title></head>
 <main style="padding:10px"><input id="q" value="query"> <button id="go" style="background:rgb(0,120,0)">Go</button>
 <p>Some text.</p><div style="width:120px;height:80px;background:#fa0"></div></main></body></html>"""
 
-# the page changes itself 400 ms after parsing: within a 1.5 s quiet period of its document's making,
-# after a capture taken at its load event has ended
+# the page changes itself when told (``window.change()``): the test tells it right after a capture taken
+# at once, within the quiet period (a timer raced the capture on a loaded machine: when it fired before the
+# capture began, the capture rightly kept a page that was still by then)
 LATE = """<!doctype html><html><body style="margin:0;background:rgb(255,255,255)">
 <p id="first">first</p>
-<script>setTimeout(() => {
+<script>window.change = () => {
   document.body.style.background = 'rgb(255,0,0)';
   const d = document.createElement('div'); d.id = 'late'; d.style.height = '50px'; d.textContent = 'late';
   document.body.appendChild(d);
-}, 400);</script></body></html>"""
+};</script></body></html>"""
 
 CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
 <script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);\
@@ -69,8 +70,17 @@ async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(pa
 
 async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(page, site):
     await page.goto(site.url("late.html"))
-    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=1500)
-    assert page.captures_at_once == 0  # the capture taken at load was not kept
+    verify, checks = page._changes_until_quiet, []
+
+    async def change_then_verify(quiet_ms: int) -> list[str]:  # the page changes after the capture at once
+        checks.append(quiet_ms)
+        await page.evaluate("() => window.change()")
+        return await verify(quiet_ms)
+
+    page._changes_until_quiet = change_then_verify
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=300)
+    assert checks == [300]  # a capture was taken at once, and checked
+    assert page.captures_at_once == 0  # and not kept
     assert [e.text for e in snap.elements if e.tag == "div"] == ["late"]
     assert tuple(_pixels(snap.png)[390, 600]) == (255, 0, 0)  # the changed background
 
