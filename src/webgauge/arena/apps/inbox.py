@@ -41,11 +41,6 @@ _DIR = Path(__file__).parent / "templates"
 
 
 @functools.lru_cache(maxsize=8)
-def _staff(seed: int) -> tuple:
-    return tuple(staff(seed))
-
-
-@functools.lru_cache(maxsize=8)
 def _subjects(seed: int) -> list[str]:
     """Every subject of the seed's world: one of its topics and a kind of mail."""
     return [f"{t.capitalize()} {k}" for t in Pool.of_seed(random.Random(0), seed).words("topic") for k in KINDS]
@@ -54,7 +49,7 @@ def _subjects(seed: int) -> list[str]:
 def people_and_subjects(rng: random.Random, seed: int) -> tuple[list[tuple[str, str]], list[str]]:
     """Thirty correspondents (the first two with near-identical names) and unique subjects from
     the seed's pools."""
-    people = [n for n, _ in _staff(seed)[100:129]]
+    people = [n for n, _ in staff(seed)[100:129]]
     first, last = people[0].split(" ", 1)
     people.insert(1, f"{first} {last}son")  # like "Dana Park" / "Dana Parkson"
     subjects = rng.sample(_subjects(seed), N_PERSONAL + 40)
