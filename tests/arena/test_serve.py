@@ -170,3 +170,26 @@ def test_a_dead_clients_lease_is_reclaimed_after_the_timeout():
         st, err = call(svc.control_url, "POST", f"/v1/slots/{a['slot']}/reset", {"family": "account.rename"},
                        a["lease"])
         assert st == 403  # the old lease is gone
+
+
+def test_the_service_client_sends_every_call_of_a_thread_on_one_connection():
+    """ServiceControl keeps one connection per calling thread, as the control client does: a
+    lease, a reset and state reads, and an error answer, on one connection the service accepted."""
+    from webgauge.arena.adapters.serve import ArenaService
+    from webgauge.arena.apps.control import ControlError
+
+    with ArenaService(1) as svc:
+        accepted: list = []
+        real = svc._control.process_request
+        svc._control.process_request = lambda request, addr: (accepted.append(addr), real(request, addr))[1]
+        ctl = ServiceControl(svc.control_url)
+        eid = ctl.create(0)["id"]
+        ctl.family = "account.rename"
+        assert ctl.reset(eid, 0)["task_id"] == "account.rename.s0"
+        first, h = ctl.state(eid)
+        assert ctl.state(eid)[1] == h and first
+        ctl.family = "no.such_family"
+        with pytest.raises(ControlError, match="HTTP 4"):
+            ctl.reset(eid, 0)
+        assert ctl.state(eid)[1] == h
+        assert len(accepted) == 1, accepted

@@ -9,12 +9,9 @@ control)``, then ``control.family = task.family`` before each ``env.reset(task)`
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
 from typing import Any
 
-from ..apps.control import ControlError
+from ..apps.control import ControlError, KeptAliveHTTP, json_call
 from .serve_api import EffectsReply, LeaseReply, ResetReply, State, TraceReply, VerdictReply, VersionReply
 
 __all__ = ["ServiceControl", "ServiceProcess"]
@@ -26,7 +23,7 @@ class ServiceControl:
     def __init__(self, url: str, timeout: float = 30.0) -> None:
         self.url = url.rstrip("/")
         self.timeout = timeout
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        self._http = KeptAliveHTTP(self.url, timeout)  # a kept-alive connection per calling thread
         self.lease: str | None = None
         self.slot: int | None = None
         self.family: str | None = None
@@ -38,14 +35,7 @@ class ServiceControl:
         self.api_version = info["version"]
 
     def _call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> Any:
-        data = json.dumps(payload).encode() if payload is not None else None
-        headers = {"Content-Type": "application/json", **({"X-Webgauge-Lease": self.lease} if self.lease else {})}
-        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        try:
-            with self._opener.open(req, timeout=self.timeout) as resp:
-                return json.loads(resp.read())
-        except urllib.error.HTTPError as exc:
-            raise ControlError(f"{method} {path}: HTTP {exc.code}: {exc.read().decode('utf-8', 'replace')}") from None
+        return json_call(self._http, method, path, payload, {"X-Webgauge-Lease": self.lease} if self.lease else None)
 
     def _slot(self, op: str = "") -> str:
         if self.slot is None:

@@ -13,58 +13,46 @@ import threading
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["ControlClient", "LocalControlClient", "ControlError"]
+__all__ = ["ControlClient", "LocalControlClient", "ControlError", "KeptAliveHTTP", "json_call"]
 
 
 class ControlError(RuntimeError):
     """The control API refused a request (the message says why)."""
 
 
-class ControlClient:
-    in_process = False
+class KeptAliveHTTP:
+    """Requests to one base URL, each calling thread on its own kept-alive HTTP/1.1 connection
+    (stdlib, no proxies): a connection, a server thread and a name lookup per request cost three
+    times the request itself. A kept-alive connection the server closed is noticed before any
+    answer and the request sent once more on a new one. Pickles without its connections."""
 
-    def __init__(self, control_url: str, timeout: float = 10.0) -> None:
-        self.url = control_url.rstrip("/")
-        self.timeout = timeout
-        u = urlsplit(self.url)
+    def __init__(self, url: str, timeout: float) -> None:
+        u = urlsplit(url)
         if u.scheme not in ("http", "https") or not u.hostname:
-            raise ValueError(f"control URL {control_url!r}: expected http://HOST:PORT[/PATH]")
-        self._scheme, self._host, self._port, self._prefix = u.scheme, u.hostname, u.port, u.path
-        self._local = threading.local()  # this thread's kept-alive connection (env calls come from a thread pool)
-        # per episode: the last state read and its tables' hashes (the next read asks only for the rest)
-        self._held: dict[str, tuple[dict, dict[str, str]]] = {}
+            raise ValueError(f"URL {url!r}: expected http://HOST:PORT[/PATH]")
+        self.timeout = timeout
+        self._scheme, self._host, self._port, self._prefix = u.scheme, u.hostname, u.port, u.path.rstrip("/")
+        self._local = threading.local()
 
     def __getstate__(self) -> dict:
-        d = dict(self.__dict__)
-        d["_local"] = None  # connections stay with the process that opened them
-        return d
+        return {**self.__dict__, "_local": None}  # connections stay with the process that opened them
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
         self._local = threading.local()
 
-    def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
-        """This thread's connection, and whether it served a request before (a kept-alive one
-        the server may have closed since)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            return conn, True
-        cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
-        conn = self._local.conn = cls(self._host, self._port, timeout=self.timeout)
-        return conn, False
-
-    def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
-        """One request on this thread's kept-alive connection (a connection, a server thread and a
-        name lookup per call cost three times the call itself). A kept-alive connection the server
-        closed is noticed before any answer and the request sent once more on a new one."""
-        data = json.dumps(payload).encode() if payload is not None else None
-        headers = {"Content-Type": "application/json"} if data is not None else {}
+    def request(self, method: str, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+        """``(status, body)`` of one request."""
         for attempt in (0, 1):
-            conn, reused = self._connection()
+            conn = getattr(self._local, "conn", None)
+            reused = conn is not None
+            if conn is None:
+                cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+                conn = self._local.conn = cls(self._host, self._port, timeout=self.timeout)
             try:
-                conn.request(method, self._prefix + path, body=data, headers=headers)
+                conn.request(method, self._prefix + path, body=body, headers=headers)
                 resp = conn.getresponse()
-                body = resp.read()
+                return resp.status, resp.read()
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 conn.close()
                 self._local.conn = None
@@ -75,10 +63,33 @@ class ControlClient:
                 conn.close()  # a timeout or an error mid-answer: the connection's state is unknown
                 self._local.conn = None
                 raise
-            if resp.status >= 400:
-                raise ControlError(f"{method} {path}: HTTP {resp.status}: {body.decode('utf-8', 'replace')}")
-            return json.loads(body)
         raise AssertionError("unreachable")
+
+
+def json_call(http: KeptAliveHTTP, method: str, path: str, payload: dict | None,
+              headers: dict[str, str] | None = None) -> Any:
+    """One JSON request; an HTTP error answer raises :class:`ControlError` naming it."""
+    data = json.dumps(payload).encode() if payload is not None else None
+    status, body = http.request(method, path, data,
+                                {**({"Content-Type": "application/json"} if data is not None else {}),
+                                 **(headers or {})})
+    if status >= 400:
+        raise ControlError(f"{method} {path}: HTTP {status}: {body.decode('utf-8', 'replace')}")
+    return json.loads(body)
+
+
+class ControlClient:
+    in_process = False
+
+    def __init__(self, control_url: str, timeout: float = 10.0) -> None:
+        self.url = control_url.rstrip("/")
+        self.timeout = timeout
+        self._http = KeptAliveHTTP(self.url, timeout)
+        # per episode: the last state read and its tables' hashes (the next read asks only for the rest)
+        self._held: dict[str, tuple[dict, dict[str, str]]] = {}
+
+    def _call(self, method: str, path: str, payload: dict | None = None) -> Any:
+        return json_call(self._http, method, path, payload)
 
     def create(self, seed: int, episode_id: str | None = None) -> dict:
         """A new episode at ``seed``: ``{"id", "base_url", "seed_hash"}``."""
