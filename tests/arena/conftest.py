@@ -5,6 +5,7 @@ one task's oracle played step by step on a given env."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -15,6 +16,29 @@ from webgauge.arena.core.effects import check_effects
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.env.episode import play
 from webgauge.arena.env.page_pool import PagePool
+
+
+@contextlib.contextmanager
+def accepted_connections(server: ArenaServer):
+    """The sockets of the connections ``server``'s control port accepts meanwhile (a list that grows)."""
+    accepted: list = []
+    real = server._control.process_request
+
+    def counting(request, client_address):
+        accepted.append(request)
+        return real(request, client_address)
+
+    server._control.process_request = counting
+    try:
+        yield accepted
+    finally:
+        server._control.process_request = real
+
+
+@pytest.fixture
+def connection_counter():
+    """:func:`accepted_connections`: ``with connection_counter(server) as accepted: ...``."""
+    return accepted_connections
 
 
 @pytest.fixture(scope="session")

@@ -172,16 +172,13 @@ def test_a_dead_clients_lease_is_reclaimed_after_the_timeout():
         assert st == 403  # the old lease is gone
 
 
-def test_the_service_client_sends_every_call_of_a_thread_on_one_connection():
+def test_the_service_client_sends_every_call_of_a_thread_on_one_connection(connection_counter):
     """ServiceControl keeps one connection per calling thread, as the control client does: a
     lease, a reset and state reads, and an error answer, on one connection the service accepted."""
     from webgauge.arena.adapters.serve import ArenaService
     from webgauge.arena.apps.control import ControlError
 
-    with ArenaService(1) as svc:
-        accepted: list = []
-        real = svc._control.process_request
-        svc._control.process_request = lambda request, addr: (accepted.append(addr), real(request, addr))[1]
+    with ArenaService(1) as svc, connection_counter(svc) as accepted:
         ctl = ServiceControl(svc.control_url)
         eid = ctl.create(0)["id"]
         ctl.family = "account.rename"

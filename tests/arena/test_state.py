@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import socket
 import threading
 import urllib.request
 
@@ -181,19 +182,12 @@ def test_a_state_read_over_http_sends_only_the_tables_that_changed(arena, contro
     control.delete(eid)
 
 
-def test_the_control_client_keeps_one_connection_per_thread_and_survives_a_closed_one(arena, control):
+def test_the_control_client_keeps_one_connection_per_thread_and_survives_a_closed_one(arena, control,
+                                                                                      connection_counter):
     """Calls from one thread share one kept-alive connection (a connection per call cost three
     times the call); calls from two threads use two; a connection the server closed is replaced
     and the call still answers once, with the right data."""
-    accepted: list = []
-    real = arena._control.process_request
-
-    def counting(request, client_address):
-        accepted.append(request)
-        return real(request, client_address)
-
-    arena._control.process_request = counting
-    try:
+    with connection_counter(arena) as accepted:
         eid = control.create(seed=3)["id"]
         for _ in range(30):
             assert control.inflight(eid) == 0
@@ -202,12 +196,9 @@ def test_the_control_client_keeps_one_connection_per_thread_and_survives_a_close
         other.start()
         other.join()
         assert len(accepted) == 2
-        import socket
         accepted[0].shutdown(socket.SHUT_RDWR)  # the server side closes this thread's connection
         before = control.hash(eid, fresh=True)
         assert len(accepted) == 3 and before == control.hash(eid)
         with pytest.raises(ControlError, match="HTTP 404"):
             control.inflight("no-such-episode")
         assert control.inflight(eid) == 0 and len(accepted) == 3  # an error answer keeps the connection
-    finally:
-        arena._control.process_request = real

@@ -66,11 +66,11 @@ class KeptAliveHTTP:
         raise AssertionError("unreachable")
 
 
-def json_call(http: KeptAliveHTTP, method: str, path: str, payload: dict | None,
+def json_call(transport: KeptAliveHTTP, method: str, path: str, payload: dict | None,
               headers: dict[str, str] | None = None) -> Any:
     """One JSON request; an HTTP error answer raises :class:`ControlError` naming it."""
     data = json.dumps(payload).encode() if payload is not None else None
-    status, body = http.request(method, path, data,
+    status, body = transport.request(method, path, data,
                                 {**({"Content-Type": "application/json"} if data is not None else {}),
                                  **(headers or {})})
     if status >= 400:
