@@ -1,5 +1,6 @@
 import asyncio
 import io
+import time
 
 import pytest
 from PIL import Image
@@ -209,6 +210,37 @@ async def test_init_scripts_and_request_delays_for_variants(browser, site):
         assert any(e.attrs.get("id") == "banner" and e.text == "Cookies?" for e in snap.elements)
     finally:
         await page.close()
+
+
+@pytest.mark.browser
+async def test_a_screenshot_stalled_by_a_navigation_is_abandoned_and_the_new_document_captured(browser, monkeypatch):
+    """Playwright's screenshot of a page that navigates under it once waited its whole 20 s (suite
+    run): the capture gives it NAVIGATION_GRACE seconds after the navigation, then takes the new
+    document through CDP (Playwright's own queue is held by the stalled one) and says so."""
+    import webgauge.browser.capture as capture_mod
+    from webgauge.browser.page_capture import NAVIGATION_GRACE
+
+    stalled = []
+
+    async def stalls_as_the_page_navigates(page, profile, **kw):
+        stalled.append(page.url)
+        await page.evaluate("location.href = '/b.html'")
+        await asyncio.Event().wait()  # never returns: only cancelling ends it
+
+    monkeypatch.setattr(capture_mod, "screenshot_page", stalls_as_the_page_navigates)
+    with StaticServer(files={"/a.html": "<h1>Start</h1>", "/b.html": "<h1>Landed</h1>"}) as srv:
+        page = await browser.new_page()
+        try:
+            await page.goto(srv.url("a.html"))
+            t0 = time.monotonic()
+            snap = await page.capture(full_page=True, timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            await page.close()
+    assert stalled and stalled[0].endswith("/a.html") and len(stalled) == 1
+    assert snap.url.endswith("/b.html") and [e.text for e in snap.elements if e.tag == "h1"] == ["Landed"]
+    assert NAVIGATION_GRACE <= took < 15, took
+    assert snap.png[:8] == b"\x89PNG\r\n\x1a\n" and any("stalled" in w for w in snap.warnings), snap.warnings
 
 
 @pytest.mark.browser

@@ -14,6 +14,13 @@ from .page_state import PageState
 from .settle import STABLE_FRAMES, SettleReport, probe_layout, settle
 from .snapshot import Snapshot
 
+#: Seconds a capture may still take after the page navigated under it before it is taken afresh.
+NAVIGATION_GRACE = 3.0
+
+
+class _StuckAfterNavigation(Exception):
+    """A capture that did not finish within :data:`NAVIGATION_GRACE` of a navigation under it."""
+
 
 def _sorted_unique(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Event records (dicts of strings) deduplicated and sorted, so their order never depends on timing."""
@@ -52,26 +59,34 @@ class PageCapture(PageState):
         timeout = timeout if timeout is not None else (self.timeout or 20.0)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        attempt = 0
+        attempt, stalled = 0, False
         while True:
             attempt += 1
             nav_before = self.navigation_id
             remaining = max(0.5, deadline - loop.time())
             try:
-                snap = await asyncio.wait_for(
+                snap = await self._unless_stuck_after_navigation(
                     capture_page(self._page, self.profile, full_page=full_page, max_elements=max_elements,
                                  with_aria=with_aria, with_screenshot=with_screenshot, timeout=remaining,
                                  settle_timeout=min(self.settle_timeout, remaining * 0.6),
                                  pending=self.pending_requests,
-                                 viewport_screenshot=self.viewport_png if self.fast_screenshots else None,
+                                 viewport_screenshot=self.viewport_png if self.fast_screenshots or stalled else None,
                                  stable_frames=stable_frames, quiet_ms=quiet_ms,
                                  before_screenshot=self.watch_changes if watch else None,
                                  settle_in=self.run_in_watch if watch else None,
-                                 full_page_screenshot=self.full_page_png if self.fast_full_page else None,
+                                 full_page_screenshot=self.full_page_png if self.fast_full_page or stalled else None,
                                  id_salt=self.id_salt,
                                  verify=self._changes_until_quiet if watch and self.capture_at_once else None,
                                  settle_armed_in=self.arm_and_run_in_watch if watch else None),
-                    remaining + 2.0)
+                    nav_before, remaining + 2.0)
+            except _StuckAfterNavigation:
+                if attempt < 3 and deadline - loop.time() > 1:
+                    # the new document is taken afresh, through CDP: Playwright queues a page's screenshots,
+                    # and the stalled one holds the queue until its own timeout
+                    stalled = True
+                    continue
+                raise PageError("timeout", f"capture did not finish after the page navigated (within "
+                                f"{NAVIGATION_GRACE:.0f}s, 3 times)", self._safe_url()) from None
             except asyncio.TimeoutError:
                 if self.navigation_id != nav_before and attempt < 3 and deadline - loop.time() > 1:
                     continue
@@ -98,10 +113,39 @@ class PageCapture(PageState):
         snap.dialogs = list(self.dialogs)
         snap.warnings = sorted(set(self.warnings)) + snap.warnings
         snap.navigation_id = self.navigation_id
+        if stalled:
+            snap.warnings.append("a screenshot stalled as the page navigated; the new document was captured "
+                                 "through CDP (CSS animations not paused)")
         if not snap.settled and self.require_settled:
             reasons = [w[len("unsettled: "):] for w in snap.warnings if w.startswith("unsettled: ")]
             raise PageError("unsettled", "; ".join(reasons) or "page did not settle", self._safe_url())
         return snap
+
+    async def _unless_stuck_after_navigation(self, capture: Any, nav_before: int, limit: float) -> Snapshot:
+        """Await ``capture`` (a coroutine), at most ``limit`` seconds (``asyncio.TimeoutError``). When
+        the page navigates while it runs, the capture gets :data:`NAVIGATION_GRACE` seconds more to
+        finish (its own code takes a new document again) and is then abandoned
+        (:class:`_StuckAfterNavigation`): a screenshot Playwright began on the old document can wait
+        for a frame that never comes (seen once in a suite run: 20 s, then a timeout)."""
+        loop = asyncio.get_running_loop()
+        task = asyncio.ensure_future(capture)
+        end, moved_at = loop.time() + limit, None
+        try:
+            while not task.done():
+                now = loop.time()
+                if moved_at is None and self.navigation_id != nav_before:
+                    moved_at = now
+                if now >= end:
+                    raise asyncio.TimeoutError
+                if moved_at is not None and now - moved_at >= NAVIGATION_GRACE:
+                    raise _StuckAfterNavigation
+                await asyncio.wait({task}, timeout=min(0.05, end - now))
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        return task.result()
 
     async def screenshot(self, *, full_page: bool = False, clip: tuple[float, float, float, float] | None = None,
                          timeout: float = 20.0) -> bytes:
