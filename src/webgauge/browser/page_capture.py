@@ -128,7 +128,7 @@ class PageCapture(PageState):
         (:class:`_StuckAfterNavigation`): a screenshot Playwright began on the old document can wait
         for a frame that never comes (seen once in a suite run: 20 s, then a timeout)."""
         loop = asyncio.get_running_loop()
-        task = asyncio.ensure_future(capture)
+        task: asyncio.Future[Snapshot] = asyncio.ensure_future(capture)
         end, moved_at = loop.time() + limit, None
         try:
             while not task.done():
