@@ -1,6 +1,8 @@
 """A watched capture of a page that is already still is taken at once, without the settle's frame,
 and kept only when nothing changed from its watch's arm to the end of the quiet period: it shows
-what a settled capture shows, and a page that changes during that time is settled and captured again."""
+what a settled capture shows, and a page that changes during that time is settled and captured again.
+
+Captures at once serve the arena alone: these tests run in the arena's browser (``arena_browser``)."""
 
 import io
 
@@ -46,10 +48,10 @@ def _pixels(png: bytes) -> np.ndarray:
 
 
 @pytest.fixture
-async def page(browser):
+async def page(arena_browser):
     """A page that tracks its documents' changes from their creation and takes CDP viewport
     screenshots, as the arena's pages do."""
-    live = await browser.new_page(RenderProfile(width=640, height=400))
+    live = await arena_browser.new_page(RenderProfile(width=640, height=400))
     live.fast_screenshots = True  # the arena's viewport screenshot: the only one taken at once
     await live.track_new_documents()
     yield live

@@ -1,6 +1,10 @@
 """CDP helpers of live pages in real Chromium: the fast viewport screenshot shows the same
 pixels as Playwright's, reuse clears every kind of stored data, the change watch sees
-changes from a world the page cannot see."""
+changes from a world the page cannot see.
+
+The change watch, the fast actions and the settle in the watch's world serve the arena alone, so
+their tests run in the arena's browser (Chromium's headless shell: ``arena_browser``); the
+screenshots and the reuse serve every suite and run in the full browser."""
 
 import asyncio
 import io
@@ -205,12 +209,12 @@ async def test_reuse_clears_everything_the_last_use_stored(browser, site):
         await page.close()
 
 
-async def test_a_reused_tab_keeps_one_watch_whose_handlers_are_not_added_again(browser, site):
+async def test_a_reused_tab_keeps_one_watch_whose_handlers_are_not_added_again(arena_browser, site):
     """Each episode on a reused tab arms its watch and opens a window: the tab's CDP session keeps
     one handler per event (a new watch per episode added its own beside the old ones, and all of
     them ran on every request of every later episode), and the window count starts again."""
     profile = RenderProfile(width=640, height=400)
-    page = await browser.new_page(profile)
+    page = await arena_browser.new_page(profile)
     try:
         for episode in range(3):
             await page.goto(site.url("index.html"))
@@ -231,14 +235,14 @@ async def test_a_reused_tab_keeps_one_watch_whose_handlers_are_not_added_again(b
         await page.close()
 
 
-async def test_a_submitted_form_counts_as_a_started_navigation_before_chromium_starts_it(browser, site):
+async def test_a_submitted_form_counts_as_a_started_navigation_before_chromium_starts_it(arena_browser, site):
     """Chromium submits a form in a task it posts after the 'submit' event (the Navigation API's
     'navigate' fires only then): a check right after the click must still see the navigation
     coming, or the step's settle does not wait for it and the capture runs into the new document.
     Checked only on 'navigate', the check missed about one submission in three (8, 7, 8, 10 of 12
     seen): ten in a row all pass only with the submit event counted. A cancelled submission, and
     one into another window, are no navigation of this tab."""
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     try:
         for button in ["kept", "away"] + ["go"] * 10:
             await page.goto(site.url("forms.html"))
@@ -259,8 +263,8 @@ async def test_a_submitted_form_counts_as_a_started_navigation_before_chromium_s
         await page.close()
 
 
-async def test_change_watch_sees_changes_the_page_cannot_see(browser, site):
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+async def test_change_watch_sees_changes_the_page_cannot_see(arena_browser, site):
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     try:
         await page.goto(site.url("index.html"))
         assert await page.changes_since_watch() == ["unarmed"]
@@ -306,8 +310,8 @@ def _record_resolves(page) -> list[str]:
     return resolved
 
 
-async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwright(browser, site):
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwright(arena_browser, site):
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     try:
         await page.goto(site.url("clicks.html"))
         ids = {e.attrs.get("id"): e.id for e in (await page.capture(with_aria=False)).elements}
@@ -340,10 +344,10 @@ async def test_fast_click_sends_playwrights_events_and_leaves_the_rest_to_playwr
         await page.close()
 
 
-async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_to_it(browser, site):
+async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_to_it(arena_browser, site):
     """Fast fills and selects send the page the same events, leave the same values, and hand
     every target their script does not vouch for to Playwright (whose errors stay as they were)."""
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     resolved = _record_resolves(page)
 
     async def run(fast: bool) -> tuple[list, list, list]:
@@ -407,13 +411,13 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         await page.close()
 
 
-async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scripts(browser, site):
+async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scripts(arena_browser, site):
     """With track_new_documents the browser makes the watch's world and tracker as each document is
     created: no round trip at commit, the tracker is there before the page's first script runs,
     sees the mutations made while parsing, and a quiet page settles in one frame."""
     from webgauge.browser.settle import settle
 
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     try:
         await page.goto(site.url("other.html"))
         assert not page.tracks_new_documents
@@ -446,12 +450,12 @@ async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scri
         await page.close()
 
 
-async def test_settle_in_the_watch_world_counts_quiet_from_the_last_mutation(browser, site):
+async def test_settle_in_the_watch_world_counts_quiet_from_the_last_mutation(arena_browser, site):
     """The arena's capture settles in the change watch's world: its quiet period counts from the
     watch's last DOM mutation (tracked since the document committed), not from the call."""
     from webgauge.browser.settle import _settle_js, settle
 
-    page = await browser.new_page(RenderProfile(width=640, height=400))
+    page = await arena_browser.new_page(RenderProfile(width=640, height=400))
     quiet = {"stable_frames": 1, "quiet_ms": 300, "quiet_cap_ms": 5000, "timeout": 8.0}
     try:
         await page.goto(site.url("index.html"), on_commit=page.track_changes)
