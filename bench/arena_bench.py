@@ -21,6 +21,7 @@ pages costs, since most are heavier than the floor's product page.
 
     --control http       runs episodes through the HTTP control client (the old path)
     --reset inline double  the inline reset (default) beside the double-buffered one
+    --pool N             cleared pages each env keeps for other render profiles (default 2)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
+from webgauge.arena.env.page_pool import PagePool
 from webgauge.arena.tasks import build_tasks
 from webgauge.browser import Browser, RenderProfile
 
@@ -50,13 +52,14 @@ def at_once_option(on: bool) -> dict:
 
 
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
-                   speedups: bool = True, double_buffer: bool = True, at_once: bool = True):
+                   speedups: bool = True, double_buffer: bool = True, at_once: bool = True, pool: int = 2):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
     phases: dict[str, list[float]] = {}
     kinds: dict[str, list[float]] = {}  # step latency by action kind (and whether the URL changed)
     solved = 0
+    by_context: dict[str, list[float]] = {"reused": [], "new": []}  # env reset ms by the context it ran in
     counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0,
               "moved checks by watch": 0, "moved checks by capture": 0, "observations with capture warnings": 0}
 
@@ -66,12 +69,14 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
         env = ArenaEnv(browser, srv.app_url, client,
                        EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
                                   watch_changes=speedups, double_buffer=double_buffer,
-                                  **at_once_option(at_once)))
+                                  **at_once_option(at_once)), pool=PagePool(pool))
         try:
             while queue:
                 t = queue.pop(0)
+                reused = env.contexts_reused
                 rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
                 env_reset_ms.append(rec.env_reset_ms)
+                by_context["reused" if env.contexts_reused > reused else "new"].append(rec.env_reset_ms)
                 for k, v in env.reset_timings_ms.items():
                     phases.setdefault("reset " + k, []).append(v)
                 step_ms.extend(s.latency_ms for s in rec.steps)
@@ -96,6 +101,9 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
 
     t0 = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(concurrency)))
+    for k, xs in by_context.items():
+        if xs:
+            phases[f"reset total, {k} context ({len(xs)} resets)"] = xs
     return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts, kinds
 
 
@@ -198,6 +206,8 @@ async def main() -> None:
                     help="Bare click + load + screenshot measures for the floor row (half before, half after).")
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
                     help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
+    ap.add_argument("--pool", type=int, default=2,
+                    help="Cleared pages each env keeps for other render profiles (the env's default: 2).")
     ap.add_argument("--by-kind", action="store_true",
                     help="Also print the step median per action kind (navigating steps apart).")
     args = ap.parse_args()
@@ -245,7 +255,7 @@ async def main() -> None:
             for aria, c, sp, rs, ao in ((a == "on", c, s == "on", r, o) for a in args.aria for c in args.concurrency
                                         for s in args.speedups for r in args.reset for o in args.at_once):
                     wall, steps, resets, solved, phases, counts, kinds = await episodes(
-                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on")
+                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on", args.pool)
                     tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
                            f"speedups {'on' if sp else 'off'}, reset {rs}")
                     if len(args.at_once) > 1:
