@@ -114,8 +114,8 @@ class PageCapture(PageState):
         snap.warnings = sorted(set(self.warnings)) + snap.warnings
         snap.navigation_id = self.navigation_id
         if stalled:
-            snap.warnings.append("a screenshot stalled as the page navigated; the new document was captured "
-                                 "through CDP (CSS animations not paused)")
+            snap.warnings.append(f"a capture stalled for {NAVIGATION_GRACE:.0f}s after the page navigated under it; "
+                                 "the new document was captured through CDP (CSS animations not paused)")
         if not snap.settled and self.require_settled:
             reasons = [w[len("unsettled: "):] for w in snap.warnings if w.startswith("unsettled: ")]
             raise PageError("unsettled", "; ".join(reasons) or "page did not settle", self._safe_url())
