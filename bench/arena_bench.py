@@ -21,7 +21,9 @@ pages costs, since most are heavier than the floor's product page.
 
     --control http       runs episodes through the HTTP control client (the old path)
     --reset inline double  the inline reset (default) beside the double-buffered one
-    --pool N             cleared pages each env keeps for other render profiles (default 2)
+    --pool N             cleared pages each env keeps per render profile (default 2)
+    --warm on off        pages opened ahead for the tasks' render profiles (ArenaEnv.prepare; default on)
+                         beside resets that open a new context for a profile not seen yet
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def at_once_option(on: bool) -> dict:
 
 
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
-                   speedups: bool = True, double_buffer: bool = True, at_once: bool = True, pool: int = 2):
+                   speedups: bool = True, double_buffer: bool = True, at_once: bool = True, pool: int = 2,
+                   warm: bool = True):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
@@ -63,13 +66,20 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     counts = {"contexts reused": 0, "stale checks by watch": 0, "stale checks by screenshot": 0,
               "moved checks by watch": 0, "moved checks by capture": 0, "observations with capture warnings": 0}
 
-    async def worker():
-        nonlocal solved
+    def make_env() -> ArenaEnv:
         client = srv.client() if control == "local" else ControlClient(srv.control_url)
-        env = ArenaEnv(browser, srv.app_url, client,
-                       EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
-                                  watch_changes=speedups, double_buffer=double_buffer,
-                                  **at_once_option(at_once)), pool=PagePool(pool))
+        return ArenaEnv(browser, srv.app_url, client,
+                        EnvOptions(with_aria=with_aria, reuse_context=speedups, fast_screenshots=speedups,
+                                   watch_changes=speedups, double_buffer=double_buffer,
+                                   **at_once_option(at_once)), pool=PagePool(pool))
+
+    envs = [make_env() for _ in range(concurrency)]
+    if warm and hasattr(ArenaEnv, "prepare"):  # (absent in older commits A/B-ed against)
+        for env in envs:  # untimed, as a run warms its pool before its first episode
+            counts["pages opened ahead"] = counts.get("pages opened ahead", 0) + await env.prepare(tasks)
+
+    async def worker(env):
+        nonlocal solved
         try:
             while queue:
                 t = queue.pop(0)
@@ -100,7 +110,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             await env.close()
 
     t0 = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await asyncio.gather(*(worker(env) for env in envs))
     for k, xs in by_context.items():
         if xs:
             phases[f"reset total, {k} context ({len(xs)} resets)"] = xs
@@ -207,7 +217,11 @@ async def main() -> None:
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
                     help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
     ap.add_argument("--pool", type=int, default=2,
-                    help="Cleared pages each env keeps for other render profiles (the env's default: 2).")
+                    help="Cleared pages each env keeps per render profile (the env's default: 2).")
+    ap.add_argument("--warm", choices=["on", "off"], nargs="+", default=["on"],
+                    help="on: each env opens its pool's pages for the tasks' render profiles before the timed "
+                         "episodes (ArenaEnv.prepare, as a run does); off: a reset of a profile not seen yet "
+                         "opens a new browser context. Both: side by side.")
     ap.add_argument("--by-kind", action="store_true",
                     help="Also print the step median per action kind (navigating steps apart).")
     args = ap.parse_args()
@@ -252,12 +266,17 @@ async def main() -> None:
         async with Browser.launch(headless_shell=args.browser == "shell") as browser:
             print(f"browser: {browser.executable}", flush=True)
             floor = await bare_floor(browser, srv, (args.floor_reps + 1) // 2)
-            for aria, c, sp, rs, ao in ((a == "on", c, s == "on", r, o) for a in args.aria for c in args.concurrency
-                                        for s in args.speedups for r in args.reset for o in args.at_once):
+            for aria, c, sp, rs, ao, wm in ((a == "on", c, s == "on", r, o, w) for a in args.aria
+                                            for c in args.concurrency for s in args.speedups for r in args.reset
+                                            for o in args.at_once for w in args.warm):
                     wall, steps, resets, solved, phases, counts, kinds = await episodes(
-                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on", args.pool)
+                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on", args.pool,
+                        wm == "on")
                     tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
                            f"speedups {'on' if sp else 'off'}, reset {rs}")
+                    if len(args.warm) > 1:
+                        tag += f", warm {wm}"
+                        rs = f"{rs}, warm {wm}"
                     if len(args.at_once) > 1:
                         tag += f", at once {ao}"
                         by_at_once.setdefault((aria, c, sp, rs), {})[ao] = (statistics.median(resets),

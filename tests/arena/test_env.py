@@ -351,6 +351,44 @@ async def test_each_episode_on_one_env_is_laid_out_at_its_own_tasks_viewport(bro
         await env.close()
 
 
+@pytest.mark.browser
+async def test_the_pool_keeps_pages_per_render_profile_and_prepare_opens_them_ahead(browser, arena):
+    """A run over three viewports, one page kept per profile: ``prepare`` opens them before the first
+    reset, and no reset then opens a browser context, however the viewports alternate (a pool that
+    kept its last pages whatever their profile would give the phone's page up to the 2x desktop's)."""
+    import dataclasses
+
+    task = build_tasks((0,), families=["account.rename"])[0]
+    vps = [dataclasses.replace(task.viewport, width=w, height=h, device_scale_factor=d)
+           for w, h, d in [(1280, 800, 1.0), (390, 844, 2.0), (1280, 800, 2.0)]]
+    tasks = [dataclasses.replace(task, viewport=vp) for vp in vps]
+    pool = PagePool(size=1)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=False), pool=pool)
+    try:
+        assert await env.prepare(tasks + tasks) == 3 and len(pool) == 3
+        assert await env.prepare(tasks) == 0  # warm already: nothing more is opened
+        warm = set(map(id, pool._pages))
+        for n, t in enumerate([tasks[0], tasks[1], tasks[2], tasks[1], tasks[0], tasks[2], tasks[1]], start=1):
+            obs = await env.reset(t)
+            assert env.contexts_reused == n, (n, t.viewport)  # a pooled page, never a new context
+            assert id(env.page) in warm
+            assert obs.viewport == (t.viewport.width, t.viewport.height)
+            assert len(pool) == 2  # the two other profiles' pages wait in the pool
+    finally:
+        await env.close()
+    assert len(pool) == 3 and set(map(id, pool._pages)) == warm
+    # a cap on all pages: the first profiles are warmed first and the pool never grows past it
+    capped = PagePool(size=2, max_pages=3)
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=False), pool=capped)
+    try:
+        assert await env.prepare(tasks) == 3
+        assert [capped.count(env._profile(t)) for t in tasks] == [2, 1, 0]
+    finally:
+        await env.close()
+        await capped.close()
+    await pool.close()
+
+
 async def _send_late_revoke(env, kid, hold_ms: float) -> None:
     """A late write of the episode's page: a keepalive fetch (it outlives the page) revoking API key
     ``kid``, which the browser holds ``hold_ms`` before it goes out."""

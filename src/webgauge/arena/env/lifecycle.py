@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import shutil
 import time
+from collections.abc import Iterable
 
 from ...browser import RenderProfile
 from ..apps import SEED_CLOCK
@@ -55,10 +56,7 @@ and double buffering, close."""
         background while this episode runs on another page and episode id (:meth:`_swap_page`)."""
         t_start = time.perf_counter()
         clock = _Clock()
-        vp = task.viewport
-        profile = RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
-                                frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
-                                is_mobile=vp.width < 600, has_touch=False)
+        profile = self._profile(task)
         seed = task.seed if seed is None else seed
         if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
             self._retired_id = self.episode_id
@@ -80,6 +78,22 @@ and double buffering, close."""
             return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
         finally:  # the last episode's page (double-buffered): cleared from here on, in the background
             self._start_clearing()
+
+    def _profile(self, task: Task) -> RenderProfile:
+        """The render profile of ``task``'s episodes: its viewport, the seed's clock, offline but for the app."""
+        vp = task.viewport
+        return RenderProfile(width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
+                             frozen_time=SEED_CLOCK, offline=True, allowed_origins=(self.app_url,),
+                             is_mobile=vp.width < 600, has_touch=False)
+
+    async def prepare(self, tasks: Iterable[Task]) -> int:
+        """Open cleared pages ahead in the pool for the render profiles of ``tasks`` (``pool.size``
+        of each: the double-buffered reset uses two in turn), so that no later reset of them waits
+        on a new browser context. Nothing when ``reuse_context`` is off. Returns the pages opened."""
+        if not self.reuse_context:
+            return 0
+        return await self.pool.warm((self._profile(t) for t in tasks),
+                                    lambda pr: self.browser.new_page(pr, dialog_policy="accept"))
 
     @property
     def _own_ids(self) -> bool:
