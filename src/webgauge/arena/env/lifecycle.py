@@ -10,7 +10,7 @@ import shutil
 import time
 from collections.abc import Iterable
 
-from ...browser import RenderProfile
+from ...browser import LivePage, RenderProfile
 from ..apps import SEED_CLOCK
 from ..core.observation import Observation
 from ..core.task import Task
@@ -92,8 +92,11 @@ and double buffering, close."""
         on a new browser context. Nothing when ``reuse_context`` is off. Returns the pages opened."""
         if not self.reuse_context:
             return 0
-        return await self.pool.warm((self._profile(t) for t in tasks),
-                                    lambda pr: self.browser.new_page(pr, dialog_policy="accept"))
+        return await self.pool.warm((self._profile(t) for t in tasks), self._new_page)
+
+    async def _new_page(self, profile: RenderProfile) -> LivePage:
+        """A page in a new browser context, as every episode's page starts (dialogs accepted)."""
+        return await self.browser.new_page(profile, dialog_policy="accept")
 
     @property
     def _own_ids(self) -> bool:
@@ -122,7 +125,7 @@ and double buffering, close."""
         clock.lap("database")
         if not reuse:
             await self._close_page()
-            self.page = await self.browser.new_page(profile, dialog_policy="accept")
+            self.page = await self._new_page(profile)
             self._set_page_options()
         self.contexts_reused += reuse
         for h in self.hooks:
