@@ -76,11 +76,7 @@ class PagePool:
         browser context (150-250 ms on 2 cores). ``open_page`` opens a page as its users would.
         Returns the number of pages opened."""
         opened = 0
-        distinct: list[RenderProfile] = []
-        for pr in profiles:
-            if not any(pr.with_(allowed_origins=()) == d.with_(allowed_origins=()) for d in distinct):
-                distinct.append(pr)
-        for pr in distinct:
+        for pr in profiles:  # a profile named again already has its pages (count goes by can_reuse)
             while self.count(pr) < self.size and len(self._pages) < self.max_pages:
                 page = await open_page(pr)
                 if not page.can_reuse(pr):
