@@ -32,14 +32,25 @@ LATE = """<!doctype html><html><body style="margin:0;background:rgb(255,255,255)
   document.body.appendChild(d);
 };</script></body></html>"""
 
+# drawn once as it loads; ``window.redraw()`` paints it red (pixels only: no DOM mutation)
 CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
-<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);\
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);
+window.redraw = () => { g.fillStyle = '#f00'; g.fillRect(0, 0, 200, 100); };</script></body>"""
+
+# a frame repaints out of the DOM's sight: always settled first
+FRAME = """<!doctype html><body style="margin:0"><iframe srcdoc="<p>inner</p>" style="border:0"></iframe></body>"""
+
+# a client-rendered page: its data comes from a request sent as it loads (the test holds that request)
+FETCHING = """<!doctype html><body style="margin:0"><p id="state">loading</p>
+<script>fetch('data.json').then((r) => r.json())
+  .then((d) => { document.getElementById('state').textContent = d.text; });
 </script></body>"""
 
 
 @pytest.fixture(scope="module")
 def site():
-    with StaticServer(files={"/still.html": STILL, "/late.html": LATE, "/canvas.html": CANVAS}) as srv:
+    with StaticServer(files={"/still.html": STILL, "/late.html": LATE, "/canvas.html": CANVAS, "/frame.html": FRAME,
+                             "/fetching.html": FETCHING, "/data.json": '{"text": "loaded data"}'}) as srv:
         yield srv
 
 
@@ -88,10 +99,46 @@ async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_c
 
 
 async def test_a_page_that_can_repaint_unseen_is_always_settled_first(page, site):
-    await page.goto(site.url("canvas.html"))
+    await page.goto(site.url("frame.html"))
     snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
     assert page.captures_at_once == 0
+    assert snap.settled and any(e.tag == "iframe" for e in snap.elements)
+
+
+async def test_a_still_canvas_is_captured_at_once_its_pixels_checked(page, site):
+    await page.goto(site.url("canvas.html"))
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+    assert page.captures_at_once == 1
     assert tuple(_pixels(snap.png)[20, 20]) == (0, 136, 255)  # the canvas drawn
+
+
+async def test_a_canvas_repainted_after_a_capture_at_once_is_settled_and_captured_again(page, site):
+    await page.goto(site.url("canvas.html"))
+    verify, checks = page._changes_until_quiet, []
+
+    async def redraw_then_verify(quiet_ms: int) -> list[str]:  # the canvas repaints after the capture at once
+        checks.append(quiet_ms)
+        await page.evaluate("() => window.redraw()")
+        return await verify(quiet_ms)
+
+    page._changes_until_quiet = redraw_then_verify
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+    assert checks == [30]  # a capture was taken at once, and checked
+    assert page.captures_at_once == 0  # the repaint, which no DOM mutation shows, was seen: not kept
+    assert tuple(_pixels(snap.png)[20, 20]) == (255, 0, 0)  # the repainted canvas
+
+
+async def test_a_request_in_flight_is_waited_for_then_the_page_is_captured_at_once(page, site):
+    page.delay_requests("*/data.json", 400)  # the page's data comes late
+    await page.goto(site.url("fetching.html"))
+    for _ in range(100):  # Playwright reports the request a moment after the load event, at times
+        if page.pending_requests():
+            break
+        await page.wait_for_timeout(5)
+    assert page.pending_requests() == [site.url("data.json")]  # its request is in flight at the capture
+    snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+    assert [e.text for e in snap.elements if e.tag == "p"] == ["loaded data"]  # the answer's page, not "loading"
+    assert page.captures_at_once == 1
 
 
 async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_settled_one(page, site):
@@ -109,3 +156,4 @@ async def test_a_capture_at_once_that_does_not_finish_in_time_gives_way_to_a_set
         verify=stuck, settle_armed_in=page.arm_and_run_in_watch)
     assert snap.settled and any(e.tag == "button" for e in snap.elements)
     assert snap.warnings == ["a capture taken at once did not finish within 2.0s"]
+

@@ -203,14 +203,23 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     unsettled: list[str] = []
     snap = None
     late = ""
-    if (verify is not None and settle_armed_in is not None and viewport_screenshot is not None and not full_page
-            and with_screenshot and not (pending and pending())):  # a request in flight: its answer may change it
-        limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
+    at_once = (verify is not None and settle_armed_in is not None and viewport_screenshot is not None
+               and not full_page and with_screenshot)
+    limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
+    if at_once and pending:
+        # a request in flight (a client-rendered page fetching its data): its answer may change the
+        # page, so it is waited for first, as the settle would (requests to the own origin are
+        # answered in milliseconds; one still pending after the limit leaves it to the settle)
+        wait_until = loop.time() + limit
+        while pending() and loop.time() < wait_until:
+            await asyncio.sleep(0.005)
+    if (at_once and verify is not None and settle_armed_in is not None and viewport_screenshot is not None
+            and not (pending and pending())):
         try:
             quick = await asyncio.wait_for(_capture_now(
                 page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
                 viewport_screenshot=viewport_screenshot, settle_armed_in=settle_armed_in, id_salt=id_salt,
-                quiet_ms=quiet_ms, verify=verify), limit)
+                quiet_ms=quiet_ms, verify=verify, pending=pending), limit)
         except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
             quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
         if quick is not None:
@@ -258,7 +267,8 @@ async def _with_aria(page: Any, snap: Snapshot, with_aria: bool, deadline: float
 async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, timeout: float,
                        max_full_page_height: int, viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]],
                        settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]],
-                       id_salt: str, quiet_ms: int, verify: Callable[[int], Awaitable[list[str]]]) -> Snapshot | None:
+                       id_salt: str, quiet_ms: int, verify: Callable[[int], Awaitable[list[str]]],
+                       pending: Callable[[], list[str]] | None = None) -> Snapshot | None:
     """A viewport capture of a page that is still now, taken without waiting for a frame, kept when
     ``verify`` finds no change from the watch's arm to the end of the quiet period; None: settle first."""
     # armed with the check, in one round trip: a change from here on is seen
@@ -269,5 +279,7 @@ async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, 
                                  timeout=timeout, max_full_page_height=max_full_page_height, before=now,
                                  viewport_screenshot=viewport_screenshot, id_salt=id_salt)
     if problems or await verify(quiet_ms):
+        return None
+    if pending and pending():  # a request started during the capture: its answer may change the page
         return None
     return snap

@@ -193,7 +193,8 @@ _CHECK_JS = _CANVAS_SIG_JS + """(async () => {
 })()"""
 
 #: What changed since the arm, with no frame waited: nothing, or else at once; when nothing, once
-#: more after the quiet period (``quietMs`` since the document's last mutation) has run out.
+#: more after the quiet period (``quietMs`` since the document's last mutation) has run out, and
+#: then whether a canvas's pixels differ from the arm's.
 _STILL_JS = """(async (quietMs) => {
   const s = window.__wgWatch;
   if (!s || !s.armed) return ['unarmed'];
@@ -201,11 +202,17 @@ _STILL_JS = """(async (quietMs) => {
     if (s.mo.takeRecords().length) s.mutated();
     return __wgView() !== s.view ? s.dirty.concat(['viewport']) : s.dirty.slice();
   };
-  const out = marks();
+  let out = marks();
   const left = quietMs - (performance.now() - Math.max(s.born, s.last));
-  if (out.length || left <= 0) return out;
-  await new Promise((resolve) => setTimeout(resolve, left));
-  return marks();
+  if (out.length) return out;
+  if (left > 0) {
+    await new Promise((resolve) => setTimeout(resolve, left));
+    out = marks();
+    if (out.length) return out;
+  }
+  // canvases repaint without a DOM mutation: their pixels against the arm's
+  if (document.querySelector('canvas') && await __wgCanvasSig() !== s.canvas) out.push('canvas');
+  return out;
 })"""
 
 
