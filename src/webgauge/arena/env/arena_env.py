@@ -139,6 +139,7 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         self.double_buffer = options.double_buffer
         self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
         self._clearing: tuple[asyncio.Task, str | None] | None = None
+        self._freezing: asyncio.Future | None = None  # the last episode's page's freeze, on its way
         self._episode_ids: list[str] = []
         # the last episode's id, which the next one does not use (its page may still have a request on
         # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode

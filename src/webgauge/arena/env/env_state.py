@@ -53,6 +53,7 @@ class EnvState:
     double_buffer: bool
     _retiring: tuple[LivePage, str | None] | None
     _clearing: tuple[asyncio.Task[Any], str | None] | None
+    _freezing: asyncio.Future[Any] | None
     _episode_ids: list[str]
     _retired_id: str | None
     _upload_dir: Path | None

@@ -158,11 +158,15 @@ and double buffering, close."""
         """Double-buffered reset: the next episode runs on another, already cleared page (from the
         pool, else a new one) and the last episode's page is blanked and cleared in the background
         once the reset has its first observation (clearing it during the start page's load slowed
-        the load more than the clear cost: both want the browser's process). It is frozen at once
-        (no timer or fetch of it runs during the reset), and whatever it had already sent can only
-        reach its own episode id, which the next episode does not use (:meth:`_pick_episode`)."""
+        the load more than the clear cost: both want the browser's process). Its freeze is asked for
+        at once (none of its timers or fetches runs once its renderer has it; the reset does not
+        wait for that), and whatever it had already sent can only reach its own episode id, which
+        the next episode does not use (:meth:`_pick_episode`)."""
         await self._await_clearing()  # the page of two episodes ago: cleared, so its episode id is free
-        await self._live_page.freeze()  # none of its scripts runs from here on (blanked and cleared later)
+        # none of its scripts runs from here on (blanked and cleared later): asked for at once, and not
+        # waited for, since it is another process's work and nothing of that page can reach this
+        # episode (another browser context, another episode id); its clear waits for it
+        self._freezing = asyncio.ensure_future(self._live_page.freeze())
         self._retiring, self.page = (self._live_page, self.episode_id), None
         self.page = self.pool.take(profile)
         if self.page is None:
@@ -181,7 +185,8 @@ and double buffering, close."""
     def _start_clearing(self) -> None:
         if self._retiring is not None:
             (page, eid), self._retiring = self._retiring, None
-            self._clearing = (self.pool.put_later(page), eid)
+            freezing, self._freezing = self._freezing, None
+            self._clearing = (self.pool.put_later(page, after=freezing), eid)
 
     async def _await_clearing(self) -> None:
         self._start_clearing()

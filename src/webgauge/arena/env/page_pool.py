@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 from ...browser import Browser, LivePage, RenderProfile
 
@@ -90,11 +91,18 @@ class PagePool:
                     raise RuntimeError("a page opened to warm the pool could not be cleared; is the browser alive?")
         return opened
 
-    def put_later(self, page: LivePage) -> asyncio.Task:
+    def put_later(self, page: LivePage, after: Awaitable[Any] | None = None) -> asyncio.Task:
         """:meth:`put` in the background: the page is blanked and cleared while the caller goes
-        on (:meth:`take` only gives pages whose clearing has finished). Await the task, or
-        :meth:`drain`, before relying on the page being in the pool."""
-        task = asyncio.ensure_future(self.put(page))
+        on (:meth:`take` only gives pages whose clearing has finished), once ``after`` (the page's
+        freeze, still on its way) is done. Await the task, or :meth:`drain`, before relying on the
+        page being in the pool."""
+        async def put_after() -> None:
+            if after is not None:
+                with contextlib.suppress(Exception):  # the clear freezes it again if this failed
+                    await after
+            await self.put(page)
+
+        task = asyncio.ensure_future(put_after())
         self._clearing.add(task)
         task.add_done_callback(self._clearing.discard)
         return task
