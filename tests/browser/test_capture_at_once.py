@@ -81,16 +81,23 @@ async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(pa
     assert any(e.tag == "button" for e in quick.elements)
 
 
-async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(page, site):
-    await page.goto(site.url("late.html"))
+def _run_before_the_check(page, js: str) -> list[int]:
+    """Have ``js`` run in the page right after a capture taken at once, before its check; returns
+    the quiet periods the check was called with (one per capture at once)."""
     verify, checks = page._changes_until_quiet, []
 
-    async def change_then_verify(quiet_ms: int) -> list[str]:  # the page changes after the capture at once
+    async def run_then_verify(quiet_ms: int) -> list[str]:
         checks.append(quiet_ms)
-        await page.evaluate("() => window.change()")
+        await page.evaluate(js)
         return await verify(quiet_ms)
 
-    page._changes_until_quiet = change_then_verify
+    page._changes_until_quiet = run_then_verify
+    return checks
+
+
+async def test_a_page_that_changes_before_its_quiet_period_ends_is_settled_and_captured_again(page, site):
+    await page.goto(site.url("late.html"))
+    checks = _run_before_the_check(page, "() => window.change()")  # the page changes after the capture at once
     snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=300)
     assert checks == [300]  # a capture was taken at once, and checked
     assert page.captures_at_once == 0  # and not kept
@@ -114,14 +121,7 @@ async def test_a_still_canvas_is_captured_at_once_its_pixels_checked(page, site)
 
 async def test_a_canvas_repainted_after_a_capture_at_once_is_settled_and_captured_again(page, site):
     await page.goto(site.url("canvas.html"))
-    verify, checks = page._changes_until_quiet, []
-
-    async def redraw_then_verify(quiet_ms: int) -> list[str]:  # the canvas repaints after the capture at once
-        checks.append(quiet_ms)
-        await page.evaluate("() => window.redraw()")
-        return await verify(quiet_ms)
-
-    page._changes_until_quiet = redraw_then_verify
+    checks = _run_before_the_check(page, "() => window.redraw()")  # the canvas repaints after the capture at once
     snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
     assert checks == [30]  # a capture was taken at once, and checked
     assert page.captures_at_once == 0  # the repaint, which no DOM mutation shows, was seen: not kept
