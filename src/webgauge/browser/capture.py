@@ -203,27 +203,25 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     unsettled: list[str] = []
     snap = None
     late = ""
-    at_once = (verify is not None and settle_armed_in is not None and viewport_screenshot is not None
-               and not full_page and with_screenshot)
-    limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
-    if at_once and pending:
+    if (verify is not None and settle_armed_in is not None and viewport_screenshot is not None and not full_page
+            and with_screenshot):
+        limit = min(AT_ONCE_TIMEOUT, max(0.5, (deadline - loop.time()) / 4))
         # a request in flight (a client-rendered page fetching its data): its answer may change the
         # page, so it is waited for first, as the settle would (requests to the own origin are
         # answered in milliseconds; one still pending after the limit leaves it to the settle)
         wait_until = loop.time() + limit
-        while pending() and loop.time() < wait_until:
+        while pending and pending() and loop.time() < wait_until:
             await asyncio.sleep(0.005)
-    if (at_once and verify is not None and settle_armed_in is not None and viewport_screenshot is not None
-            and not (pending and pending())):
-        try:
-            quick = await asyncio.wait_for(_capture_now(
-                page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
-                viewport_screenshot=viewport_screenshot, settle_armed_in=settle_armed_in, id_salt=id_salt,
-                quiet_ms=quiet_ms, verify=verify, pending=pending), limit)
-        except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
-            quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
-        if quick is not None:
-            return await _with_aria(page, quick, with_aria, deadline)
+        if not (pending and pending()):
+            try:
+                quick = await asyncio.wait_for(_capture_now(
+                    page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
+                    viewport_screenshot=viewport_screenshot, settle_armed_in=settle_armed_in, id_salt=id_salt,
+                    quiet_ms=quiet_ms, verify=verify, pending=pending), limit)
+            except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
+                quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
+            if quick is not None:
+                return await _with_aria(page, quick, with_aria, deadline)
     for attempt in range(1, max(1, attempts) + 1):
         budget = max(0.5, min(settle_timeout, (deadline - loop.time()) * 0.5))  # the rest is for the capture
         report = await settle(page, timeout=budget, pending=pending, stable_frames=stable_frames, quiet_ms=quiet_ms,
