@@ -7,7 +7,7 @@
 // `quietCapMs`, then the layout alone decides; with `tracker`, from the change watch's last one). `view` reports what a viewport screenshot needs.
 // With `now` it waits for no frame: whether the page is still at this moment (fonts and images
 // done, nothing animating, nothing that repaints unseen) and how long its quiet period has left;
-// `canvasChecked`: a canvas is no reason to wait (the caller compares its pixels after the capture).
+// with `tracker` a canvas is no reason to wait (the change watch compares its pixels after the capture).
 async (opts) => {
   const budgetMs = opts.budgetMs, stableFrames = opts.stableFrames || 3, maxFrames = opts.maxFrames || 600;
   const quietMs = opts.quietMs || 0, quietCapMs = opts.quietCapMs || 400, t0 = performance.now();
@@ -85,9 +85,9 @@ async (opts) => {
     const sig = signature(), sz = size();
     const pending = await imagesReady();  // complete ones are decoded too (a promise each, no frame)
     const fontsDone = !document.fonts || document.fonts.status === "loaded";
-    // what repaints unseen by the DOM; a canvas only when the caller cannot compare its pixels later
-    // (the change watch's check does: `canvasChecked`)
-    const silent = !!document.querySelector("video, audio, iframe, embed, object" + (opts.canvasChecked ? "" : ", canvas"));
+    // what repaints unseen by the DOM; a canvas only outside the change watch's world (its check
+    // compares the canvases' pixels after the capture)
+    const silent = !!document.querySelector("video, audio, iframe, embed, object" + (opts.tracker ? "" : ", canvas"));
     const anims = document.getAnimations ? document.getAnimations().filter((a) => a.playState === "running").length : 0;
     const vv = window.visualViewport;
     // (a layout that moves from here on is caught by the capture's own probe, against `sig`)

@@ -74,10 +74,9 @@ async def settled_now(page: Any, *, quiet_ms: int = 0,
     taken at once from such a state and kept when nothing changed up to the quiet period's end
     (:func:`webgauge.browser.capture.capture_page`'s ``verify``): the state it shows is then the one
     :func:`settle` would have waited for."""
-    # in the change watch's world a canvas is no reason to wait: the watch's check after the capture
-    # compares the canvases' pixels with the arm's (webgauge.browser.cdp's _STILL_JS)
-    arg = {"now": True, "budgetMs": 200, "quietMs": quiet_ms, "tracker": run_js is not None,
-           "canvasChecked": run_js is not None}
+    # in the change watch's world (``tracker``) a canvas is no reason to wait: the watch's check after
+    # the capture compares the canvases' pixels with the arm's (webgauge.browser.cdp's _STILL_JS)
+    arg = {"now": True, "budgetMs": 200, "quietMs": quiet_ms, "tracker": run_js is not None}
     res = await (run_js(_settle_js(), arg) if run_js is not None else page.evaluate(_settle_js(), arg))
     size = (int(res["size"][0]), int(res["size"][1]))
     if not res["stable"]:

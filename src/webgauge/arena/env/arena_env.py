@@ -137,9 +137,9 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         # On two cores it moves the clear's cost from the reset into the next steps (bench/arena_bench.py
         # --reset inline double): worth it when the agent thinks between steps, even otherwise
         self.double_buffer = options.double_buffer
-        self._retiring: tuple[LivePage, str | None] | None = None  # the last episode's page, until cleared
+        # the last episode's page, its episode id and its freeze (on its way), until it is cleared
+        self._retiring: tuple[LivePage, str | None, asyncio.Future] | None = None
         self._clearing: tuple[asyncio.Task, str | None] | None = None
-        self._freezing: asyncio.Future | None = None  # the last episode's page's freeze, on its way
         self._episode_ids: list[str] = []
         # the last episode's id, which the next one does not use (its page may still have a request on
         # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode

@@ -51,9 +51,8 @@ class EnvState:
     watch_changes: bool
     contexts_reused: int
     double_buffer: bool
-    _retiring: tuple[LivePage, str | None] | None
+    _retiring: tuple[LivePage, str | None, asyncio.Future[Any]] | None
     _clearing: tuple[asyncio.Task[Any], str | None] | None
-    _freezing: asyncio.Future[Any] | None
     _episode_ids: list[str]
     _retired_id: str | None
     _upload_dir: Path | None

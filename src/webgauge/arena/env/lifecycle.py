@@ -166,8 +166,8 @@ and double buffering, close."""
         # none of its scripts runs from here on (blanked and cleared later): asked for at once, and not
         # waited for, since it is another process's work and nothing of that page can reach this
         # episode (another browser context, another episode id); its clear waits for it
-        self._freezing = asyncio.ensure_future(self._live_page.freeze())
-        self._retiring, self.page = (self._live_page, self.episode_id), None
+        freezing = asyncio.ensure_future(self._live_page.freeze())
+        self._retiring, self.page = (self._live_page, self.episode_id, freezing), None
         self.page = self.pool.take(profile)
         if self.page is None:
             return False
@@ -184,8 +184,7 @@ and double buffering, close."""
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:
-            (page, eid), self._retiring = self._retiring, None
-            freezing, self._freezing = self._freezing, None
+            (page, eid, freezing), self._retiring = self._retiring, None
             self._clearing = (self.pool.put_later(page, after=freezing), eid)
 
     async def _await_clearing(self) -> None:
