@@ -3,11 +3,14 @@
     python bench/launch_flags_bench.py                      # RenderDocument off vs on
     python bench/launch_flags_bench.py --feature PaintHolding --rounds 5 --reps 30
     python bench/launch_flags_bench.py --shell          # the full browser vs the headless shell
+    python bench/launch_flags_bench.py --flag=--in-process-gpu   # without vs with extra switches
 
 Each round launches Chromium once per setting (in turn, so drift hits both alike) and times, on
 the arena shop's catalogue page: a viewport capture, a ``goto`` to its load event, a ``goto``
 plus a capture (an arena step that navigates), and a page reuse plus ``goto`` plus capture
-(an arena reset). CPU is read from /proc for this process and every process under it (the
+(an arena reset). ``--flag`` (repeatable) compares launching without ('off') and with ('on')
+those switches added to webgauge's, in the headless shell when it is installed (as the arena
+launches). CPU is read from /proc for this process and every process under it (the
 Playwright driver, Chromium's browser, GPU, utility and renderer processes; the arena server
 runs in this process). Prints medians over rounds and the ratio of feature on over off.
 """
@@ -23,7 +26,7 @@ import time
 TCK = os.sysconf("SC_CLK_TCK")
 
 
-def _tree_cpu() -> dict[str, float]:
+def tree_cpu() -> dict[str, float]:
     """CPU seconds of this process and its descendants, by kind."""
     parent: dict[int, int] = {}
     for p in os.listdir("/proc"):
@@ -72,15 +75,15 @@ def _flags(feature: str, disabled: bool) -> tuple[str, ...]:
     return tuple(flags)
 
 
-async def _round(feature_disabled: bool, feature: str, reps: int,
-                 executable: str | None = None) -> dict[str, tuple[float, float]]:
+async def _round(feature_disabled: bool, feature: str, reps: int, executable: str | None = None,
+                 extra: tuple[str, ...] = ()) -> dict[str, tuple[float, float]]:
     import webgauge.browser.session as session
     from webgauge.arena.apps.control import ControlClient
     from webgauge.arena.apps.server import ArenaServer
     from webgauge.browser import Browser, RenderProfile
 
     saved = session.LAUNCH_FLAGS
-    session.LAUNCH_FLAGS = _flags(feature, feature_disabled)
+    session.LAUNCH_FLAGS = _flags(feature, feature_disabled) + tuple(extra)
     try:
         with ArenaServer() as srv:
             eid = ControlClient(srv.control_url).create(0, None)["id"]
@@ -110,11 +113,11 @@ async def _round(feature_disabled: bool, feature: str, reps: int,
                 for name, op in (("capture", capture), ("goto to load", goto), ("goto + capture", step),
                                  ("reuse + goto + capture", reset)):
                     await op()
-                    c0, t0 = _tree_cpu(), time.perf_counter()
+                    c0, t0 = tree_cpu(), time.perf_counter()
                     for _ in range(reps):
                         await op()
                     wall = (time.perf_counter() - t0) / reps * 1000
-                    c1 = _tree_cpu()
+                    c1 = tree_cpu()
                     cpu = sum(c1.get(k, 0.0) - c0.get(k, 0.0) for k in c1) / reps * 1000
                     out[name] = (wall, cpu)
                 await page.close()
@@ -130,7 +133,12 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=20, help="Repetitions of each operation per launch.")
     ap.add_argument("--shell", action="store_true",
                     help="Compare Chromium's headless shell ('on') with the full browser ('off') instead of a feature.")
+    ap.add_argument("--flag", action="append", default=[], metavar="SWITCH",
+                    help="Compare launching without ('off') and with ('on') this extra Chromium switch "
+                         "(repeatable: all of them together), in the headless shell when installed.")
     args = ap.parse_args()
+    if args.flag and args.shell:
+        raise SystemExit("--flag and --shell compare different things: give one of them")
     from webgauge.browser import find_chromium
 
     full, shell = find_chromium(), find_chromium(headless_shell=True)
@@ -141,9 +149,13 @@ def main() -> None:
         for disabled in (True, False):
             if args.shell:  # "off": the full browser, "on": the headless shell; the same flags
                 runs[disabled].append(asyncio.run(_round(False, args.feature, args.reps, full if disabled else shell)))
+            elif args.flag:  # "off": webgauge's flags, "on": with the extra switches; no feature toggled
+                runs[disabled].append(asyncio.run(_round(False, "", args.reps, shell,
+                                                         () if disabled else tuple(args.flag))))
             else:
                 runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
-    what = f"full browser ({full}) off, headless shell ({shell}) on" if args.shell else args.feature
+    what = (f"full browser ({full}) off, headless shell ({shell}) on" if args.shell
+            else f"{' '.join(args.flag)} ({shell})" if args.flag else args.feature)
     print(f"{what}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "
           f"load average {os.getloadavg()[0]:.1f})")
     heads = ("wall off", "wall on", "on/off", "CPU off", "CPU on", "on/off")
