@@ -9,6 +9,7 @@ those of webgauge before this writer (Pillow's encoder); their pixels do not.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import struct
 import threading
@@ -58,44 +59,75 @@ class _BandedPNG:
 
     The image's scanlines are deflated in bands of :data:`BAND_ROWS` rows, each from an empty
     window. A boxed image differs from its screenshot in the few bands the box crosses: only
-    those are deflated again, the others are the screenshot's. The output is a pure function of
-    the pixels (and zlib's version): the same pixels give the same bytes, whatever was encoded
-    before."""
+    those are copied, drawn and deflated again, the others are the screenshot's (and the stream's
+    Adler-32 is combined from the bands'). The output is a pure function of the pixels (and
+    zlib's version): the same pixels give the same bytes, whatever was encoded before."""
 
     def __init__(self, arr: np.ndarray) -> None:
         self.arr = arr
         self.rows = _rows(arr)
         self._bands: list[bytes] | None = None
+        self._adlers: list[int] = []  # each band's Adler-32 on its own, for the boxed images' checksums
         self._lock = threading.Lock()
 
     def _own_bands(self) -> list[bytes]:
         with self._lock:
             if self._bands is None:
-                self._bands = [_deflate(self.rows[i:i + BAND_ROWS]) for i in range(0, len(self.rows), BAND_ROWS)]
+                starts = range(0, len(self.rows), BAND_ROWS)
+                self._adlers = [zlib.adler32(self.rows[i:i + BAND_ROWS].data) for i in starts]
+                self._bands = [_deflate(self.rows[i:i + BAND_ROWS]) for i in starts]
         return self._bands
 
-    def encode(self, arr: np.ndarray | None = None) -> bytes:
-        """PNG bytes of ``arr`` (default: this screenshot), an image of the same size that differs
-        from it in a few rows."""
-        if arr is None:
-            rows, bands = self.rows, self._own_bands()
-        else:
-            own = self._own_bands()
-            rows = _rows(arr)
-            same = (rows == self.rows).all(axis=1)
-            bands = [own[k] if same[i:i + BAND_ROWS].all() else _deflate(rows[i:i + BAND_ROWS])
-                     for k, i in enumerate(range(0, len(rows), BAND_ROWS))]
-        return _assemble(rows, bands)
+    def boxed(self, rect: list[float], width: int) -> bytes:
+        """PNG bytes of this screenshot with Pillow's ``rectangle(rect, outline=BOX_COLOR, width=width)``
+        drawn on it: the same bytes as :meth:`encode` of the whole drawn image, but only the bands
+        the rectangle can touch are copied, drawn and deflated again."""
+        own, h = self._own_bands(), len(self.rows)
+        # the rows the outline can touch (it is drawn inside ``rect``), widened to whole bands: the
+        # slice's edges clip the drawing only where they are the image's, and a slice that starts
+        # below the top only ever sees positive coordinates, which Pillow rounds as in the whole image
+        top = max(0, math.floor(min(rect[1], rect[3])) - 2)
+        bottom = min(h, math.ceil(max(rect[1], rect[3])) + 3)
+        lo, hi = top // BAND_ROWS * BAND_ROWS, min(h, -(-bottom // BAND_ROWS) * BAND_ROWS)
+        if lo >= hi:  # wholly above or below the image: nothing drawn
+            return self.encode()
+        part = Image.fromarray(np.array(self.arr[lo:hi]))
+        ImageDraw.Draw(part).rectangle([rect[0], rect[1] - lo, rect[2], rect[3] - lo], outline=BOX_COLOR, width=width)
+        rows = _rows(np.asarray(part))
+        bands, adlers = list(own), list(self._adlers)
+        for k in range(lo // BAND_ROWS, -(-hi // BAND_ROWS)):
+            band = rows[k * BAND_ROWS - lo:(k + 1) * BAND_ROWS - lo]
+            if not np.array_equal(band, self.rows[k * BAND_ROWS:(k + 1) * BAND_ROWS]):
+                bands[k], adlers[k] = _deflate(band), zlib.adler32(band.data)
+        adler = 1
+        for k, a in enumerate(adlers):
+            adler = _adler32_combine(adler, a, min(BAND_ROWS, h - k * BAND_ROWS) * rows.shape[1])
+        return _assemble(rows.shape[1], h, bands, adler)
+
+    def encode(self) -> bytes:
+        """PNG bytes of this screenshot (a box wholly outside it draws nothing)."""
+        return _assemble(self.rows.shape[1], len(self.rows), self._own_bands(), zlib.adler32(self.rows.data))
 
 
-def _assemble(rows: np.ndarray, bands: list[bytes]) -> bytes:
-    h, width = rows.shape
-    adler = 1
-    for i in range(0, h, BAND_ROWS):
-        adler = zlib.adler32(rows[i:i + BAND_ROWS].tobytes(), adler)
+def _adler32_combine(adler1: int, adler2: int, len2: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from the checksum of each and the
+    second's length (zlib's ``adler32_combine``, which Python's zlib does not expose): both sums are
+    taken modulo 65521, and every byte of the first string adds its running sum once more for each
+    byte of the second."""
+    base = 65521
+    a1, b1 = adler1 & 0xFFFF, adler1 >> 16
+    a2, b2 = adler2 & 0xFFFF, adler2 >> 16
+    a = (a1 + a2 - 1) % base
+    b = (b1 + b2 + len2 * a1 - len2) % base
+    return (b << 16) | a
+
+
+def _assemble(row_bytes: int, h: int, bands: list[bytes], adler: int) -> bytes:
+    """The PNG of ``h`` scanlines of ``row_bytes`` bytes each, deflated in ``bands``; ``adler``: the
+    scanlines' Adler-32."""
     # zlib header (deflate, 32K window, fastest), the bands, a final empty block, the checksum
     data = b"".join([b"\x78\x01", *bands, b"\x03\x00", struct.pack(">I", adler)])
-    ihdr = struct.pack(">IIBBBBB", (width - 1) // 3, h, 8, 2, 0, 0, 0)
+    ihdr = struct.pack(">IIBBBBB", (row_bytes - 1) // 3, h, 8, 2, 0, 0, 0)
     return _PNG_SIG + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", data) + _chunk(b"IEND", b"")
 
 
@@ -104,7 +136,8 @@ def encode_png(arr: np.ndarray) -> bytes:
     Deterministic (the same pixels give the same bytes), lossless, not Pillow's bytes."""
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     rows = _rows(arr)
-    return _assemble(rows, [_deflate(rows[i:i + BAND_ROWS]) for i in range(0, len(rows), BAND_ROWS)])
+    bands = [_deflate(rows[i:i + BAND_ROWS]) for i in range(0, len(rows), BAND_ROWS)]
+    return _assemble(rows.shape[1], len(rows), bands, zlib.adler32(rows.data))
 
 
 _ENCODERS: OrderedDict[str, _BandedPNG] = OrderedDict()
@@ -132,13 +165,9 @@ def _encoder(png: bytes) -> _BandedPNG:
 
 def draw_box(png: bytes, box, scale: float = 1.0, width: int = 3, pad: float = 3.0) -> bytes:
     """The screenshot with a red rectangle ``pad`` px outside ``box`` (CSS px, page coords)."""
-    enc = _encoder(png)
-    img = Image.fromarray(np.array(enc.arr))  # a writable copy
     x, y, w, h = (v * scale for v in box)
     p = pad * scale
-    draw = ImageDraw.Draw(img)
-    draw.rectangle([x - p, y - p, x + w + p, y + h + p], outline=BOX_COLOR, width=max(1, round(width * scale)))
-    return enc.encode(np.asarray(img))
+    return _encoder(png).boxed([x - p, y - p, x + w + p, y + h + p], max(1, round(width * scale)))
 
 
 def crop(png: bytes, box, scale: float = 1.0, margin: float = 6.0) -> bytes:
@@ -146,9 +175,12 @@ def crop(png: bytes, box, scale: float = 1.0, margin: float = 6.0) -> bytes:
     arr = screenshot_rgb(png)
     x, y, w, h = box
     left, t = max(0, round((x - margin) * scale)), max(0, round((y - margin) * scale))
-    r = min(arr.shape[1], round((x + w + margin) * scale))
-    b = min(arr.shape[0], round((y + h + margin) * scale))
-    return encode_png(np.asarray(Image.fromarray(arr).crop((left, t, max(r, left + 1), max(b, t + 1)))))
+    r = max(left + 1, min(arr.shape[1], round((x + w + margin) * scale)))
+    b = max(t + 1, min(arr.shape[0], round((y + h + margin) * scale)))
+    if r <= arr.shape[1] and b <= arr.shape[0]:
+        return encode_png(arr[t:b, left:r])  # a slice: no copy of the whole screenshot
+    # a box beyond the image's right or bottom edge: Pillow's crop pads the pixel with black
+    return encode_png(np.asarray(Image.fromarray(arr).crop((left, t, r, b))))
 
 
 class ImageStore:
