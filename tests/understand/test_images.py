@@ -81,6 +81,19 @@ def test_crops_and_plain_encodes_are_lossless_and_deterministic():
         assert a == b and np.array_equal(_pixels(a), arr)
 
 
+def test_decoded_screenshots_are_rgb_whatever_the_png_holds():
+    from webgauge.perturb.checks import screenshot_rgb
+
+    rgb = _pixels(_screenshot(h=300, seed=3))
+    for mode in ("RGB", "RGBA", "P", "L"):
+        img = Image.fromarray(rgb).convert(mode)
+        buf = io.BytesIO()
+        img.save(buf, format="PNG")
+        arr = screenshot_rgb(buf.getvalue())
+        assert arr.dtype == np.uint8 and arr.shape == rgb.shape and not arr.flags.writeable, mode
+        assert np.array_equal(arr, np.asarray(img.convert("RGB"))), mode
+
+
 def test_snapshot_files_are_written_from_the_snapshots_own_dict():
     from webgauge.browser import Element, Snapshot
     from webgauge.understand.questions import snapshot_dict

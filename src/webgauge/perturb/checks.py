@@ -135,7 +135,10 @@ def screenshot_rgb(png: bytes) -> np.ndarray:
         if arr is not None:
             _DECODED.move_to_end(key)
     if arr is None:
-        arr = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.uint8)
+        img: Image.Image = Image.open(io.BytesIO(png))
+        if img.mode != "RGB":  # (Chromium's screenshots are RGB already: converting would only copy them)
+            img = img.convert("RGB")
+        arr = np.asarray(img, dtype=np.uint8)
         arr.flags.writeable = False
         with _LOCK:
             _DECODED[key] = arr
