@@ -62,7 +62,8 @@ _add_plugin_families()
 
 
 def seed_state(seed: int) -> State:
-    """The seed's full state dump (built fresh in memory; milliseconds)."""
+    """The seed's full state dump, from a database built in memory (a seed built before in this
+    process is copied: :func:`~webgauge.arena.apps.build_seed`)."""
     import sqlite3
 
     conn = sqlite3.connect(":memory:", isolation_level=None)
