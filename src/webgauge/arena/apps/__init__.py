@@ -72,9 +72,10 @@ def build_seed(conn: sqlite3.Connection, seed: int) -> None:
     """Create every table in the empty database ``conn`` and fill it from ``seed`` (deterministic).
 
     A seed's first build in a process is kept (the last :data:`SEEDS_KEPT` seeds) and later builds
-    copy it page by page (``sqlite3`` backup): the same database in about a millisecond instead of
-    the 130-190 ms its generation takes (task builders, servers and replays each ask for seeds 0
-    and 1 again). A seed's data depends on the seed alone (see :mod:`webgauge.arena.content.pools`)."""
+    copy it page by page (``sqlite3`` backup): the same database in under a millisecond instead of
+    the 50-90 ms its generation takes (``bench/arena_seed_bench.py``; task builders, servers and
+    replays each ask for seeds 0 and 1 again). A seed's data depends on the seed alone (see
+    :mod:`webgauge.arena.content.pools`)."""
     if conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None:
         raise sqlite3.OperationalError(f"build_seed({seed}) needs an empty database: this one already has tables")
     with _built_lock:
