@@ -77,7 +77,7 @@ def test_builds_from_threads_at_once_are_the_same_database():
     def build(i: int) -> None:
         try:
             out[i] = _whole(_built(7 + i % 2))
-        except BaseException as exc:  # reported below, with the thread's index
+        except BaseException as exc:  # reported below: a thread's error would otherwise be lost
             errors.append(exc)
 
     threads = [threading.Thread(target=build, args=(i,)) for i in range(6)]
