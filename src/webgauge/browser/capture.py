@@ -115,6 +115,16 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     try:
         raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+        # the table comes back while the screenshot still waits for its frame: parsed meanwhile
+        data = json.loads(raw_table)
+        elements: list[Element] = []
+        for raw in data["elements"]:
+            path = raw.pop("path")
+            parent_path = raw.pop("parent_path")
+            x, y, w, h = (float(v) for v in raw.pop("box"))
+            elements.append(Element(
+                id=element_id(path, id_salt), path=path,
+                parent=element_id(parent_path, id_salt) if parent_path else None, box=(x, y, w, h), **raw))
     except BaseException:
         if shot is not None:  # no screenshot left running behind the table's error
             shot.cancel()
@@ -123,15 +133,6 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
         raise
     if shot is not None:
         png = await shot
-    data = json.loads(raw_table)
-    elements: list[Element] = []
-    for raw in data["elements"]:
-        path = raw.pop("path")
-        parent_path = raw.pop("parent_path")
-        x, y, w, h = (float(v) for v in raw.pop("box"))
-        elements.append(Element(
-            id=element_id(path, id_salt), path=path, parent=element_id(parent_path, id_salt) if parent_path else None,
-            box=(x, y, w, h), **raw))
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
     if data.get("ready_state") != "complete":
