@@ -47,10 +47,15 @@ FETCHING = """<!doctype html><body style="margin:0"><p id="state">loading</p>
 </script></body>"""
 
 
+# replaces itself with the still page as it loads: the document that committed first is not the one captured
+REPLACED = """<!doctype html><body><p>first</p><script>location.replace('still.html')</script></body>"""
+
+
 @pytest.fixture(scope="module")
 def site():
     with StaticServer(files={"/still.html": STILL, "/late.html": LATE, "/canvas.html": CANVAS, "/frame.html": FRAME,
-                             "/fetching.html": FETCHING, "/data.json": '{"text": "loaded data"}'}) as srv:
+                             "/fetching.html": FETCHING, "/data.json": '{"text": "loaded data"}',
+                             "/replaced.html": REPLACED}) as srv:
         yield srv
 
 
@@ -79,6 +84,25 @@ async def test_a_still_page_is_captured_at_once_as_a_settled_capture_shows_it(pa
     assert np.array_equal(_pixels(quick.png), _pixels(settled.png))
     assert [(e.path, e.box) for e in quick.elements] == [(e.path, e.box) for e in settled.elements]
     assert any(e.tag == "button" for e in quick.elements)
+
+
+async def test_the_watch_world_found_as_a_page_loads_is_the_one_its_capture_arms(page, site):
+    """``enter_new_document`` at commit (the arena's reset) finds the watch's world while the page
+    loads; a page that replaces itself meanwhile gets its world in the new document all the same."""
+    watch = page._watches[page._page]
+    assert watch._ctx_id is None  # no document entered yet
+    await page.goto(site.url("still.html"), on_commit=page.enter_new_document)
+    assert watch._ctx_id is not None  # found during the load, before any capture
+    for name in ("still.html", "replaced.html"):
+        before = page.captures_at_once
+        await page.goto(site.url(name), on_commit=page.enter_new_document)
+        await page._page.wait_for_url("**/still.html", wait_until="load")  # the replacing page, loaded
+        assert await page.evaluate("() => document.title") == "Still"
+        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert snap.settled and page.captures_at_once == before + 1, name
+        assert await page.changes_since_watch() == [], name
+        await page.evaluate("() => document.body.append('x')")
+        assert "mutation" in await page.changes_since_watch(), name
 
 
 def _run_before_the_check(page, js: str) -> list[int]:

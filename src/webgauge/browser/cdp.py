@@ -313,6 +313,11 @@ class ChangeWatch:
         except _ContextGone:
             return await self._eval(js, await self._world(True))
 
+    async def enter_new_document(self) -> None:
+        """Find the watch's world in the document that just committed (one round trip, which a first
+        call in it would otherwise make before its own): called while the document loads."""
+        await self._world(True)
+
     async def track_new_documents(self) -> None:
         """Have the browser make the watch's world, with its tracker, in every document this tab
         loads from now on, as the document is created (``Page.addScriptToEvaluateOnNewDocument``

@@ -252,6 +252,17 @@ class PageCapture(PageState):
         """Does the active tab track changes from each new document's creation (:meth:`track_new_documents`)?"""
         return self._cdp.get(self._page) in self._tracking_sessions
 
+    async def enter_new_document(self) -> None:
+        """In a tab that :attr:`tracks_new_documents`, find the change watch's world in the document
+        that just committed (pass it as ``goto``'s ``on_commit``): the round trip runs while the page
+        loads, not in the first capture after it. (Elsewhere, :meth:`track_changes` does this.)"""
+        if not self.tracks_new_documents:
+            await self.track_changes()
+            return
+        watch, new_document = await self._watch()
+        if new_document:
+            await watch.enter_new_document()
+
     async def arm_and_run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
         """:meth:`watch_changes`, then ``js(arg)`` in the change-watch world, in one round trip."""
         watch, new_document = await self._watch()

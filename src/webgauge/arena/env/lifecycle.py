@@ -60,8 +60,10 @@ and double buffering, close."""
         seed = task.seed if seed is None else seed
         if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
             self._retired_id = self.episode_id
+        sweep = None  # a page cleared in the background: its late storage is swept as the database resets
         if self._double_buffered and self.page is not None:
-            reuse = await self._swap_page(profile)
+            sweep = await self._swap_page(profile)
+            reuse = sweep is not None
         else:
             reuse = self.reuse_context and await self._take_page(profile)
         database = None
@@ -71,8 +73,8 @@ and double buffering, close."""
             try:
                 await self._live_page.reuse(profile)  # (a page cleared in the background only takes the profile)
             finally:
-                if database is not None:
-                    await database
+                # both done before the start page loads
+                await asyncio.gather(*(f for f in (sweep, database) if f is not None))
         clock.lap("close")
         try:
             return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
@@ -134,9 +136,9 @@ and double buffering, close."""
             await self._live_page.track_new_documents()
         clock.lap("context")
         self._live_page.id_salt, self.picker = episode_salt(task, seed), None
+        # the change watch's world is found in the new document while it loads (first capture: one round trip less)
         await self._live_page.goto(self.base + task.start_url, timeout=20,
-                             on_commit=None if self._live_page.tracks_new_documents or not self.watch_changes
-                             else self._live_page.track_changes)
+                                   on_commit=self._live_page.enter_new_document if self.watch_changes else None)
         clock.lap("load")
         # what the start page itself wrote (a sign-in link's session) is where the episode starts: the first
         # step's diff shows the step's own changes; the final diff against the seed still shows everything
@@ -154,14 +156,16 @@ and double buffering, close."""
         return (self.reuse_context and self.double_buffer and self._requested_id is None
                 and getattr(self.control, "episode_base", None) is None)
 
-    async def _swap_page(self, profile: RenderProfile) -> bool:
+    async def _swap_page(self, profile: RenderProfile) -> asyncio.Future | None:
         """Double-buffered reset: the next episode runs on another, already cleared page (from the
         pool, else a new one) and the last episode's page is blanked and cleared in the background
         once the reset has its first observation (clearing it during the start page's load slowed
         the load more than the clear cost: both want the browser's process). Its freeze is asked for
         at once (none of its timers or fetches runs once its renderer has it; the reset does not
         wait for that), and whatever it had already sent can only reach its own episode id, which
-        the next episode does not use (:meth:`_pick_episode`)."""
+        the next episode does not use (:meth:`_pick_episode`). Returns the sweep of the page's late
+        storage (:meth:`~webgauge.browser.LivePage.sweep_late_storage`), under way: the reset awaits it
+        before the start page loads; None: no cleared page fits ``profile``."""
         await self._await_clearing()  # the page of two episodes ago: cleared, so its episode id is free
         # none of its scripts runs from here on (blanked and cleared later): asked for at once, and not
         # waited for, since it is another process's work and nothing of that page can reach this
@@ -170,10 +174,10 @@ and double buffering, close."""
         self._retiring, self.page = (self._live_page, self.episode_id, freezing), None
         self.page = self.pool.take(profile)
         if self.page is None:
-            return False
-        await self._live_page.sweep_late_storage()  # what the old document's unload handlers opened late
+            return None
         self._set_page_options()
-        return True
+        # what the old document's unload handlers opened late: swept while the database resets
+        return asyncio.ensure_future(self._live_page.sweep_late_storage())
 
     def _set_page_options(self) -> None:
         """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
