@@ -13,9 +13,10 @@ machine's load average before and after (the machine may be shared). The step is
 into its phases (guard, action, settle, observe, state read) to show where the time goes.
 Targets: step <= 150 ms (oracle, aria off), env reset <= 250 ms. The floor row
 (as in ``bench/arena_vs_browsergym.py``: a bare Playwright click on the shop's first "View" link,
-the product page's load event and one CDP screenshot, nothing of webgauge's) is measured in the
-same run, half before and half after the episodes, and each env reset median is printed as a ratio
-to it (target: reset <= 1.5x the floor). The start-page floor row opens the episodes' own start
+the product page's load event and one CDP screenshot, nothing of webgauge's) is measured for
+each configuration, half before and half after its episodes (``--floors between``: once after each
+episode; see ``Floors``), and each env reset median is printed as a ratio to that configuration's
+floor (target: reset <= 1.5x the floor). The start-page floor row opens the episodes' own start
 pages the same bare way (goto from the app's origin, one screenshot): the least a reset of those
 pages costs, since most are heavier than the floor's product page.
 
@@ -55,7 +56,7 @@ def at_once_option(on: bool) -> dict:
 
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
                    speedups: bool = True, double_buffer: bool = True, at_once: bool = True, pool: int = 2,
-                   warm: bool = True):
+                   warm: bool = True, floors_between: bool = False):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
@@ -74,17 +75,22 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                                    **at_once_option(at_once)), pool=PagePool(pool))
 
     envs = [make_env() for _ in range(concurrency)]
+    floors = [Floors(browser, srv) for _ in envs]  # one per worker: its own pages
     if warm and hasattr(ArenaEnv, "prepare"):  # (absent in older commits A/B-ed against)
         for env in envs:  # untimed, as a run warms its pool before its first episode
             counts["pages opened ahead"] = counts.get("pages opened ahead", 0) + await env.prepare(tasks)
 
-    async def worker(env):
+    async def worker(env, fl):
         nonlocal solved
         try:
             while queue:
                 t = queue.pop(0)
                 reused = env.contexts_reused
                 rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                t_floor = time.perf_counter()
+                if floors_between:
+                    await fl.measure(t)  # untimed: the floors of this moment, beside this episode
+                floor_s[0] += time.perf_counter() - t_floor
                 env_reset_ms.append(rec.env_reset_ms)
                 by_context["reused" if env.contexts_reused > reused else "new"].append(rec.env_reset_ms)
                 for k, v in env.reset_timings_ms.items():
@@ -108,80 +114,111 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             for k, v in getattr(env, "moved_checks", {}).items():  # (absent in older commits A/B-ed against)
                 counts[f"moved checks by {k}"] += v
             await env.close()
+            await fl.close()
 
+    floor_s = [0.0]  # time spent measuring floors, left out of the episodes' wall time
     t0 = time.perf_counter()
-    await asyncio.gather(*(worker(env) for env in envs))
+    await asyncio.gather(*(worker(env, fl) for env, fl in zip(envs, floors, strict=True)))
     for k, xs in by_context.items():
         if xs:
             phases[f"reset total, {k} context ({len(xs)} resets)"] = xs
-    return time.perf_counter() - t0, step_ms, env_reset_ms, solved, phases, counts, kinds
+    fl_step = [x for fl in floors for x in fl.step_ms]
+    fl_start = [x for fl in floors for x in fl.start_ms]
+    wall = time.perf_counter() - t0 - floor_s[0] / max(1, len(envs))
+    return wall, step_ms, env_reset_ms, solved, phases, counts, kinds, fl_step, fl_start
 
 
-async def bare_floor(browser, srv, reps: int) -> list[float]:
-    """ms of a bare navigating click with one screenshot: on the shop start page (1280x800), mouse
-    down/up on the first "View" link (Playwright's mouse, no actionability checks), the product
-    page's load event, one CDP screenshot (no settle, element table or state read)."""
-    from webgauge.browser.cdp import viewport_png
+class Floors:
+    """The two floors, on pages of their own: taken before and after a configuration's episodes
+    (``--floors around``, the default: :meth:`around`), or between them, one of each after every
+    episode (``--floors between``: :meth:`measure`), so that both see the same minute of a shared
+    machine (its floor moved by 10-40 ms from one minute to the next). Between the episodes, the
+    floor's pages work while the env's cleared pages wait, and a page that waited while another
+    worked loads more slowly (docs/performance.md): the reset pays for that there.
 
-    task = next(t for t in build_tasks((0,)) if t.family == "shop.buy_variant")
-    ep = srv.client().create(seed=0)
-    page = await browser.new_page(RenderProfile(width=1280, height=800, allowed_origins=(srv.app_url,)))
-    raw, times = page._page, []
-    try:
-        cdp = await page.cdp()
+    - step floor: on the shop start page (1280x800), mouse down/up on the first "View" link
+      (Playwright's mouse, no actionability checks), the product page's load event, one CDP
+      screenshot (no settle, element table or state read);
+    - start-page floor: the episode's own start page opened bare: ``goto`` (Playwright, to the load
+      event) from the app's origin on a warm page of its viewport (the start page opened once
+      before), and one CDP screenshot, with no clearing, settle, element table or state read: what a
+      reset of that very page costs at the least (the step floor's product page is lighter than
+      most start pages)."""
+
+    def __init__(self, browser, srv) -> None:
+        self.browser, self.srv = browser, srv
+        self.step_ms: list[float] = []
+        self.start_ms: list[float] = []
+        self._shop = None  # (page, episode id, start URL) of the step floor
+        self._pages: dict = {}  # viewport -> warm page of the start-page floor
+
+    async def measure(self, task) -> None:
+        """One step-floor measure and one start-page-floor measure of ``task``'s start page."""
+        self.step_ms.append(await self._step())
+        self.start_ms.append(await self._start_page(task))
+
+    async def around(self, tasks, reps: int) -> None:
+        """``reps`` step-floor measures, and one start-page-floor measure of each of ``tasks``."""
         for _ in range(reps):
-            await raw.goto(f"{srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
-            box = await raw.get_by_role("link", name="View").first.bounding_box()
-            await viewport_png(cdp, 1280, 800)  # the start page has painted
-            t0 = time.perf_counter()
-            async with raw.expect_navigation(wait_until="load"):
-                await raw.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            png = await viewport_png(cdp, 1280, 800)
-            times.append((time.perf_counter() - t0) * 1000)
-            if "/shop/p/" not in raw.url or not png:
-                raise RuntimeError(f"the bare click did not open a product page: {raw.url}")
-    finally:
-        await page.close()
-        srv.client().delete(ep["id"])
-    return times
-
-
-async def start_page_floor(browser, srv, tasks) -> list[float]:
-    """ms of a bare open of each task's start page: ``goto`` (Playwright, to the load event) from
-    the app's origin on a warm page (one per viewport, the start page opened once before), and one
-    CDP screenshot, with no clearing, settle, element table or state read: what a reset of these very
-    pages costs at the least (the step floor above is one light page, the shop's product page)."""
-    from webgauge.browser.cdp import viewport_png
-
-    times: list[float] = []
-    pages: dict = {}
-    try:
+            self.step_ms.append(await self._step())
         for t in tasks:
-            vp = t.viewport
-            key = (vp.width, vp.height, vp.device_scale_factor)
-            if key not in pages:
-                pages[key] = await browser.new_page(RenderProfile(
-                    width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
-                    allowed_origins=(srv.app_url,)))
-            page = pages[key]
-            raw, cdp = page._page, await page.cdp()
-            ep = srv.client().create(seed=t.seed)
-            try:
-                for timed in (False, True):  # the first open warms the cache, as earlier episodes did
-                    await raw.goto(f"{srv.app_url}/e/{ep['id']}/", wait_until="load")  # at the origin
-                    t0 = time.perf_counter()
-                    await raw.goto(f"{srv.app_url}/e/{ep['id']}{t.start_url}", wait_until="load")
-                    png = await viewport_png(cdp, vp.width, vp.height, vp.device_scale_factor)
-                    if timed:
-                        times.append((time.perf_counter() - t0) * 1000)
-                    if not png:
-                        raise RuntimeError(f"no screenshot of {t.id}'s start page")
-            finally:
-                srv.client().delete(ep["id"])
-    finally:
-        for page in pages.values():
+            self.start_ms.append(await self._start_page(t))
+
+    async def _step(self) -> float:
+        from webgauge.browser.cdp import viewport_png
+
+        if self._shop is None:
+            task = next(t for t in build_tasks((0,)) if t.family == "shop.buy_variant")
+            ep = self.srv.client().create(seed=0)
+            page = await self.browser.new_page(RenderProfile(width=1280, height=800,
+                                                             allowed_origins=(self.srv.app_url,)))
+            self._shop = (page, ep["id"], f"{self.srv.app_url}/e/{ep['id']}{task.start_url}")
+        page, _, url = self._shop
+        raw, cdp = page._page, await page.cdp()
+        await raw.goto(url, wait_until="load")
+        box = await raw.get_by_role("link", name="View").first.bounding_box()
+        await viewport_png(cdp, 1280, 800)  # the start page has painted
+        t0 = time.perf_counter()
+        async with raw.expect_navigation(wait_until="load"):
+            await raw.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        png = await viewport_png(cdp, 1280, 800)
+        ms = (time.perf_counter() - t0) * 1000
+        if "/shop/p/" not in raw.url or not png:
+            raise RuntimeError(f"the bare click did not open a product page: {raw.url}")
+        return ms
+
+    async def _start_page(self, task) -> float:
+        from webgauge.browser.cdp import viewport_png
+
+        vp = task.viewport
+        key = (vp.width, vp.height, vp.device_scale_factor)
+        if key not in self._pages:
+            self._pages[key] = await self.browser.new_page(RenderProfile(
+                width=vp.width, height=vp.height, device_scale_factor=vp.device_scale_factor,
+                allowed_origins=(self.srv.app_url,)))
+        page = self._pages[key]
+        raw, cdp = page._page, await page.cdp()
+        ep = self.srv.client().create(seed=task.seed)
+        try:
+            for _ in range(2):  # the first open warms the cache, as earlier episodes did; the second is kept
+                await raw.goto(f"{self.srv.app_url}/e/{ep['id']}/", wait_until="load")  # at the origin
+                t0 = time.perf_counter()
+                await raw.goto(f"{self.srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
+                png = await viewport_png(cdp, vp.width, vp.height, vp.device_scale_factor)
+                ms = (time.perf_counter() - t0) * 1000
+                if not png:
+                    raise RuntimeError(f"no screenshot of {task.id}'s start page")
+        finally:
+            self.srv.client().delete(ep["id"])
+        return ms
+
+    async def close(self) -> None:
+        if self._shop is not None:
+            page, eid, _ = self._shop
             await page.close()
-    return times
+            self.srv.client().delete(eid)
+        for page in self._pages.values():
+            await page.close()
 
 
 def load() -> str:
@@ -212,8 +249,12 @@ async def main() -> None:
                     help="on: a still page's observation is captured without waiting for a frame, kept when "
                          "nothing changed up to the end of the quiet period (the default); off: settled first. "
                          "Both: side by side.")
+    ap.add_argument("--floors", choices=["around", "between"], default="around",
+                    help="around: the floors are measured before and after each configuration's episodes (the "
+                         "default); between: one of each after every episode (the same minute of a shared "
+                         "machine, but the floor's pages work while the env's cleared pages wait).")
     ap.add_argument("--floor-reps", type=int, default=10,
-                    help="Bare click + load + screenshot measures for the floor row (half before, half after).")
+                    help="Step-floor measures with --floors around (half before, half after the episodes).")
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
                     help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
     ap.add_argument("--pool", type=int, default=2,
@@ -263,15 +304,23 @@ async def main() -> None:
         medians: dict = {}
         by_reset: dict = {}
         by_at_once: dict = {}
+        floors: dict = {}  # the floors measured around (or between) each configuration's own episodes
         async with Browser.launch(headless_shell=args.browser == "shell") as browser:
             print(f"browser: {browser.executable}", flush=True)
-            floor = await bare_floor(browser, srv, (args.floor_reps + 1) // 2)
             for aria, c, sp, rs, ao, wm in ((a == "on", c, s == "on", r, o, w) for a in args.aria
                                             for c in args.concurrency for s in args.speedups for r in args.reset
                                             for o in args.at_once for w in args.warm):
-                    wall, steps, resets, solved, phases, counts, kinds = await episodes(
+                    around = Floors(browser, srv) if args.floors == "around" else None
+                    if around is not None:  # half the step floor's measures before the episodes
+                        await around.around([], args.floor_reps - args.floor_reps // 2)
+                    wall, steps, resets, solved, phases, counts, kinds, fl_step, fl_start = await episodes(
                         browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on", args.pool,
-                        wm == "on")
+                        wm == "on", floors_between=around is None)
+                    if around is not None:  # the other half, and each start page, after them
+                        await around.around(tasks, args.floor_reps // 2)
+                        fl_step, fl_start = around.step_ms, around.start_ms
+                        await around.close()
+                    when = "one after each episode" if around is None else "before and after the episodes"
                     tag = (f"concurrency {c}, aria {'on' if aria else 'off'}, {args.control}, "
                            f"speedups {'on' if sp else 'off'}, reset {rs}")
                     if len(args.warm) > 1:
@@ -283,6 +332,7 @@ async def main() -> None:
                                                                             statistics.median(steps))
                         rs = f"{rs}, at once {ao}"
                     medians.setdefault((aria, c, rs), {})[sp] = (statistics.median(resets), statistics.median(steps))
+                    floors.setdefault((aria, c, rs), {})[sp] = (statistics.median(fl_step), statistics.median(fl_start))
                     by_reset.setdefault((aria, c, sp), {})[rs] = medians[(aria, c, rs)][sp]
                     print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
@@ -292,19 +342,17 @@ async def main() -> None:
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
                     print("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()), flush=True)
+                    print(f"{'floor: bare click + load + one screenshot (ms), ' + tag:52s}{med(fl_step)}   "
+                          f"({len(fl_step)} measures, {when})", flush=True)
+                    print(f"{'start-page floor: bare goto + one screenshot (ms), ' + tag:52s}{med(fl_start)}   "
+                          f"({len(fl_start)} start pages, {when})", flush=True)
                     if args.by_kind:
                         for k, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
                             print(f"{'  step ' + k + f' ({len(xs)} steps) (ms)':52s}{med(xs)}", flush=True)
-            floor += await bare_floor(browser, srv, args.floor_reps // 2)
-            starts = await start_page_floor(browser, srv, tasks)
-        fl, sfl = statistics.median(floor), statistics.median(starts)
-        print(f"{'floor: bare click + load + one screenshot (ms)':52s}{med(floor)}   ({len(floor)} measures)",
-              flush=True)
-        print(f"{'start-page floor: bare goto + one screenshot (ms)':52s}{med(starts)}   ({len(starts)} start pages)",
-              flush=True)
         print(load(), flush=True)
         for (aria, c, rs), m in medians.items():
             for sp, (r, st) in m.items():
+                fl, sfl = floors[(aria, c, rs)][sp]
                 print(f"env reset / floor (aria {'on' if aria else 'off'}, concurrency {c}, speedups "
                       f"{'on' if sp else 'off'}, reset {rs}): {r:.0f} / {fl:.0f} ms = {r / fl:.2f}x; "
                       f"step / floor {st / fl:.2f}x; env reset / start-page floor {r / sfl:.2f}x", flush=True)
