@@ -81,16 +81,16 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             counts["pages opened ahead"] = counts.get("pages opened ahead", 0) + await env.prepare(tasks)
 
     async def worker(env, fl):
-        nonlocal solved
+        nonlocal solved, floor_s
         try:
             while queue:
                 t = queue.pop(0)
                 reused = env.contexts_reused
                 rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
-                t_floor = time.perf_counter()
-                if floors_between:
-                    await fl.measure(t)  # untimed: the floors of this moment, beside this episode
-                floor_s[0] += time.perf_counter() - t_floor
+                if floors_between:  # untimed: the floors of this moment, beside this episode
+                    t_floor = time.perf_counter()
+                    await fl.measure(t)
+                    floor_s += time.perf_counter() - t_floor
                 env_reset_ms.append(rec.env_reset_ms)
                 by_context["reused" if env.contexts_reused > reused else "new"].append(rec.env_reset_ms)
                 for k, v in env.reset_timings_ms.items():
@@ -116,7 +116,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             await env.close()
             await fl.close()
 
-    floor_s = [0.0]  # time spent measuring floors, left out of the episodes' wall time
+    floor_s = 0.0  # time spent measuring floors, left out of the episodes' wall time
     t0 = time.perf_counter()
     await asyncio.gather(*(worker(env, fl) for env, fl in zip(envs, floors, strict=True)))
     for k, xs in by_context.items():
@@ -124,7 +124,7 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             phases[f"reset total, {k} context ({len(xs)} resets)"] = xs
     fl_step = [x for fl in floors for x in fl.step_ms]
     fl_start = [x for fl in floors for x in fl.start_ms]
-    wall = time.perf_counter() - t0 - floor_s[0] / max(1, len(envs))
+    wall = time.perf_counter() - t0 - floor_s / max(1, len(envs))
     return wall, step_ms, env_reset_ms, solved, phases, counts, kinds, fl_step, fl_start
 
 
