@@ -23,7 +23,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 want="$(cat pyproject.toml scripts/bootstrap.sh | sha256sum | cut -c1-16)"
+# webgauge's own modules compiled ahead (timestamp-checked, so an edited file is compiled afresh):
+# the editable install leaves them uncompiled, and with PYTHONDONTWRITEBYTECODE set (as on CI) every
+# Python process of a test run (the workers, the spawned build and run processes, the CLI, Ray's
+# workers: about a hundred) would compile them again, a third of a second of CPU each
+# (bench/import_bench.py). Only new or changed files cost anything here.
+compile_src() { "$VENV/bin/python" -m compileall -q src >/dev/null; }
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/webgauge" ]; then
+  compile_src
   exit 0
 fi
 [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
@@ -31,5 +38,6 @@ fi
 # CPU PyTorch first: an unpinned torch (pulled in by sentence-transformers) would fetch a CUDA build.
 "$VENV/bin/python" -c "import torch" 2>/dev/null || "$VENV/bin/python" -m pip install -q "torch==2.13.0"
 "$VENV/bin/python" -m pip install -q -e ".[all]"
+compile_src
 echo "$want" > "$STAMP"
 echo "bootstrap: ready ($("$VENV/bin/webgauge" --version))"
