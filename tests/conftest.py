@@ -122,26 +122,3 @@ def require_module():
                         "(or `make bootstrap`)", pytrace=False)
 
     return require
-
-
-@pytest.fixture
-def chromium_command_lines(child_pids):
-    """``chromium_command_lines()``: the command lines (argument lists) of the Chromium browsers this
-    test process runs, found among its descendants in /proc (the browser process is the one that
-    talks to Playwright's driver over ``--remote-debugging-pipe``)."""
-
-    def lines() -> list[list[str]]:
-        found, todo = [], child_pids(os.getpid())  # Playwright's drivers, Chromium's processes
-        while todo:
-            pid = todo.pop()
-            todo += child_pids(pid)
-            try:
-                args = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
-            except OSError:
-                continue
-            if "--remote-debugging-pipe" in args:
-                found.append(args)
-        return found
-
-    return lines
-

@@ -6,7 +6,9 @@ forever does not hold up another context's page of the same site."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -66,11 +68,19 @@ def test_render_document_is_off_in_the_arenas_flags_alone():
     assert [f for f in launch_flags(render_document=False) if f != arena] == [f for f in LAUNCH_FLAGS if f != ours]
 
 
-async def test_the_launched_browsers_carry_their_switch(browser, arena_browser, chromium_command_lines):
+async def test_the_launched_browsers_carry_their_switch(browser, arena_browser, child_pids):
     await browser.new_page()
     await arena_browser.new_page()  # both run
-    lists = [[a.split("=", 1)[1].split(",") for a in args if a.startswith("--disable-features=")][-1]
-             for args in chromium_command_lines()]
+    lists, todo = [], child_pids(os.getpid())
+    while todo:
+        pid = todo.pop()
+        todo += child_pids(pid)
+        try:
+            args = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            continue
+        if "--remote-debugging-pipe" in args:
+            lists.append([a.split("=", 1)[1].split(",") for a in args if a.startswith("--disable-features=")][-1])
     assert len(lists) >= 2, "expected the page suites' browser and the arena's among this process's children"
     assert any("RenderDocument" in last for last in lists) and any("RenderDocument" not in last for last in lists)
 

@@ -160,13 +160,24 @@ def test_the_arena_finds_the_headless_shell_and_an_explicit_choice_still_wins(mo
 
 
 @pytest.mark.browser
-async def test_our_disable_features_switch_keeps_playwrights(browser, chromium_command_lines):
+async def test_our_disable_features_switch_keeps_playwrights(browser, child_pids):
     """Chromium honours only the last --disable-features switch, and ours follows Playwright's: it
     must name every feature Playwright turns off (PaintHolding, third-party storage partitioning,
     ...) or they are silently back on. A Playwright upgrade that adds one fails here, naming it."""
+    import os
+    from pathlib import Path
+
     await browser.new_page()  # the browser runs
-    switches = next(([a.split("=", 1)[1].split(",") for a in args if a.startswith("--disable-features=")]
-                     for args in chromium_command_lines()), None)
+    switches, todo = None, child_pids(os.getpid())  # this process's descendants: Playwright's driver, Chromium
+    while todo and switches is None:
+        pid = todo.pop()
+        todo += child_pids(pid)
+        try:
+            args = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().split("\0")
+        except OSError:
+            continue
+        if "--remote-debugging-pipe" in args:
+            switches = [a.split("=", 1)[1].split(",") for a in args if a.startswith("--disable-features=")]
     assert switches, "no Chromium of this test process with --disable-features found in /proc"
     named = {f for sw in switches for f in sw}
     assert not named - set(switches[-1]), f"add to DISABLED_FEATURES: {sorted(named - set(switches[-1]))}"
