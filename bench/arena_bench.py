@@ -257,9 +257,6 @@ async def main() -> None:
                     help="Step-floor measures with --floors around (half before, half after the episodes).")
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
                     help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
-    ap.add_argument("--render-document", choices=["on", "off"], default=None,
-                    help="Chromium's RenderDocument feature (default: as the chosen browser launches; off in "
-                         "the arena's, see webgauge.browser.chromium.launch_flags).")
     ap.add_argument("--pool", type=int, default=2,
                     help="Cleared pages each env keeps per render profile (the env's default: 2).")
     ap.add_argument("--warm", choices=["on", "off"], nargs="+", default=["on"],
@@ -308,10 +305,8 @@ async def main() -> None:
         by_reset: dict = {}
         by_at_once: dict = {}
         floors: dict = {}  # the floors measured around (or between) each configuration's own episodes
-        rd = None if args.render_document is None else args.render_document == "on"
-        async with Browser.launch(headless_shell=args.browser == "shell", render_document=rd) as browser:
-            print(f"browser: {browser.executable}, RenderDocument {'on' if browser.render_document else 'off'}",
-                  flush=True)
+        async with Browser.launch(headless_shell=args.browser == "shell") as browser:
+            print(f"browser: {browser.executable}", flush=True)
             for aria, c, sp, rs, ao, wm in ((a == "on", c, s == "on", r, o, w) for a in args.aria
                                             for c in args.concurrency for s in args.speedups for r in args.reset
                                             for o in args.at_once for w in args.warm):

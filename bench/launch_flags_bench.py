@@ -1,7 +1,6 @@
 """CPU and wall time of a navigation and a capture with a Chromium feature on and off, side by side.
 
-    python bench/launch_flags_bench.py                      # RenderDocument off vs on, in the headless shell
-    python bench/launch_flags_bench.py --browser full       # the same in the full browser
+    python bench/launch_flags_bench.py                      # RenderDocument off vs on
     python bench/launch_flags_bench.py --feature PaintHolding --rounds 5 --reps 30
     python bench/launch_flags_bench.py --shell          # the full browser vs the headless shell
     python bench/launch_flags_bench.py --flag=--in-process-gpu   # without vs with extra switches
@@ -132,9 +131,6 @@ def main() -> None:
     ap.add_argument("--feature", default="RenderDocument", help="Chromium feature to compare off and on.")
     ap.add_argument("--rounds", type=int, default=3, help="Browser launches per setting, in turn.")
     ap.add_argument("--reps", type=int, default=20, help="Repetitions of each operation per launch.")
-    ap.add_argument("--browser", choices=["shell", "full"], default="shell",
-                    help="Where --feature is compared: the headless shell (as the arena launches; the full "
-                         "browser when no shell is installed) or the full browser.")
     ap.add_argument("--shell", action="store_true",
                     help="Compare Chromium's headless shell ('on') with the full browser ('off') instead of a feature.")
     ap.add_argument("--flag", action="append", default=[], metavar="SWITCH",
@@ -157,8 +153,7 @@ def main() -> None:
                 runs[disabled].append(asyncio.run(_round(False, "", args.reps, shell,
                                                          () if disabled else tuple(args.flag))))
             else:
-                runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps,
-                                                         shell if args.browser == "shell" else full)))
+                runs[disabled].append(asyncio.run(_round(disabled, args.feature, args.reps)))
     what = (f"full browser ({full}) off, headless shell ({shell}) on" if args.shell
             else f"{' '.join(args.flag)} ({shell})" if args.flag else args.feature)
     print(f"{what}: medians over {args.rounds} rounds of {args.reps} (ms per operation; "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import ChromiumNotFound
 
-__all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "launch_flags", "ENV_VAR", "HEADLESS_SHELL",
+__all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "HEADLESS_SHELL",
            "installed_headless_shell", "browser_label"]
 
 ENV_VAR = "WEBGAUGE_CHROMIUM"
@@ -28,6 +28,8 @@ DISABLED_FEATURES = (
     "msEdgeUpdateLaunchServicesPreferredVersion",
     # ours
     "Translate", "InterestFeedContentSuggestions",
+    # (RenderDocument stays on: off, navigations cost less CPU, but a page looping forever then
+    # stalled another context's page of the same site; docs/performance.md, "Launch flags")
 )
 
 #: Flags that keep Chromium quiet, offline and deterministic on a headless machine.
@@ -54,19 +56,6 @@ LAUNCH_FLAGS = (
     # lazy images load like eager ones: a full-page capture never depends on scroll history or timing
     "--blink-settings=lazyLoadEnabled=false",
 )
-
-
-def launch_flags(render_document: bool = True) -> tuple[str, ...]:
-    """:data:`LAUNCH_FLAGS`, with Chromium's RenderDocument feature (a new frame host for every
-    cross-document navigation) turned off when ``render_document`` is False.
-
-    Off, a navigation costs about a quarter less CPU (docs/performance.md, "Launch flags"), but
-    Playwright's own screenshot of a page whose load event never fires then waits until it times
-    out; screenshots through CDP (:func:`~webgauge.browser.cdp.viewport_png`) are taken as usual.
-    So only the arena's browser, whose observations are CDP screenshots, turns it off."""
-    if render_document:
-        return LAUNCH_FLAGS
-    return tuple(f + ",RenderDocument" if f.startswith("--disable-features=") else f for f in LAUNCH_FLAGS)
 
 _CANDIDATES = (
     "/usr/bin/chromium",

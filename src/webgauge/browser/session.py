@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium, launch_flags
+from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
 from .errors import BrowserError, PageError
 from .origins import is_loopback_url, origin_of
 from .page_actions import PageActions
@@ -47,14 +47,10 @@ class Browser:
     """
 
     def __init__(self, executable: str | None = None, headless: bool = True, hide_scrollbars: bool = True,
-                 extra_args: tuple[str, ...] = (), headless_shell: bool = False,
-                 render_document: bool | None = None) -> None:
+                 extra_args: tuple[str, ...] = (), headless_shell: bool = False) -> None:
         # headless_shell: Chromium's headless shell when installed (the arena's browser; see
         # webgauge.browser.chromium.HEADLESS_SHELL); a headed browser is always the full one
         self.executable = find_chromium(executable, headless_shell=headless_shell and headless)
-        # RenderDocument (see webgauge.browser.chromium.launch_flags): off in the arena's browser
-        # (asked for as headless_shell, whichever binary that finds), whose captures go through CDP
-        self.render_document = not headless_shell if render_document is None else render_document
         self.headless = headless
         self.hide_scrollbars = hide_scrollbars
         self.extra_args = tuple(extra_args)
@@ -72,8 +68,7 @@ class Browser:
             return self
         self._pw_cm = _playwright()()
         self._pw = await self._pw_cm.__aenter__()
-        args = list(LAUNCH_FLAGS if self.render_document else launch_flags(render_document=False))
-        args += list(self.extra_args)
+        args = list(LAUNCH_FLAGS) + list(self.extra_args)
         # Keep Chromium's own pop-up blocker: window.open without a user gesture is blocked,
         # as in a real browser, so a page cannot flood the run with tabs.
         ignore = ["--disable-popup-blocking"] + ([] if self.hide_scrollbars else ["--hide-scrollbars"])
