@@ -28,8 +28,9 @@ DISABLED_FEATURES = (
     "msEdgeUpdateLaunchServicesPreferredVersion",
     # ours
     "Translate", "InterestFeedContentSuggestions",
-    # (RenderDocument stays on: off, navigations cost less CPU, but a page looping forever then
-    # stalled another context's page of the same site; docs/performance.md, "Launch flags")
+    # (RenderDocument stays on: off, navigations cost less CPU, but Playwright's screenshot of a page
+    # whose load never fires waits out its time limit, and the arena's captures at once stop matching
+    # settled ones; docs/performance.md, "Launch flags")
 )
 
 #: Flags that keep Chromium quiet, offline and deterministic on a headless machine.
