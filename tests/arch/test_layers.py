@@ -18,6 +18,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[2] / "src"
 ROOT = "webgauge"
 
@@ -170,8 +172,16 @@ def cycles(all_edges: list[Edge], known: dict[str, Path]) -> list[list[str]]:
             connect(v)
     return sorted(found)
 
-KNOWN = modules()
-EDGES = edges()
+
+@pytest.fixture(scope="module")
+def known() -> dict[str, Path]:
+    """The tree's modules: read when the first test of this file runs, not while every worker collects."""
+    return modules()
+
+
+@pytest.fixture(scope="module")
+def all_edges() -> list[Edge]:
+    return edges()
 
 SUITES = ("webgauge.understand", "webgauge.arena", "webgauge.design2code")
 
@@ -191,38 +201,38 @@ def _show(bad: list[Edge]) -> str:
     return "\n".join(f"  {e.source} -> {e.target} (line {e.line}{', deferred' if e.deferred else ''})" for e in bad)
 
 
-def test_the_graph_sees_the_tree():
+def test_the_graph_sees_the_tree(known, all_edges):
     # the reader must find the known edges, or every rule below would pass on an empty graph
-    assert len(KNOWN) > 200
-    pairs = {(e.source, e.target) for e in EDGES}
+    assert len(known) > 200
+    pairs = {(e.source, e.target) for e in all_edges}
     assert ("webgauge.arena.agents.parse", "webgauge.arena.core.actions") in pairs
     assert ("webgauge.arena.env.episode", "webgauge.arena.core.agent") in pairs
-    assert any(e.deferred for e in EDGES)  # imports inside functions are read too
+    assert any(e.deferred for e in all_edges)  # imports inside functions are read too
 
 
-def test_no_import_circle_anywhere():
-    found = cycles(EDGES, KNOWN)
+def test_no_import_circle_anywhere(known, all_edges):
+    found = cycles(all_edges, known)
     detail = []
     for comp in found:
         members = set(comp)
-        inside = [e for e in EDGES if e.source in members and e.target in members]
+        inside = [e for e in all_edges if e.source in members and e.target in members]
         detail.append(" <-> ".join(comp) + "\n" + _show(inside))
     assert not found, "import circles:\n" + "\n".join(detail)
 
 
-def test_arena_core_imports_nothing_above_it():
-    bad = [e for e in EDGES if _under(e.source, CORE) and not any(_under(e.target, ok) for ok in CORE_MAY_IMPORT)]
+def test_arena_core_imports_nothing_above_it(all_edges):
+    bad = [e for e in all_edges if _under(e.source, CORE) and not any(_under(e.target, ok) for ok in CORE_MAY_IMPORT)]
     assert not bad, "arena/core imports upward:\n" + _show(bad)
 
 
-def test_nothing_imports_the_cli():
-    bad = [e for e in EDGES if _under(e.target, "webgauge.cli") and not _under(e.source, "webgauge.cli")
+def test_nothing_imports_the_cli(all_edges):
+    bad = [e for e in all_edges if _under(e.target, "webgauge.cli") and not _under(e.source, "webgauge.cli")
            and e.source != "webgauge.__main__"]
     assert not bad, "only the CLI may import the CLI:\n" + _show(bad)
 
 
-def test_suites_do_not_import_one_another():
-    bad = [e for e in EDGES for s in SUITES for t in SUITES
+def test_suites_do_not_import_one_another(all_edges):
+    bad = [e for e in all_edges for s in SUITES for t in SUITES
            if s != t and _under(e.source, s) and _under(e.target, t)]
     assert not bad, "a suite imports another suite:\n" + _show(bad)
 

@@ -2,9 +2,15 @@
 
 import numpy as np
 import pytest
-import torch  # noqa: E402 - part of the design2code extra; a missing torch fails here, naming it
 
 from webgauge.design2code.neural import CLIP_ENV, LPIPS_ENV, ClipScorer, LpipsScorer, Missing, load_clip, load_lpips
+
+
+@pytest.fixture
+def torch(require_module):
+    """PyTorch (the design2code extra), imported by the tests that use it, not while every worker
+    collects; a missing torch fails naming the extra."""
+    return require_module("torch", "design2code")
 
 
 def test_missing_without_weights(monkeypatch):
@@ -16,7 +22,7 @@ def test_missing_without_weights(monkeypatch):
         load_clip("/nonexistent/clip")
 
 
-def test_tiny_clip_from_saved_folder(tmp_path, monkeypatch):
+def test_tiny_clip_from_saved_folder(tmp_path, monkeypatch, torch):
     from transformers import CLIPConfig, CLIPModel
 
     torch.manual_seed(0)
@@ -35,7 +41,7 @@ def test_tiny_clip_from_saved_folder(tmp_path, monkeypatch):
     assert scorer.score(a, 255 - a) < 0.9999
 
 
-def _identity_lpips(path):
+def _identity_lpips(path, torch):
     # one 1x1 conv copying the 3 input channels, a ReLU tapped, channel weights 1
     sd = {"features.0.weight": torch.eye(3).view(3, 3, 1, 1), "features.0.bias": torch.zeros(3),
           "lin0.weight": torch.ones(1, 3, 1, 1)}
@@ -43,9 +49,9 @@ def _identity_lpips(path):
                 "taps": [1], "state_dict": sd}, path)
 
 
-def test_lpips_known_value(tmp_path):
+def test_lpips_known_value(tmp_path, torch):
     path = tmp_path / "lpips.pt"
-    _identity_lpips(path)
+    _identity_lpips(path, torch)
     scorer = load_lpips(str(path))
     assert isinstance(scorer, LpipsScorer)
     a = np.full((8, 8, 3), 200, np.uint8)
@@ -63,7 +69,7 @@ def test_lpips_known_value(tmp_path):
     assert scorer.score(a, b) == pytest.approx(expected, rel=1e-5)
 
 
-def test_lpips_rejects_other_formats(tmp_path):
+def test_lpips_rejects_other_formats(tmp_path, torch):
     torch.save({"lin0.model.1.weight": torch.ones(1, 64, 1, 1)}, tmp_path / "x.pt")
     with pytest.raises(ValueError, match="webgauge-lpips/1"):
         LpipsScorer(tmp_path / "x.pt")
