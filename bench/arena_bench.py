@@ -49,6 +49,14 @@ def med(xs: list[float]) -> str:
     return f"{statistics.median(xs):8.2f}" if xs else "     n/a"
 
 
+def iqr(xs: list[float]) -> str:
+    """The middle half of ``xs`` (first to third quartile): how far one median can move between runs."""
+    if len(xs) < 4:
+        return "middle half n/a"
+    q1, _, q3 = statistics.quantiles(xs, n=4)
+    return f"middle half {q1:.0f}-{q3:.0f}"
+
+
 def at_once_option(on: bool) -> dict:
     """The env option of captures taken at once (absent in older commits A/B-ed against)."""
     return {"capture_at_once": on} if "capture_at_once" in EnvOptions.__dataclass_fields__ else {}
@@ -253,7 +261,7 @@ async def main() -> None:
                     help="around: the floors are measured before and after each configuration's episodes (the "
                          "default); between: one of each after every episode (the same minute of a shared "
                          "machine, but the floor's pages work while the env's cleared pages wait).")
-    ap.add_argument("--floor-reps", type=int, default=10,
+    ap.add_argument("--floor-reps", type=int, default=30,
                     help="Step-floor measures with --floors around (half before, half after the episodes).")
     ap.add_argument("--browser", choices=["shell", "full"], default="shell",
                     help="shell: Chromium's headless shell, as the arena runs (default); full: the full browser.")
@@ -334,7 +342,8 @@ async def main() -> None:
                     medians.setdefault((aria, c, rs), {})[sp] = (statistics.median(resets), statistics.median(steps))
                     floors.setdefault((aria, c, rs), {})[sp] = (statistics.median(fl_step), statistics.median(fl_start))
                     by_reset.setdefault((aria, c, sp), {})[rs] = medians[(aria, c, rs)][sp]
-                    print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}", flush=True)
+                    print(f"{'env reset: db + context + page + capture (ms), ' + tag:52s}{med(resets)}   "
+                          f"({iqr(resets)})", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
                     for name, xs in phases.items():
                         label = f"  {name} (ms)" if name.startswith("reset ") else f"  step phase {name} (ms)"
@@ -343,9 +352,9 @@ async def main() -> None:
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
                     print("  " + ", ".join(f"{k}: {v}" for k, v in counts.items()), flush=True)
                     print(f"{'floor: bare click + load + one screenshot (ms), ' + tag:52s}{med(fl_step)}   "
-                          f"({len(fl_step)} measures, {when})", flush=True)
+                          f"({len(fl_step)} measures, {when}; {iqr(fl_step)})", flush=True)
                     print(f"{'start-page floor: bare goto + one screenshot (ms), ' + tag:52s}{med(fl_start)}   "
-                          f"({len(fl_start)} start pages, {when})", flush=True)
+                          f"({len(fl_start)} start pages, {when}; {iqr(fl_start)})", flush=True)
                     if args.by_kind:
                         for k, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
                             print(f"{'  step ' + k + f' ({len(xs)} steps) (ms)':52s}{med(xs)}", flush=True)
