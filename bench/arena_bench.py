@@ -50,7 +50,7 @@ def med(xs: list[float]) -> str:
 
 
 def iqr(xs: list[float]) -> str:
-    """The middle half of ``xs`` (first to third quartile): how far one median can move between runs."""
+    """The middle half of ``xs`` (first to third quartile): how widely the measures behind a median spread."""
     if len(xs) < 4:
         return "middle half n/a"
     q1, _, q3 = statistics.quantiles(xs, n=4)
