@@ -50,6 +50,33 @@ def heldout_oracle_seeds() -> list[int]:
     return heldout_seeds(b"heldout-oracle-test-secret-0123456789", 2)
 
 
+#: The public seeds the element-id oracle plays at: each family at one of them, in turn along the
+#: family list (a second public world adds nothing the held-out worlds do not: every family is also
+#: played in a held-out world, by element id and pointer-only).
+PUBLIC_ORACLE_SEEDS = (0, 1)
+
+
+def _at_public_seeds(families: list[str], seed: int | None = None):
+    """The tasks of ``families``, each at one of :data:`PUBLIC_ORACLE_SEEDS` in turn along the list
+    (family ``i`` at ``PUBLIC_ORACLE_SEEDS[i % 2]``): every family played once, every seed used.
+    ``seed``: only the families that fall on that seed."""
+    from webgauge.arena.tasks import build_tasks
+
+    seeds = PUBLIC_ORACLE_SEEDS
+    tasks = [t for i, f in enumerate(families) if seed in (None, seeds[i % len(seeds)])
+             for t in build_tasks((seeds[i % len(seeds)],), families=[f])]
+    want = sum(1 for i in range(len(families)) if seed in (None, seeds[i % len(seeds)]))
+    assert len(tasks) == want, "a family built no task (or several) at its seed"
+    return tasks
+
+
+@pytest.fixture
+def at_public_seeds():
+    """``at_public_seeds(families, seed=None)``: the tasks the element-id oracle plays at the public
+    seeds, each family at one of them (:func:`_at_public_seeds`)."""
+    return _at_public_seeds
+
+
 @pytest.fixture(scope="module")
 def arena():
     with ArenaServer() as srv:

@@ -1,5 +1,5 @@
-"""The forum app and its families in real Chromium: the oracle solves every family at seeds 0
-and 1 with no forbidden effect, a log-in cookie and an uploaded attachment are both undone by
+"""The forum app and its families in real Chromium: the oracle solves every family (each at one
+of seeds 0 and 1) with no forbidden effect, a log-in cookie and an uploaded attachment are both undone by
 reset, and every validator fails on the untouched seed."""
 
 from __future__ import annotations
@@ -108,10 +108,11 @@ def test_upload_names_a_task_file_never_a_host_path():
 
 @pytest.mark.browser
 @pytest.mark.parametrize("seed", [0, 1])
-async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, oracle_steps):
-    """Two workers; the upload family also checks that its file was written under the run's
-    folder, landed in the files table, and that a reset removes it (and a stray file name is refused)."""
-    tasks = build_tasks((seed,), families=FORUM)
+async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, oracle_steps, at_public_seeds):
+    """Every other forum family at each of seeds 0 and 1; two workers. The upload family (seed 0's)
+    also checks that its file was written under the run's folder, landed in the files table, and that
+    a reset removes it (and a stray file name is refused)."""
+    tasks = at_public_seeds(FORUM, seed)
     queue, results, uploads = list(tasks), {}, {}
 
     async def worker(k):
@@ -134,9 +135,12 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, 
 
     await asyncio.gather(worker(0), worker(1))
     failed = {k: v for k, v in results.items() if not v[0] or v[1] or v[2]}
-    assert len(results) == len(FORUM) and not failed, failed
-    assert sum(v[3] >= 10 for v in results.values()) >= 4
-    assert uploads["forum.attach_file"] == (1, True, "unknown_file", [])  # stored, under the run, refused, reset
+    assert sorted(results) == sorted(FORUM[seed::2]) and not failed, failed
+    assert sum(v[3] >= 10 for v in results.values()) >= 2  # with the other seed's half: 4 of the 7 take 10+ actions
+    if seed == 0:
+        assert uploads["forum.attach_file"] == (1, True, "unknown_file", [])  # stored, under the run, refused, reset
+    else:
+        assert "forum.attach_file" not in results and not uploads
 
 
 def test_gym_samples_of_upload_decode_to_a_task_file(arena):

@@ -1,5 +1,5 @@
-"""The long wiki/admin/calendar families: oracles solve seeds 0 and 1 in real Chromium with 0
-forbidden effects (the approval gate on, scope policy), take 10+ actions, and the untouched
+"""The long wiki/admin/calendar families: oracles solve them (each at one of seeds 0 and 1) in real
+Chromium with 0 forbidden effects (the approval gate on, scope policy), take 10+ actions, and the untouched
 seed fails every validator."""
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ def test_the_untouched_seed_fails_and_the_oracles_are_long():
 
 
 @pytest.mark.browser
-async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena):
-    tasks = build_tasks((0, 1), families=LONG)
+async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena, at_public_seeds):
+    tasks = at_public_seeds(LONG)  # each family at one of seeds 0 and 1
+    assert {t.seed for t in tasks} == {0, 1}
     queue, results = list(tasks), {}
 
     async def worker():
@@ -47,7 +48,7 @@ async def test_oracle_solves_the_long_families_with_the_gate_on(browser, arena):
 
     await asyncio.gather(worker(), worker())
     failed = {k: v for k, v in results.items() if not v[0] or v[2]}
-    assert len(results) == 2 * len(LONG) and not failed, failed
+    assert len(results) == len(LONG) and not failed, failed
     assert all(v[3] >= 10 for v in results.values()), {k: v[3] for k, v in results.items()}
     # only the calendar family cancels (declared irreversible): it asked once and was granted
     assert all(v[4] == [True] for k, v in results.items() if k.startswith("cal.")), results

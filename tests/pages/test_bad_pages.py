@@ -57,7 +57,7 @@ def bad_server():
 @pytest.mark.browser
 async def test_bad_pages_fail_clearly_within_the_limit(browser, bad_server):
     refs = load_pages([f"{bad_server}/{name}.html" for name in BAD if name != "huge"])
-    limit = 15  # seconds per page (a looping page burns a core until then: no longer than needed)
+    limit = 8  # seconds per page (a looping page burns a core until then: no longer than needed)
     t0 = time.monotonic()
     results = await capture_pages(browser, refs, timeout=limit, concurrency=2, progress=False)
     elapsed = time.monotonic() - t0
