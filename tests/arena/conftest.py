@@ -62,11 +62,10 @@ def _at_public_seeds(families: list[str], seed: int | None = None):
     ``seed``: only the families that fall on that seed."""
     from webgauge.arena.tasks import build_tasks
 
-    seeds = PUBLIC_ORACLE_SEEDS
-    tasks = [t for i, f in enumerate(families) if seed in (None, seeds[i % len(seeds)])
-             for t in build_tasks((seeds[i % len(seeds)],), families=[f])]
-    want = sum(1 for i in range(len(families)) if seed in (None, seeds[i % len(seeds)]))
-    assert len(tasks) == want, "a family built no task (or several) at its seed"
+    picked = [(f, PUBLIC_ORACLE_SEEDS[i % len(PUBLIC_ORACLE_SEEDS)]) for i, f in enumerate(families)
+              if seed in (None, PUBLIC_ORACLE_SEEDS[i % len(PUBLIC_ORACLE_SEEDS)])]
+    tasks = [t for f, s in picked for t in build_tasks((s,), families=[f])]
+    assert len(tasks) == len(picked), "a family built no task (or several) at its seed"
     return tasks
 
 
