@@ -62,10 +62,10 @@ def _at_public_seeds(families: list[str], seed: int | None = None):
     ``seed``: only the families that fall on that seed."""
     from webgauge.arena.tasks import build_tasks
 
-    picked = [(f, PUBLIC_ORACLE_SEEDS[i % len(PUBLIC_ORACLE_SEEDS)]) for i, f in enumerate(families)
-              if seed in (None, PUBLIC_ORACLE_SEEDS[i % len(PUBLIC_ORACLE_SEEDS)])]
-    tasks = [t for f, s in picked for t in build_tasks((s,), families=[f])]
-    assert len(tasks) == len(picked), "a family built no task (or several) at its seed"
+    seeds = PUBLIC_ORACLE_SEEDS
+    by_seed = {s: families[i::len(seeds)] for i, s in enumerate(seeds) if seed in (None, s)}
+    tasks = [t for s, fams in by_seed.items() if fams for t in build_tasks((s,), families=fams)]  # one world a seed
+    assert len(tasks) == sum(map(len, by_seed.values())), "a family built no task (or several) at its seed"
     return tasks
 
 
