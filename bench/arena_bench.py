@@ -22,6 +22,9 @@ pages costs, since most are heavier than the floor's product page.
 
     --control http       runs episodes through the HTTP control client (the old path)
     --reset inline double  the inline reset (default) beside the double-buffered one
+    --reset preload      double-buffered, and each episode's reset prepared while the one before it
+                         ran (ArenaEnv.preload): the reset is a page swap; the work moves into the
+                         episode before, whose steps and episodes per minute show what it cost
     --pool N             cleared pages each env keeps per render profile (default 2)
     --warm on off        pages opened ahead for the tasks' render profiles (ArenaEnv.prepare; default on)
                          beside resets that open a new context for a profile not seen yet
@@ -64,7 +67,7 @@ def at_once_option(on: bool) -> dict:
 
 async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, control: str = "local",
                    speedups: bool = True, double_buffer: bool = True, at_once: bool = True, pool: int = 2,
-                   warm: bool = True, floors_between: bool = False):
+                   warm: bool = True, floors_between: bool = False, preload: bool = False):
     queue = list(tasks)
     step_ms: list[float] = []
     env_reset_ms: list[float] = []
@@ -91,10 +94,11 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
     async def worker(env, fl):
         nonlocal solved, floor_s
         try:
-            while queue:
-                t = queue.pop(0)
+            nxt = queue.pop(0) if queue else None
+            while nxt is not None:
+                t, nxt = nxt, (queue.pop(0) if queue else None)  # the next task is this worker's
                 reused = env.contexts_reused
-                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                rec, _ = await play(env, OracleAgent(t), t, keep_dom=False, next_task=nxt if preload else None)
                 if floors_between:  # untimed: the floors of this moment, beside this episode
                     t_floor = time.perf_counter()
                     await fl.measure(t)
@@ -104,6 +108,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
                 for k, v in env.reset_timings_ms.items():
                     phases.setdefault("reset " + k, []).append(v)
                 step_ms.extend(s.latency_ms for s in rec.steps)
+                if rec.steps:  # the step that runs beside a preload of the next episode, if any
+                    phases.setdefault("first step of each episode", []).append(rec.steps[0].latency_ms)
                 for s in rec.steps:
                     for k, v in s.timings_ms.items():
                         phases.setdefault(k, []).append(v)
@@ -117,6 +123,9 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             counts["contexts reused"] += env.contexts_reused
             for k, v in getattr(env, "captures", {}).items():
                 counts[f"observations captured {k}"] = counts.get(f"observations captured {k}", 0) + v
+            for k, v in getattr(env, "preloads", {}).items():
+                if preload:
+                    counts[f"preloads {k}"] = counts.get(f"preloads {k}", 0) + v
             for k, v in env.stale_checks.items():
                 counts[f"stale checks by {k}"] += v
             for k, v in getattr(env, "moved_checks", {}).items():  # (absent in older commits A/B-ed against)
@@ -250,9 +259,10 @@ async def main() -> None:
     ap.add_argument("--speedups", choices=["on", "off"], nargs="+", default=["on", "off"],
                     help="on: context reuse, CDP screenshots, change-watch stale checks; off: a fresh context "
                          "per episode, Playwright screenshots, a screenshot per stale check (side by side).")
-    ap.add_argument("--reset", choices=["double", "inline"], nargs="+", default=["inline"],
+    ap.add_argument("--reset", choices=["double", "inline", "preload"], nargs="+", default=["inline"],
                     help="inline: the last episode's page is cleared before reset returns (the default); double: "
-                         "cleared in the background while the next runs on another. Both: side by side.")
+                         "cleared in the background while the next runs on another; preload: double, and the "
+                         "next episode prepared while this one runs (ArenaEnv.preload). Several: side by side.")
     ap.add_argument("--at-once", choices=["on", "off"], nargs="+", default=["on"],
                     help="on: a still page's observation is captured without waiting for a frame, kept when "
                          "nothing changed up to the end of the quiet period (the default); off: settled first. "
@@ -322,8 +332,8 @@ async def main() -> None:
                     if around is not None:  # half the step floor's measures before the episodes
                         await around.around([], args.floor_reps - args.floor_reps // 2)
                     wall, steps, resets, solved, phases, counts, kinds, fl_step, fl_start = await episodes(
-                        browser, srv, tasks, c, aria, args.control, sp, rs == "double", ao == "on", args.pool,
-                        wm == "on", floors_between=around is None)
+                        browser, srv, tasks, c, aria, args.control, sp, rs in ("double", "preload"), ao == "on",
+                        args.pool, wm == "on", floors_between=around is None, preload=rs == "preload")
                     if around is not None:  # the other half, and each start page, after them
                         await around.around(tasks, args.floor_reps // 2)
                         fl_step, fl_start = around.step_ms, around.start_ms
@@ -346,7 +356,8 @@ async def main() -> None:
                           f"({iqr(resets)})", flush=True)
                     print(f"{'step: action to next observation (ms), ' + tag:52s}{med(steps)}", flush=True)
                     for name, xs in phases.items():
-                        label = f"  {name} (ms)" if name.startswith("reset ") else f"  step phase {name} (ms)"
+                        label = (f"  {name} (ms)" if name.startswith(("reset ", "first step"))
+                                 else f"  step phase {name} (ms)")
                         print(f"{label:52s}{med(xs)}", flush=True)
                     print(f"{'episodes per minute (oracle), ' + tag:52s}{len(tasks) / wall * 60:8.2f}"
                           f"   ({solved}/{len(tasks)} solved, {len(steps)} steps, {wall:.0f} s)", flush=True)
@@ -370,6 +381,11 @@ async def main() -> None:
                 (r_d, s_d), (r_i, s_i) = m["double"], m["inline"]
                 print(f"reset double-buffered vs inline (aria {'on' if aria else 'off'}, concurrency {c}): env reset "
                       f"{r_i:.0f} -> {r_d:.0f} ms ({r_i / r_d:.2f}x), step {s_i:.0f} -> {s_d:.0f} ms", flush=True)
+        for (aria, c, _sp), m in by_reset.items():
+            if "double" in m and "preload" in m:
+                (r_d, s_d), (r_p, s_p) = m["double"], m["preload"]
+                print(f"reset preloaded vs double-buffered (aria {'on' if aria else 'off'}, concurrency {c}): env "
+                      f"reset {r_d:.0f} -> {r_p:.0f} ms, step {s_d:.0f} -> {s_p:.0f} ms", flush=True)
         for (aria, c, sp, rs), m in by_at_once.items():
             if "on" in m and "off" in m:
                 (r_on, s_on), (r_off, s_off) = m["on"], m["off"]

@@ -297,27 +297,31 @@ async def _timer_wrote_indexeddb(page) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("double_buffer", [False, True])
-async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next_episode(browser, arena, double_buffer):
+@pytest.mark.parametrize("reset", ["inline", "double", "preload"])
+async def test_what_an_ending_pages_unload_handlers_write_never_reaches_the_next_episode(browser, arena, reset):
     """Cookies, localStorage, sessionStorage and IndexedDB written by the last episode's page as it
     goes away (pagehide, unload, beforeunload, visibilitychange, freeze handlers, and a timer that
-    writes every millisecond) are not in the next episode, with either reset; the writer does
-    write when its page merely navigates (the test can fail)."""
+    writes every millisecond) are not in the next episode, with each reset (the next episode
+    prepared while the last one ran, too); the writer does write when its page merely navigates
+    (the test can fail)."""
     task = build_tasks((0,), families=["account.rename"])[0]
-    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=double_buffer))
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=reset != "inline"))
     try:
         await env.reset(task)
         await env.page.evaluate(_UNLOAD_WRITER_JS)
         await _timer_wrote_indexeddb(env.page)
         await env.page.goto(env.base + task.start_url)  # a plain navigation: the handlers write
         assert len(await env.page.evaluate(_LATE_JS)) == 4
-        for _ in range(3):  # on a reused page (inline) or on the other page and back (double)
+        for _ in range(3):  # on a reused page (inline) or on the other pages and back (double, preload)
+            if reset == "preload":
+                assert env.preload(task)
             await env.page.evaluate(_UNLOAD_WRITER_JS)
             await _timer_wrote_indexeddb(env.page)  # all four stores hold a write when the reset begins
             await env.reset(task)
             await asyncio.sleep(0.1)  # a late write would land by now
             assert await env.page.evaluate(_LATE_JS) == []
         assert env.contexts_reused >= 1
+        assert env.preloads["taken"] == (3 if reset == "preload" else 0)
     finally:
         await env.close()
 
@@ -444,6 +448,33 @@ async def test_double_buffered_reset_clears_the_old_page_in_the_background_and_i
     finally:
         await env.close()
     assert len(env.pool) == 0 and env.episode_id is None
+
+
+@pytest.mark.browser
+async def test_a_late_write_of_the_last_episode_misses_a_preloaded_one(browser, arena):
+    """The episode before one prepared while it ran (``ArenaEnv.preload``) writes to its own
+    database as it ends (a keepalive fetch the browser holds past the reset): the write lands on that
+    episode's id, not the prepared episode's, whose world stays the seed's; the prepared page shares
+    none of the last page's storage."""
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=True))
+    try:
+        await env.reset(task)
+        first_page, first_id, seed_state = env.page, env.episode_id, env.state
+        assert env.preload(task)
+        await env.page.evaluate(_STORE_JS)
+        kid = next(k["id"] for k in seed_state["acct_api_keys"] if not k["revoked_at"])
+        await _send_late_revoke(env, kid, hold_ms=250)
+        await asyncio.sleep(0.05)
+        await env.reset(task)
+        assert env.preloads["taken"] == 1
+        assert env.page is not first_page and env.episode_id != first_id
+        assert await _late_revoke_landed(arena, first_id, kid)  # it reached its own id ...
+        assert await env.refresh_state() == seed_state  # ... and not the prepared episode's
+        stored = await env.page.evaluate(_READ_JS)
+        assert (stored["cookie"], stored["local"], stored["idb"], stored["caches"]) == (False, None, [], [])
+    finally:
+        await env.close()
 
 
 @pytest.mark.browser

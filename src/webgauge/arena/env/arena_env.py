@@ -73,6 +73,7 @@ from .guards import EnvGuards, _activates, _is_key_activation, _Rejected, _targe
 from .lifecycle import EpisodeLifecycle, _Clock, episode_salt
 from .options import EnvOptions
 from .page_pool import PagePool
+from .preload import EpisodePreload
 from .state import StateReading
 
 __all__ = ["ArenaEnv", "EnvOptions", "StepOutcome", "ApprovalPolicy", "grant_all", "deny_all", "episode_salt"]
@@ -98,7 +99,7 @@ class StepOutcome:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, StateReading):
+class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, SettleAndCapture, StateReading):
     """One episode at a time on one live page; reuse the env across tasks (reset is cheap).
 
     ``hooks`` are :class:`~webgauge.arena.core.hooks.EnvHooks` (variants, traps) called at
@@ -144,6 +145,10 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
         # the last episode's id, which the next one does not use (its page may still have a request on
         # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode
         self._retired_id: str | None = None
+        # the next episode, announced (preload) and being prepared while this one runs
+        self._preload_next = None
+        self._preloading = None
+        self.preloads = {"taken": 0, "changed": 0, "other task": 0, "failed": 0}  # what became of preloads
         # the run's folder for task files
         self._upload_dir = Path(options.upload_dir) if options.upload_dir is not None else None
         self._own_upload_dir = options.upload_dir is None
@@ -177,8 +182,11 @@ class ArenaEnv(EpisodeLifecycle, EnvGuards, ActionExecutor, SettleAndCapture, St
     def base(self) -> str:
         """The URL task paths are relative to: the episode's prefix on the arena server, or what
         the control says (an external app: its own base URL)."""
+        return self._base_of(self.episode_id)
+
+    def _base_of(self, episode_id: str | None) -> str:
         custom = getattr(self.control, "episode_base", None)
-        return custom(self.episode_id) if custom is not None else f"{self.app_url}/e/{self.episode_id}"
+        return custom(episode_id) if custom is not None else f"{self.app_url}/e/{episode_id}"
 
     @property
     def document_prefix(self) -> str:

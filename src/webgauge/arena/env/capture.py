@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from ...browser import PageError
+from ...browser import LivePage, PageError, Snapshot
 from ..core.observation import Observation
 from . import pickers
 from .env_state import EnvState
@@ -58,26 +58,31 @@ class SettleAndCapture(EnvState):
         except Exception:
             pass
 
-    async def _observe(self, result: dict) -> Observation:
-        assert self.page is not None
-        for h in self.hooks:
-            await h.before_observe(self)
+    async def _capture_page(self, page: LivePage) -> tuple[Snapshot, int]:
+        """An observation's capture of ``page`` (the change watch armed after the settle, right before
+        the screenshot: any later change counts), and the dialogs the page had opened when it began; a
+        navigation racing it is waited for and it is taken again."""
         for attempt in range(4):  # a navigation racing the capture destroys its context: wait and retry
             try:
-                self._dialogs_seen = len(self.page.dialogs)
-                at_once = self._live_page.captures_at_once
-                # the change watch is armed after the settle, right before the screenshot: any later change counts
-                snap = await self.page.capture(full_page=False, with_aria=self.with_aria, watch=self.watch_changes,
-                                               stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms)
-                self.captures["at once" if self._live_page.captures_at_once > at_once else "settled first"] += 1
-                break
+                dialogs = len(page.dialogs)
+                return await page.capture(full_page=False, with_aria=self.with_aria, watch=self.watch_changes,
+                                          stable_frames=self.settle_frames, quiet_ms=self.settle_quiet_ms), dialogs
             except PageError as exc:
                 if exc.kind != "navigation" or attempt == 3:
                     raise
                 try:
-                    await self.page.wait_for_load("load", timeout=5)
+                    await page.wait_for_load("load", timeout=5)
                 except Exception:
-                    await self.page.wait_for_timeout(200)
+                    await page.wait_for_timeout(200)
+        raise AssertionError("unreachable")
+
+    async def _observe(self, result: dict) -> Observation:
+        assert self.page is not None
+        for h in self.hooks:
+            await h.before_observe(self)
+        at_once = self._live_page.captures_at_once
+        snap, self._dialogs_seen = await self._capture_page(self.page)
+        self.captures["at once" if self._live_page.captures_at_once > at_once else "settled first"] += 1
         approval = None
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"

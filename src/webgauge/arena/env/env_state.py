@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...browser import Browser, LivePage
+    from ...browser import Browser, LivePage, RenderProfile, Snapshot
     from ..apps.control import ControlClient
     from ..core.hooks import EnvHooks, WorldEvents
     from ..core.irreversible import IrreversibleControls
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .options import EnvOptions
     from .page_pool import PagePool
     from .pickers import FileDialog, SelectPopup
+    from .preload import Prepared
 
 __all__ = ["EnvState"]
 
@@ -109,3 +110,19 @@ class EnvState:
         async def _control(self, method: str, *args: Any) -> Any: ...
 
         async def _observe(self, result: dict[str, Any]) -> Observation: ...
+
+        def _base_of(self, episode_id: str | None) -> str: ...
+
+        def _profile(self, task: Task) -> RenderProfile: ...
+
+        async def _new_page(self, profile: RenderProfile) -> LivePage: ...
+
+        def _set_page_options(self, page: LivePage | None = None) -> None: ...
+
+        async def _capture_page(self, page: LivePage) -> tuple[Snapshot, int]: ...
+
+        async def _take_preloaded(self, task: Task, seed: int) -> Prepared | None: ...
+
+        def _start_preload(self) -> None: ...
+
+        async def _cancel_preload(self) -> None: ...

@@ -40,11 +40,13 @@ def _dom_blob(obs: Observation) -> bytes:
 
 async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time_limit_s: float = 180.0,
                keep_dom: bool = True, agent_kind: str | None = None, model: str | None = None,
-               slice: str = "public") -> tuple[EpisodeRecord, dict[str, bytes]]:
+               slice: str = "public", next_task: Task | None = None) -> tuple[EpisodeRecord, dict[str, bytes]]:
     """Run ``agent`` on ``task`` until ``done``, the step budget or the time limit; judge the stored state.
 
     ``agent_kind`` and ``model`` label the record (default: the agent's ``kind`` and ``model``
-    attributes); ``slice`` says whether the task is public or held out.
+    attributes); ``slice`` says whether the task is public or held out. ``next_task``: the task
+    the env's next reset will take, prepared in the background while this episode runs
+    (:meth:`~webgauge.arena.env.ArenaEnv.preload`; only a double-buffered env without hooks does).
     """
     t0 = time.perf_counter()
     blobs: dict[str, bytes] = {}
@@ -55,6 +57,8 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
     env.obs_mode = agent.obs_mode  # the env enforces the mode (screenshot: no element ids) and its budget
     obs = await env.reset(task)
     reset_ms = env.reset_ms
+    if next_task is not None:
+        env.preload(next_task)
     agent.start(task.public(agent.obs_mode), env.base)
 
     def keep(o: Observation) -> dict:

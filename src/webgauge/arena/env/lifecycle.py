@@ -9,12 +9,16 @@ import hashlib
 import shutil
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ...browser import LivePage, RenderProfile
 from ..apps import SEED_CLOCK
 from ..core.observation import Observation
 from ..core.task import Task
 from .env_state import EnvState
+
+if TYPE_CHECKING:
+    from .preload import Prepared
 
 
 def episode_salt(task: Task, seed: int) -> str:
@@ -58,6 +62,13 @@ and double buffering, close."""
         clock = _Clock()
         profile = self._profile(task)
         seed = task.seed if seed is None else seed
+        prep = await self._take_preloaded(task, seed)  # prepared while the last episode ran (preload)
+        if prep is not None:
+            try:
+                return await self._reset_preloaded(prep, clock, t_start)
+            finally:
+                self._start_clearing()
+                self._start_preload()
         if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
             self._retired_id = self.episode_id
         sweep = None  # a page cleared in the background: its late storage is swept as the database resets
@@ -80,6 +91,7 @@ and double buffering, close."""
             return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
         finally:  # the last episode's page (double-buffered): cleared from here on, in the background
             self._start_clearing()
+            self._start_preload()  # and the next episode, if announced, prepared
 
     def _profile(self, task: Task) -> RenderProfile:
         """The render profile of ``task``'s episodes: its viewport, the seed's clock, offline but for the app."""
@@ -149,6 +161,31 @@ and double buffering, close."""
         self.reset_timings_ms = clock.laps
         return self.obs
 
+    async def _reset_preloaded(self, prep: Prepared, clock: _Clock, t_start: float) -> Observation:
+        """Reset onto a prepared episode (:meth:`preload`): the last episode's page is frozen and
+        cleared in the background, as in :meth:`_swap_page`, and the prepared page, its episode id,
+        stored states and first observation become the episode's."""
+        await self._await_clearing()  # the page of two episodes ago
+        if self.page is not None:
+            old, self.page = self.page, None
+            self._retiring = (old, self.episode_id, asyncio.ensure_future(old.freeze()))
+        self._retired_id = self.episode_id
+        self.page, self.episode_id = prep.page, prep.episode_id
+        self.contexts_reused += prep.reused
+        self.reset_ms = prep.reset_ms
+        self.task, self.steps, self.approved, self.done_answer, self._dragging = prep.task, 0, False, None, False
+        self.events.clear()
+        self.seed_state, self._state = prep.seed_state, prep.state
+        self.picker, self._dialogs_seen = None, prep.dialogs
+        self.captures["at once" if prep.at_once else "settled first"] += 1
+        assert prep.page is not None and prep.snap is not None
+        self.obs = Observation.from_snapshot(prep.snap, 0, prep.page.tabs, prep.page.active_tab,
+                                             {"ok": True, "kind": "reset"}, None)
+        clock.lap("take")
+        self.env_reset_ms = (time.perf_counter() - t_start) * 1000
+        self.reset_timings_ms = {**clock.laps, **{f"preloaded {k}": v for k, v in prep.timings_ms.items()}}
+        return self.obs
+
     @property
     def _double_buffered(self) -> bool:
         """Two pages and two episode ids used in turn (see :meth:`_swap_page`): only when the env
@@ -179,12 +216,13 @@ and double buffering, close."""
         # what the old document's unload handlers opened late: swept while the database resets
         return asyncio.ensure_future(self._live_page.sweep_late_storage())
 
-    def _set_page_options(self) -> None:
-        """The env's own settings on the episode's page: CDP screenshots and fast actions (speed-ups),
-        and an element action on a covered, inert or unreachable target rejected at once (always)."""
-        self._live_page.fast_screenshots = self._live_page.fast_actions = self.fast_screenshots
-        self._live_page.capture_at_once = self.capture_at_once
-        self._live_page.reject_blocked = True
+    def _set_page_options(self, page: LivePage | None = None) -> None:
+        """The env's own settings on the episode's page (or ``page``): CDP screenshots and fast actions
+        (speed-ups), and an element action on a covered, inert or unreachable target rejected at once (always)."""
+        page = self._live_page if page is None else page
+        page.fast_screenshots = page.fast_actions = self.fast_screenshots
+        page.capture_at_once = self.capture_at_once
+        page.reject_blocked = True
 
     def _start_clearing(self) -> None:
         if self._retiring is not None:
@@ -234,6 +272,7 @@ and double buffering, close."""
 
     async def close(self) -> None:
         """Delete the episode; the page goes back to the pool (cleared) when context reuse is on."""
+        await self._cancel_preload()
         await self._await_clearing()
         if self.page is not None and self.reuse_context:
             page, self.page = self.page, None

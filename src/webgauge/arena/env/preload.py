@@ -1,0 +1,200 @@
+"""Preparing the next episode while this one runs: its world, its start page and its first
+observation, so that its reset only swaps pages and checks that nothing changed.
+
+A double-buffered reset (``EnvOptions(double_buffer=True)``) already runs each episode on another
+page and episode id than the last. :meth:`EpisodePreload.preload` goes one step further: told the
+task the next reset will take, the env resets that task's world on a third episode id, opens its
+start page on a cleared page of the pool and captures its first observation in the background,
+once the current episode's reset has returned. ``reset(task)`` then takes the prepared page if it
+is for the same task and seed and the change watch saw nothing on it since its capture (no
+mutation, scroll, resize, load, animation, navigation or dialog): the observation it returns is
+the one a fresh reset would have captured, and the world is the seed's plus what the start page
+itself wrote, as after a fresh reset. Anything else (another task, a failed or changed preload)
+falls back to the ordinary reset, and the prepared page is cleared and kept for later.
+
+Only for an env with no hooks (variants and traps act on the episode's own page at reset) that picks
+its own episode ids on the arena server. The work is moved, not removed: it runs while the agent
+thinks (or, in a bench, while the oracle steps), and ``env.preloads`` counts what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...browser import LivePage, Snapshot
+from ..core.task import Task
+from .env_state import EnvState
+from .lifecycle import episode_salt
+
+__all__ = ["EpisodePreload", "Prepared"]
+
+
+@dataclass
+class Prepared:
+    """A next episode made ready in the background: its page, episode id, stored states and first capture."""
+
+    task: Task
+    seed: int
+    page: LivePage | None = None
+    episode_id: str | None = None
+    reused: bool = False  # the page came from the pool (a cleared context), not a new one
+    seed_state: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)  # after the start page (what it wrote included)
+    snap: Snapshot | None = None
+    at_once: bool = False
+    dialogs: int = 0  # dialogs the page had opened when the capture's watch was armed
+    reset_ms: float | None = None  # the database reset, inside the preload
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class EpisodePreload(EnvState):
+    """``preload(task)``: the next episode prepared in the background (see the module)."""
+
+    _preload_next: tuple[Task, int] | None
+    _preloading: tuple[Prepared, asyncio.Task[Prepared]] | None
+    preloads: dict[str, int]
+
+    def preload(self, task: Task | None, seed: int | None = None) -> bool:
+        """Say which task (and seed; default: the task's) the next :meth:`reset` will take: its
+        episode is prepared in the background from now on (before the first reset: once that reset
+        has returned). Call it while an episode runs, after its reset; None withdraws it. Returns False, and does nothing,
+        when this env cannot prepare ahead (not double-buffered, hooks, a requested episode id or
+        an external app); the next reset is then an ordinary one."""
+        if task is None or not self._can_preload:
+            self._preload_next = None
+            return False
+        self._preload_next = (task, task.seed if seed is None else seed)
+        if self.obs is not None and self._preloading is None:  # an episode is running: start now
+            self._start_preload()
+        return True
+
+    @property
+    def _can_preload(self) -> bool:
+        return (self.reuse_context and self.double_buffer and not self.hooks and self._requested_id is None
+                and getattr(self.control, "episode_base", None) is None)
+
+    def _start_preload(self) -> None:
+        """Begin preparing the announced next episode (called once the current reset has returned)."""
+        if self._preload_next is None or self._preloading is not None or not self._can_preload:
+            return
+        task, seed = self._preload_next
+        self._preload_next = None
+        prep = Prepared(task, seed)
+        self._preloading = (prep, asyncio.ensure_future(self._prepare(prep)))
+
+    async def _preload_id(self, seed: int) -> str:
+        """An episode id no other page may write to: not the current episode's, the last one's
+        (:attr:`_retired_id`) or one whose page is being cleared; created on first use. An id used
+        again waits until the server handles no request of it (at most 2 s); its reset then undoes
+        whatever a late request of its earlier episode wrote."""
+        busy = {self.episode_id, self._retired_id, (self._retiring or (None, None))[1],
+                (self._clearing or (None, None))[1]} - {None}
+        free = [i for i in self._episode_ids if i not in busy]
+        if free:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 2.0
+            while await self._control("inflight", free[0]) and loop.time() < deadline:
+                await asyncio.sleep(0.005)
+            return free[0]
+        eid = (await self._control("create", seed, None))["id"]
+        self._episode_ids.append(eid)
+        return eid
+
+    async def _prepare(self, prep: Prepared) -> Prepared:
+        """Reset the world on a free episode id, open the start page on a cleared page, capture it."""
+        t0 = time.perf_counter()
+        task, seed = prep.task, prep.seed
+        profile = self._profile(task)
+        prep.episode_id = await self._preload_id(seed)
+        prep.page = self.pool.take(profile)
+        if prep.page is None and self._clearing is not None:  # the page of the last swap: cleared in a moment
+            with contextlib.suppress(Exception):
+                await self._clearing[0]
+            prep.page = self.pool.take(profile)
+        prep.reused = prep.page is not None
+        if prep.page is None:
+            prep.page = await self._new_page(profile)
+        page = prep.page
+        self._set_page_options(page)
+
+        async def database() -> None:
+            t = time.perf_counter()
+            r = await self._control("reset", prep.episode_id, seed)
+            prep.reset_ms = (time.perf_counter() - t) * 1000
+            if r["hash"] != r["seed_hash"]:
+                raise RuntimeError(f"reset of episode {prep.episode_id} did not restore the seed (hash mismatch)")
+            prep.seed_state, _ = await self._control("state", prep.episode_id)
+
+        async def clean_page() -> None:
+            if prep.reused:  # what the old document's unload handlers opened late, then the profile
+                await page.sweep_late_storage()
+                await page.reuse(profile)
+
+        await asyncio.gather(database(), clean_page())
+        if self.watch_changes:
+            await page.track_new_documents()
+        prep.timings_ms["prepare"] = round((time.perf_counter() - t0) * 1000, 2)
+        t1 = time.perf_counter()
+        page.id_salt = episode_salt(task, seed)
+        await page.goto(self._base_of(prep.episode_id) + task.start_url, timeout=20,
+                        on_commit=page.enter_new_document if self.watch_changes else None)
+        prep.state, _ = await self._control("state", prep.episode_id)
+        prep.timings_ms["load"] = round((time.perf_counter() - t1) * 1000, 2)
+        t2 = time.perf_counter()
+        before = page.captures_at_once
+        prep.snap, prep.dialogs = await self._capture_page(page)
+        prep.at_once = page.captures_at_once > before
+        prep.timings_ms["observe"] = round((time.perf_counter() - t2) * 1000, 2)
+        return prep
+
+    async def _take_preloaded(self, task: Task, seed: int) -> Prepared | None:
+        """The prepared episode of ``task`` at ``seed``, still showing its first capture; None (the
+        preload, if any, discarded) when there is none, it is another task's or seed's, it failed, or
+        the page changed since its capture."""
+        self._preload_next = None
+        if self._preloading is None:
+            return None
+        (prep, job), self._preloading = self._preloading, None
+        if not (prep.task.id == task.id and prep.task.fingerprint == task.fingerprint and prep.seed == seed):
+            self.preloads["other task"] += 1
+            await self._discard(prep, job)
+            return None
+        try:
+            await job
+        except Exception:
+            self.preloads["failed"] += 1
+            await self._discard(prep, job)
+            return None
+        page = prep.page
+        assert page is not None and prep.snap is not None
+        if (self.watch_changes and page.navigation_id == prep.snap.navigation_id
+                and len(page.dialogs) == prep.dialogs and not await page.changes_since_watch()):
+            self.preloads["taken"] += 1
+            return prep
+        self.preloads["changed"] += 1  # a timer or late data changed it: an ordinary reset instead
+        await self._discard(prep, job)
+        return None
+
+    async def _discard(self, prep: Prepared, job: asyncio.Task[Prepared]) -> None:
+        """Give a preload's page back to the pool, frozen and cleared before this returns (so that its
+        episode id, which the next reset may pick, has no document left to write to it; that reset
+        restores its seed world again)."""
+        if not job.done():
+            job.cancel()
+        with contextlib.suppress(BaseException):
+            await job
+        if prep.page is not None:
+            page, prep.page = prep.page, None
+            with contextlib.suppress(Exception):
+                await self.pool.put_later(page, after=asyncio.ensure_future(page.freeze()))
+
+    async def _cancel_preload(self) -> None:
+        """Withdraw whatever is being prepared (at close)."""
+        self._preload_next = None
+        if self._preloading is not None:
+            (prep, job), self._preloading = self._preloading, None
+            await self._discard(prep, job)
