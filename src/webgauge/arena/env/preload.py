@@ -60,8 +60,9 @@ class EpisodePreload(EnvState):
 
     def preload(self, task: Task | None, seed: int | None = None) -> bool:
         """Say which task (and seed; default: the task's) the next :meth:`reset` will take: its
-        episode is prepared in the background from now on (before the first reset: once that reset
-        has returned). Call it while an episode runs, after its reset; None withdraws it. Returns False, and does nothing,
+        episode is prepared in the background from now on (called before the first reset: once that
+        reset has returned). Call it while an episode runs, after its reset; None withdraws one not
+        yet begun (one under way is given up by the next reset). Returns False, and does nothing,
         when this env cannot prepare ahead (not double-buffered, hooks, a requested episode id or
         an external app); the next reset is then an ordinary one."""
         if task is None or not self._can_preload:
