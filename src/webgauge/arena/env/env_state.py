@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from .options import EnvOptions
     from .page_pool import PagePool
     from .pickers import FileDialog, SelectPopup
-    from .preload import Prepared
 
 __all__ = ["EnvState"]
 
@@ -121,7 +120,12 @@ class EnvState:
 
         async def _capture_page(self, page: LivePage) -> tuple[Snapshot, int]: ...
 
-        async def _take_preloaded(self, task: Task, seed: int) -> Prepared | None: ...
+        async def _reset_from_preload(self, task: Task, seed: int, clock: Any,
+                                      t_start: float) -> Observation | None: ...
+
+        async def _await_clearing(self) -> None: ...
+
+        def _start_clearing(self) -> None: ...
 
         def _start_preload(self) -> None: ...
 

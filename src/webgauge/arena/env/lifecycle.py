@@ -9,16 +9,12 @@ import hashlib
 import shutil
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from ...browser import LivePage, RenderProfile
 from ..apps import SEED_CLOCK
 from ..core.observation import Observation
 from ..core.task import Task
 from .env_state import EnvState
-
-if TYPE_CHECKING:
-    from .preload import Prepared
 
 
 def episode_salt(task: Task, seed: int) -> str:
@@ -62,13 +58,9 @@ and double buffering, close."""
         clock = _Clock()
         profile = self._profile(task)
         seed = task.seed if seed is None else seed
-        prep = await self._take_preloaded(task, seed)  # prepared while the last episode ran (preload)
-        if prep is not None:
-            try:
-                return await self._reset_preloaded(prep, clock, t_start)
-            finally:
-                self._start_clearing()
-                self._start_preload()
+        obs = await self._reset_from_preload(task, seed, clock, t_start)  # prepared while the last one ran
+        if obs is not None:
+            return obs
         if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
             self._retired_id = self.episode_id
         sweep = None  # a page cleared in the background: its late storage is swept as the database resets
@@ -159,31 +151,6 @@ and double buffering, close."""
         clock.lap("observe")
         self.env_reset_ms = (time.perf_counter() - t_start) * 1000
         self.reset_timings_ms = clock.laps
-        return self.obs
-
-    async def _reset_preloaded(self, prep: Prepared, clock: _Clock, t_start: float) -> Observation:
-        """Reset onto a prepared episode (:meth:`preload`): the last episode's page is frozen and
-        cleared in the background, as in :meth:`_swap_page`, and the prepared page, its episode id,
-        stored states and first observation become the episode's."""
-        await self._await_clearing()  # the page of two episodes ago
-        if self.page is not None:
-            old, self.page = self.page, None
-            self._retiring = (old, self.episode_id, asyncio.ensure_future(old.freeze()))
-        self._retired_id = self.episode_id
-        self.page, self.episode_id = prep.page, prep.episode_id
-        self.contexts_reused += prep.reused
-        self.reset_ms = prep.reset_ms
-        self.task, self.steps, self.approved, self.done_answer, self._dragging = prep.task, 0, False, None, False
-        self.events.clear()
-        self.seed_state, self._state = prep.seed_state, prep.state
-        self.picker, self._dialogs_seen = None, prep.dialogs
-        self.captures["at once" if prep.at_once else "settled first"] += 1
-        assert prep.page is not None and prep.snap is not None
-        self.obs = Observation.from_snapshot(prep.snap, 0, prep.page.tabs, prep.page.active_tab,
-                                             {"ok": True, "kind": "reset"}, None)
-        clock.lap("take")
-        self.env_reset_ms = (time.perf_counter() - t_start) * 1000
-        self.reset_timings_ms = {**clock.laps, **{f"preloaded {k}": v for k, v in prep.timings_ms.items()}}
         return self.obs
 
     @property

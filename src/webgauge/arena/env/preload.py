@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...browser import LivePage, Snapshot
+from ..core.observation import Observation
 from ..core.task import Task
 from .env_state import EnvState
-from .lifecycle import episode_salt
+from .lifecycle import _Clock, episode_salt
 
 __all__ = ["EpisodePreload", "Prepared"]
 
@@ -199,3 +200,44 @@ class EpisodePreload(EnvState):
         if self._preloading is not None:
             (prep, job), self._preloading = self._preloading, None
             await self._discard(prep, job)
+
+    async def _reset_from_preload(self, task: Task, seed: int, clock: _Clock, t_start: float) -> Observation | None:
+        """Reset onto the episode prepared for ``task`` at ``seed`` (:meth:`preload`), if there is one
+        that still shows its first capture (else None: an ordinary reset follows). The last episode's
+        page is frozen and cleared in the background, as in a double-buffered reset, and the prepared
+        page, its episode id, stored states and first observation become the episode's."""
+        prep = await self._take_preloaded(task, seed)
+        if prep is None:
+            return None
+        try:
+            await self._retire_page()
+            return self._swap_to(prep, clock, t_start)
+        finally:
+            self._start_clearing()
+            self._start_preload()
+
+    async def _retire_page(self) -> None:
+        """The last episode's page frozen (asked for, not waited on) and set to be cleared, its id retired."""
+        await self._await_clearing()  # the page of two episodes ago
+        if self.page is not None:
+            old, self.page = self.page, None
+            self._retiring = (old, self.episode_id, asyncio.ensure_future(old.freeze()))
+        self._retired_id = self.episode_id
+
+    def _swap_to(self, prep: Prepared, clock: _Clock, t_start: float) -> Observation:
+        """The prepared episode becomes the env's: page, episode id, stored states, first observation."""
+        self.page, self.episode_id = prep.page, prep.episode_id
+        self.contexts_reused += prep.reused
+        self.reset_ms = prep.reset_ms
+        self.task, self.steps, self.approved, self.done_answer, self._dragging = prep.task, 0, False, None, False
+        self.events.clear()
+        self.seed_state, self._state = prep.seed_state, prep.state
+        self.picker, self._dialogs_seen = None, prep.dialogs
+        self.captures["at once" if prep.at_once else "settled first"] += 1
+        assert prep.page is not None and prep.snap is not None
+        self.obs = Observation.from_snapshot(prep.snap, 0, prep.page.tabs, prep.page.active_tab,
+                                             {"ok": True, "kind": "reset"}, None)
+        clock.lap("take")
+        self.env_reset_ms = (time.perf_counter() - t_start) * 1000
+        self.reset_timings_ms = {**clock.laps, **{f"preloaded {k}": v for k, v in prep.timings_ms.items()}}
+        return self.obs
