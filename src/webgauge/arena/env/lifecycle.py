@@ -112,17 +112,22 @@ and double buffering, close."""
     async def _reset_database(self, task: Task, seed: int) -> None:
         """Pick the episode id (:meth:`_pick_episode`), restore its seed world and read it."""
         await self._pick_episode(seed)
-        t0 = time.perf_counter()
-        r = await self._control("reset", self.episode_id, seed)
-        self.reset_ms = (time.perf_counter() - t0) * 1000
-        if r["hash"] != r["seed_hash"]:
-            raise RuntimeError(f"reset of episode {self.episode_id} did not restore the seed (hash mismatch)")
+        assert self.episode_id is not None
+        self.reset_ms = await self._restore_seed(self.episode_id, seed)
         self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
         self.events.clear()
         for h in self.hooks:
             h.on_reset(self)
         self.seed_state, _ = await self._control("state", self.episode_id)
         self._state = self.seed_state
+
+    async def _restore_seed(self, episode_id: str, seed: int) -> float:
+        """Restore episode ``episode_id``'s seed world (checked by its hash); returns the milliseconds it took."""
+        t0 = time.perf_counter()
+        r = await self._control("reset", episode_id, seed)
+        if r["hash"] != r["seed_hash"]:
+            raise RuntimeError(f"reset of episode {episode_id} did not restore the seed (hash mismatch)")
+        return (time.perf_counter() - t0) * 1000
 
     async def _reset_on_page(self, task: Task, seed: int, profile: RenderProfile, reuse: bool, clock: _Clock,
                              t_start: float, database_done: bool = False) -> Observation:
@@ -212,16 +217,21 @@ and double buffering, close."""
         busy = {(self._retiring or self._clearing or (None, None))[1], self._retired_id} - {None}
         if self.episode_id is not None and self.episode_id not in busy:
             return
+        self.episode_id = await self._free_episode_id(busy, seed)
+
+    async def _free_episode_id(self, busy: set[str | None], seed: int) -> str:
+        """One of this env's episode ids not in ``busy``, once the server handles no request of it
+        (at most 2 s), or a new one (created at ``seed``)."""
         free = [i for i in self._episode_ids if i not in busy]
         if free:
-            self.episode_id = free[0]
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 2.0
-            while await self._control("inflight", self.episode_id) and loop.time() < deadline:
+            while await self._control("inflight", free[0]) and loop.time() < deadline:
                 await asyncio.sleep(0.005)
-            return
-        self.episode_id = (await self._control("create", seed, self._requested_id))["id"]
-        self._episode_ids.append(self.episode_id)
+            return free[0]
+        eid = (await self._control("create", seed, self._requested_id))["id"]
+        self._episode_ids.append(eid)
+        return eid
 
     async def _take_page(self, profile: RenderProfile) -> bool:
         """Make ``self.page`` a page that can be reused for ``profile`` (the last one, or one from

@@ -90,28 +90,18 @@ class EpisodePreload(EnvState):
 
     async def _preload_id(self, seed: int) -> str:
         """An episode id no other page may write to: not the current episode's, the last one's
-        (:attr:`_retired_id`) or one whose page is being cleared; created on first use. An id used
-        again waits until the server handles no request of it (at most 2 s); its reset then undoes
-        whatever a late request of its earlier episode wrote."""
+        (:attr:`_retired_id`) or one whose page is being cleared (:meth:`_free_episode_id`); its reset
+        undoes whatever a late request of its earlier episode wrote."""
         busy = {self.episode_id, self._retired_id, (self._retiring or (None, None))[1],
                 (self._clearing or (None, None))[1]} - {None}
-        free = [i for i in self._episode_ids if i not in busy]
-        if free:
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 2.0
-            while await self._control("inflight", free[0]) and loop.time() < deadline:
-                await asyncio.sleep(0.005)
-            return free[0]
-        eid = (await self._control("create", seed, None))["id"]
-        self._episode_ids.append(eid)
-        return eid
+        return await self._free_episode_id(busy, seed)
 
     async def _prepare(self, prep: Prepared) -> Prepared:
         """Reset the world on a free episode id, open the start page on a cleared page, capture it."""
         t0 = time.perf_counter()
         task, seed = prep.task, prep.seed
         profile = self._profile(task)
-        prep.episode_id = await self._preload_id(seed)
+        prep.episode_id = eid = await self._preload_id(seed)
         prep.page = self.pool.take(profile)
         if prep.page is None and self._clearing is not None:  # the page of the last swap: cleared in a moment
             with contextlib.suppress(Exception):
@@ -124,12 +114,8 @@ class EpisodePreload(EnvState):
         self._set_page_options(page)
 
         async def database() -> None:
-            t = time.perf_counter()
-            r = await self._control("reset", prep.episode_id, seed)
-            prep.reset_ms = (time.perf_counter() - t) * 1000
-            if r["hash"] != r["seed_hash"]:
-                raise RuntimeError(f"reset of episode {prep.episode_id} did not restore the seed (hash mismatch)")
-            prep.seed_state, _ = await self._control("state", prep.episode_id)
+            prep.reset_ms = await self._restore_seed(eid, seed)
+            prep.seed_state, _ = await self._control("state", eid)
 
         async def clean_page() -> None:
             if prep.reused:  # what the old document's unload handlers opened late, then the profile
@@ -142,9 +128,9 @@ class EpisodePreload(EnvState):
         prep.timings_ms["prepare"] = round((time.perf_counter() - t0) * 1000, 2)
         t1 = time.perf_counter()
         page.id_salt = episode_salt(task, seed)
-        await page.goto(self._base_of(prep.episode_id) + task.start_url, timeout=20,
+        await page.goto(self._base_of(eid) + task.start_url, timeout=20,
                         on_commit=page.enter_new_document if self.watch_changes else None)
-        prep.state, _ = await self._control("state", prep.episode_id)
+        prep.state, _ = await self._control("state", eid)
         prep.timings_ms["load"] = round((time.perf_counter() - t1) * 1000, 2)
         t2 = time.perf_counter()
         before = page.captures_at_once
