@@ -67,8 +67,9 @@ async def test_a_preloaded_reset_gives_what_a_fresh_reset_gives(browser, arena):
 
 @pytest.mark.browser
 async def test_a_preload_of_another_task_or_of_a_page_that_changed_falls_back_to_a_fresh_reset(browser, arena):
-    """A reset of another task than the one prepared, or onto a prepared page that changed after its
-    capture, is an ordinary reset: it shows what a fresh reset shows, and the counts say why."""
+    """One preparation at a time; a reset of another task than the one prepared, or onto a prepared
+    page that changed after its capture, is an ordinary reset: it shows what a fresh reset shows, and
+    the counts say why."""
     shop, revoke, rename = _tasks()[:3]
     fresh: list = []
     env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=True))
@@ -84,6 +85,7 @@ async def test_a_preload_of_another_task_or_of_a_page_that_changed_falls_back_to
     try:
         await env.reset(shop)
         assert env.preload(rename)
+        assert env.preload(revoke) is False and env.preload(rename) is True  # one at a time
         await env.reset(revoke)  # not the task prepared
         assert env.preloads["other task"] == 1 and env.preloads["taken"] == 0
         assert env.preload(rename)
@@ -101,7 +103,8 @@ async def test_a_preload_of_another_task_or_of_a_page_that_changed_falls_back_to
 @pytest.mark.browser
 async def test_preload_is_refused_where_it_cannot_be_exact(browser, arena):
     """Hooks act on the episode's own page at reset, an inline reset has one page, a requested episode
-    id is one database: each such env refuses to prepare ahead, and its next reset is an ordinary one."""
+    id is one database: each such env refuses to prepare ahead, and its next reset is an ordinary one.
+    A double-buffered env without hooks prepares ahead, before its first episode too."""
     task = _tasks()[0]
 
     class Noop(EnvHooks):
@@ -118,9 +121,11 @@ async def test_preload_is_refused_where_it_cannot_be_exact(browser, arena):
         finally:
             await env.close()
     env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(double_buffer=True))
-    try:
+    try:  # the one that can, before its first episode too
+        assert env.preload(task) is True and env._preloading is not None
         await env.reset(task)
-        assert env.preload(task) is True and env._preloading is not None  # the one that can
+        assert env.preloads["taken"] == 1 and env.state == env.seed_state
+        assert env.preload(task) is True and env._preloading is not None
     finally:
         await env.close()
     assert env._preloading is None and env.episode_id is None

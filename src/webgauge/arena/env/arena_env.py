@@ -145,8 +145,7 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         # the last episode's id, which the next one does not use (its page may still have a request on
         # the wire: a keepalive fetch or beacon outlives the page); None: one id for every episode
         self._retired_id: str | None = None
-        # the next episode, announced (preload) and being prepared while this one runs
-        self._preload_next = None
+        # the next episode, being prepared while this one runs (preload)
         self._preloading = None
         self.preloads = {"taken": 0, "changed": 0, "other task": 0, "failed": 0}  # what became of preloads
         # the run's folder for task files

@@ -83,7 +83,6 @@ and double buffering, close."""
             return await self._reset_on_page(task, seed, profile, reuse, clock, t_start, database is not None)
         finally:  # the last episode's page (double-buffered): cleared from here on, in the background
             self._start_clearing()
-            self._start_preload()  # and the next episode, if announced, prepared
 
     def _profile(self, task: Task) -> RenderProfile:
         """The render profile of ``task``'s episodes: its viewport, the seed's clock, offline but for the app."""

@@ -4,8 +4,8 @@ observation, so that its reset only swaps pages and checks that nothing changed.
 A double-buffered reset (``EnvOptions(double_buffer=True)``) already runs each episode on another
 page and episode id than the last. :meth:`EpisodePreload.preload` goes one step further: told the
 task the next reset will take, the env resets that task's world on a third episode id, opens its
-start page on a cleared page of the pool and captures its first observation in the background,
-once the current episode's reset has returned. ``reset(task)`` then takes the prepared page if it
+start page on a cleared page of the pool and captures its first observation in the background
+(``play(..., next_task=...)`` asks right after the episode's reset). ``reset(task)`` then takes the prepared page if it
 is for the same task and seed and the change watch saw nothing on it since its capture (no
 mutation, scroll, resize, load, animation, navigation or dialog): the observation it returns is
 the one a fresh reset would have captured, and the world is the seed's plus what the start page
@@ -55,38 +55,30 @@ class Prepared:
 class EpisodePreload(EnvState):
     """``preload(task)``: the next episode prepared in the background (see the module)."""
 
-    _preload_next: tuple[Task, int] | None
     _preloading: tuple[Prepared, asyncio.Task[Prepared]] | None
     preloads: dict[str, int]
 
-    def preload(self, task: Task | None, seed: int | None = None) -> bool:
+    def preload(self, task: Task, seed: int | None = None) -> bool:
         """Say which task (and seed; default: the task's) the next :meth:`reset` will take: its
-        episode is prepared in the background from now on (called before the first reset: once that
-        reset has returned). Call it while an episode runs, after its reset; None withdraws one not
-        yet begun (one under way is given up by the next reset). Returns False, and does nothing,
-        when this env cannot prepare ahead (not double-buffered, hooks, a requested episode id or
-        an external app); the next reset is then an ordinary one."""
-        if task is None or not self._can_preload:
-            self._preload_next = None
+        episode is prepared in the background from now on (call it from the env's event loop, while
+        an episode runs or before the first). One at a time: while another task's preparation is
+        under way this returns False and changes nothing (the next reset, if it is not for that
+        task, gives it up and is an ordinary one). Also False, doing nothing, when this env cannot
+        prepare ahead (not double-buffered, hooks, a requested episode id or an external app)."""
+        if not self._can_preload:
             return False
-        self._preload_next = (task, task.seed if seed is None else seed)
-        if self.obs is not None and self._preloading is None:  # an episode is running: start now
-            self._start_preload()
+        seed = task.seed if seed is None else seed
+        if self._preloading is not None:
+            prep = self._preloading[0]
+            return prep.task.id == task.id and prep.task.fingerprint == task.fingerprint and prep.seed == seed
+        prep = Prepared(task, seed)
+        self._preloading = (prep, asyncio.ensure_future(self._prepare(prep)))
         return True
 
     @property
     def _can_preload(self) -> bool:
         return (self.reuse_context and self.double_buffer and not self.hooks and self._requested_id is None
                 and getattr(self.control, "episode_base", None) is None)
-
-    def _start_preload(self) -> None:
-        """Begin preparing the announced next episode (called once the current reset has returned)."""
-        if self._preload_next is None or self._preloading is not None or not self._can_preload:
-            return
-        task, seed = self._preload_next
-        self._preload_next = None
-        prep = Prepared(task, seed)
-        self._preloading = (prep, asyncio.ensure_future(self._prepare(prep)))
 
     async def _preload_id(self, seed: int) -> str:
         """An episode id no other page may write to: not the current episode's, the last one's
@@ -143,7 +135,6 @@ class EpisodePreload(EnvState):
         """The prepared episode of ``task`` at ``seed``, still showing its first capture; None (the
         preload, if any, discarded) when there is none, it is another task's or seed's, it failed, or
         the page changed since its capture."""
-        self._preload_next = None
         if self._preloading is None:
             return None
         (prep, job), self._preloading = self._preloading, None
@@ -182,7 +173,6 @@ class EpisodePreload(EnvState):
 
     async def _cancel_preload(self) -> None:
         """Withdraw whatever is being prepared (at close)."""
-        self._preload_next = None
         if self._preloading is not None:
             (prep, job), self._preloading = self._preloading, None
             await self._discard(prep, job)
@@ -200,7 +190,6 @@ class EpisodePreload(EnvState):
             return self._swap_to(prep, clock, t_start)
         finally:
             self._start_clearing()
-            self._start_preload()
 
     async def _retire_page(self) -> None:
         """The last episode's page frozen (asked for, not waited on) and set to be cleared, its id retired."""
