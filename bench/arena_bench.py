@@ -123,9 +123,8 @@ async def episodes(browser, srv, tasks, concurrency: int, with_aria: bool, contr
             counts["contexts reused"] += env.contexts_reused
             for k, v in getattr(env, "captures", {}).items():
                 counts[f"observations captured {k}"] = counts.get(f"observations captured {k}", 0) + v
-            for k, v in getattr(env, "preloads", {}).items():
-                if preload:
-                    counts[f"preloads {k}"] = counts.get(f"preloads {k}", 0) + v
+            for k, v in (env.preloads.items() if preload else ()):
+                counts[f"preloads {k}"] = counts.get(f"preloads {k}", 0) + v
             for k, v in env.stale_checks.items():
                 counts[f"stale checks by {k}"] += v
             for k, v in getattr(env, "moved_checks", {}).items():  # (absent in older commits A/B-ed against)

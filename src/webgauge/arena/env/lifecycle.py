@@ -174,18 +174,24 @@ and double buffering, close."""
         the next episode does not use (:meth:`_pick_episode`). Returns the sweep of the page's late
         storage (:meth:`~webgauge.browser.LivePage.sweep_late_storage`), under way: the reset awaits it
         before the start page loads; None: no cleared page fits ``profile``."""
-        await self._await_clearing()  # the page of two episodes ago: cleared, so its episode id is free
-        # none of its scripts runs from here on (blanked and cleared later): asked for at once, and not
-        # waited for, since it is another process's work and nothing of that page can reach this
-        # episode (another browser context, another episode id); its clear waits for it
-        freezing = asyncio.ensure_future(self._live_page.freeze())
-        self._retiring, self.page = (self._live_page, self.episode_id, freezing), None
+        await self._retire_page()
         self.page = self.pool.take(profile)
         if self.page is None:
             return None
         self._set_page_options()
         # what the old document's unload handlers opened late: swept while the database resets
         return asyncio.ensure_future(self._live_page.sweep_late_storage())
+
+    async def _retire_page(self) -> None:
+        """Set the last episode's page (if any) to be cleared once the reset has its first observation
+        (:meth:`_start_clearing`), after the page of two episodes ago has been (so its episode id is free).
+        None of its scripts runs from here on: its freeze is asked for at once and not waited for,
+        since it is another process's work and nothing of that page can reach the next episode
+        (another browser context, another episode id); its clear waits for it."""
+        await self._await_clearing()
+        if self.page is not None:
+            old, self.page = self.page, None
+            self._retiring = (old, self.episode_id, asyncio.ensure_future(old.freeze()))
 
     def _set_page_options(self, page: LivePage | None = None) -> None:
         """The env's own settings on the episode's page (or ``page``): CDP screenshots and fast actions

@@ -51,6 +51,10 @@ class Prepared:
     reset_ms: float | None = None  # the database reset, inside the preload
     timings_ms: dict[str, float] = field(default_factory=dict)
 
+    def is_for(self, task: Task, seed: int) -> bool:
+        """Is this the episode of ``task`` (the same id and fingerprint) at ``seed``?"""
+        return self.task.id == task.id and self.task.fingerprint == task.fingerprint and self.seed == seed
+
 
 class EpisodePreload(EnvState):
     """``preload(task)``: the next episode prepared in the background (see the module)."""
@@ -69,8 +73,7 @@ class EpisodePreload(EnvState):
             return False
         seed = task.seed if seed is None else seed
         if self._preloading is not None:
-            prep = self._preloading[0]
-            return prep.task.id == task.id and prep.task.fingerprint == task.fingerprint and prep.seed == seed
+            return self._preloading[0].is_for(task, seed)
         prep = Prepared(task, seed)
         self._preloading = (prep, asyncio.ensure_future(self._prepare(prep)))
         return True
@@ -90,7 +93,7 @@ class EpisodePreload(EnvState):
 
     async def _prepare(self, prep: Prepared) -> Prepared:
         """Reset the world on a free episode id, open the start page on a cleared page, capture it."""
-        t0 = time.perf_counter()
+        clock = _Clock()
         task, seed = prep.task, prep.seed
         profile = self._profile(task)
         prep.episode_id = eid = await self._preload_id(seed)
@@ -117,18 +120,17 @@ class EpisodePreload(EnvState):
         await asyncio.gather(database(), clean_page())
         if self.watch_changes:
             await page.track_new_documents()
-        prep.timings_ms["prepare"] = round((time.perf_counter() - t0) * 1000, 2)
-        t1 = time.perf_counter()
+        clock.lap("prepare")
         page.id_salt = episode_salt(task, seed)
         await page.goto(self._base_of(eid) + task.start_url, timeout=20,
                         on_commit=page.enter_new_document if self.watch_changes else None)
         prep.state, _ = await self._control("state", eid)
-        prep.timings_ms["load"] = round((time.perf_counter() - t1) * 1000, 2)
-        t2 = time.perf_counter()
+        clock.lap("load")
         before = page.captures_at_once
         prep.snap, prep.dialogs = await self._capture_page(page)
         prep.at_once = page.captures_at_once > before
-        prep.timings_ms["observe"] = round((time.perf_counter() - t2) * 1000, 2)
+        clock.lap("observe")
+        prep.timings_ms = clock.laps
         return prep
 
     async def _take_preloaded(self, task: Task, seed: int) -> Prepared | None:
@@ -138,7 +140,7 @@ class EpisodePreload(EnvState):
         if self._preloading is None:
             return None
         (prep, job), self._preloading = self._preloading, None
-        if not (prep.task.id == task.id and prep.task.fingerprint == task.fingerprint and prep.seed == seed):
+        if not prep.is_for(task, seed):
             self.preloads["other task"] += 1
             await self._discard(prep, job)
             return None
@@ -187,17 +189,10 @@ class EpisodePreload(EnvState):
             return None
         try:
             await self._retire_page()
+            self._retired_id = self.episode_id
             return self._swap_to(prep, clock, t_start)
         finally:
             self._start_clearing()
-
-    async def _retire_page(self) -> None:
-        """The last episode's page frozen (asked for, not waited on) and set to be cleared, its id retired."""
-        await self._await_clearing()  # the page of two episodes ago
-        if self.page is not None:
-            old, self.page = self.page, None
-            self._retiring = (old, self.episode_id, asyncio.ensure_future(old.freeze()))
-        self._retired_id = self.episode_id
 
     def _swap_to(self, prep: Prepared, clock: _Clock, t_start: float) -> Observation:
         """The prepared episode becomes the env's: page, episode id, stored states, first observation."""
