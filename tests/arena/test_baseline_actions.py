@@ -53,3 +53,28 @@ async def test_semantic_drag_moves_a_card_for_dom_agents(browser, arena):
         assert out.info["result"]["rejected"] == "missing_element"
     finally:
         await env.close()
+
+
+async def test_a_wait_of_zero_ms_does_not_wait_and_a_wait_without_ms_waits_half_a_second(browser, arena, monkeypatch):
+    """An unusable model answer and BrowserGym's no-op are ``wait`` with ms=0: a step, but no time."""
+    from webgauge.browser.session import LivePage
+
+    waited: list[float] = []
+    real = LivePage.wait_for_timeout
+
+    async def spy(self, ms):
+        waited.append(ms)
+        await real(self, ms)
+
+    monkeypatch.setattr(LivePage, "wait_for_timeout", spy)
+    task = build_tasks((0,), families=["account.rename"])[0]
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        await env.reset(task)
+        for action, want in ((Action("wait", ms=0), 0), (Action("wait"), 500), (Action("wait", ms=90000), 5000),
+                             (Action("wait", ms=20), 20)):
+            waited.clear()
+            out = await env.step(action)
+            assert not out.info["result"].get("rejected") and waited[:1] == [want], (action, waited)
+    finally:
+        await env.close()

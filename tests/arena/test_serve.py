@@ -190,3 +190,33 @@ def test_the_service_client_sends_every_call_of_a_thread_on_one_connection(conne
             ctl.reset(eid, 0)
         assert ctl.state(eid)[1] == h
         assert len(accepted) == 1, accepted
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_the_service_stops_at_once_on_sigint_or_sigterm_even_when_started_with_sigint_ignored(sig):
+    """A non-interactive shell starts background jobs with SIGINT ignored, and Python then raises no
+    KeyboardInterrupt: the service installs its own handlers, so Ctrl-C and SIGTERM both stop it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "webgauge.cli.main", "arena", "serve", "--slots", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        lines = []
+        while not any(line.startswith("control API:") for line in lines):
+            line = proc.stdout.readline()
+            assert line, f"the service did not start: {proc.stderr.read()[-2000:]}"
+            lines.append(line)
+        url = next(line for line in lines if line.startswith("control API:")).split()[2]
+        assert call(url, "GET", "/v1/version")[0] == 200
+        t0 = time.monotonic()
+        proc.send_signal(getattr(signal, sig))
+        out, _ = proc.communicate(timeout=8)
+        assert proc.returncode == 0 and "stopped" in out and time.monotonic() - t0 < 5
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()

@@ -6,7 +6,6 @@ Every command is a call into :mod:`webgauge.arena` with the same keywords.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import click
@@ -140,11 +139,25 @@ def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
         click.echo(f"control API: {srv.control_url}  (API v1: GET /v1/version; {slots} slots; "
                    f"held-out: {'yes' if key else 'no'})")
         click.echo(f"BrowserGym:  export WEBGAUGE_ARENA_URL={srv.control_url}", )
-        try:
-            while True:
-                time.sleep(1)
-        except KeyboardInterrupt:
-            click.echo("stopped")
+        _wait_for_stop_signal()
+        click.echo("stopped")
+
+
+def _wait_for_stop_signal() -> None:
+    """Block until SIGINT (Ctrl-C) or SIGTERM. Both handlers are installed explicitly: a process
+    started in the background by a non-interactive shell inherits SIGINT ignored, and Python then
+    never raises KeyboardInterrupt, so a ``time.sleep`` loop would only die by SIGKILL."""
+    import signal
+    import threading
+
+    stop = threading.Event()
+    old = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 @group.command("run", help="Run agents on the tasks into a run directory (resumable; repeats add episodes).")

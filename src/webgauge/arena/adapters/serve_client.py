@@ -131,7 +131,7 @@ class ServiceProcess:
         import subprocess
 
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(signal.SIGTERM)  # the service stops on SIGTERM or SIGINT, whatever it inherited
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -128,7 +128,8 @@ class ActionExecutor(EnvState):
         await self._live_page.switch_tab(_need(a.tab, "tab", a))
 
     async def _do_wait(self, a: Action) -> None:
-        await self._live_page.wait_for_timeout(min(max(a.ms or 500, 0), 5000))
+        # no ms: half a second; ms=0 (an unusable model answer, BrowserGym's no-op) waits not at all
+        await self._live_page.wait_for_timeout(min(max(500 if a.ms is None else a.ms, 0), 5000))
 
     async def _do_request_approval(self, a: Action) -> None:
         self.approved = bool(self.approval_policy(self._task_now, a.reason or ""))
