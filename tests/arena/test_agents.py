@@ -12,7 +12,7 @@ import pytest
 from webgauge.arena.agents.model import SYSTEM_PROMPT, ModelAgent
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.control import ControlClient
-from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
 from webgauge.arena.tasks import build_tasks
 from webgauge.models import get_model
@@ -88,7 +88,8 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
     from webgauge.arena.adapters.gym_env import ArenaGymEnv, register_envs
 
     task = build_tasks((1,), families=["dash.peak_month"])[0]
-    env = ArenaGymEnv([task], obs_mode="screenshot+tree")
+    # check_env's sampled click lands on a hidden element, which waits out the action time limit
+    env = ArenaGymEnv([task], obs_mode="screenshot+tree", options=EnvOptions(action_timeout=2.0))
     try:
         with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
             env.step({"kind": "done"})

@@ -391,10 +391,10 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
             ["ro", "fixed", None], ["gone", "", None], ["num", "", None], ["size", "m", None]]
         assert fast_values[7][2] == ["a", "c"] and fast_values[-2:] == [["m"], ["a", "c"]]
         # what the scripts do not vouch for goes to Playwright, which waits and fails as before
-        for target, act in ((ids["ro"], lambda t: page.fill(t, "x", timeout=1.0)),
-                            (ids["gone"], lambda t: page.fill(t, "x", timeout=1.0)),
-                            (ids["size"], lambda t: page.select(t, "Large", timeout=1.0)),
-                            (ids["size"], lambda t: page.select(t, "XXL", timeout=1.0))):
+        for target, act in ((ids["ro"], lambda t: page.fill(t, "x", timeout=0.5)),
+                            (ids["gone"], lambda t: page.fill(t, "x", timeout=0.5)),
+                            (ids["size"], lambda t: page.select(t, "Large", timeout=0.5)),
+                            (ids["size"], lambda t: page.select(t, "XXL", timeout=0.5))):
             n = len(resolved)
             with pytest.raises(Exception, match="Timeout"):
                 await act(target)
@@ -405,7 +405,7 @@ async def test_fast_fill_and_select_do_what_playwright_does_and_leave_the_rest_t
         await page.evaluate("() => { HTMLElement.prototype.checkVisibility = () => true; }")
         n = len(resolved)
         with pytest.raises(Exception, match="Timeout"):
-            await page.fill(ids["gone"], "x", timeout=1.0)
+            await page.fill(ids["gone"], "x", timeout=0.5)
         assert resolved[n:] == [ids["gone"]]
     finally:
         await page.close()

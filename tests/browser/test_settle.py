@@ -112,7 +112,7 @@ async def test_full_page_png_matches_the_page_size_of_a_page_that_grows_after_lo
 
 async def test_a_page_that_never_settles_is_marked_and_rejected_on_demand(browser, slow):
     for name, why in (("hanging.html", "still pending"), ("moving.html", "layout still changing")):
-        page = await browser.new_page(settle_timeout=1.5)
+        page = await browser.new_page(settle_timeout=0.8)
         try:
             await page.goto(slow.url(name))
             snap = await page.capture(full_page=True, with_aria=False)
@@ -120,7 +120,7 @@ async def test_a_page_that_never_settles_is_marked_and_rejected_on_demand(browse
             await page.close()
         assert not snap.settled and snap.warnings[0].startswith("unsettled: ") and why in snap.warnings[0]
         assert snap.to_dict()["settled"] is False
-        strict = await browser.new_page(settle_timeout=1.5, require_settled=True)
+        strict = await browser.new_page(settle_timeout=0.8, require_settled=True)
         try:
             await strict.goto(slow.url(name))
             with pytest.raises(PageError) as err:

@@ -76,7 +76,7 @@ async def test_anthropic_sdk_over_real_http(make_png, tmp_path):
             with pytest.raises(PermanentError, match="HTTP 404.*check the model name"):
                 await model.generate("y")
             srv.add_faults(Fault.stall(30))
-            r = await model.generate("z", GenerateConfig(timeout=2.0))
+            r = await model.generate("z", GenerateConfig(timeout=1.0))
             assert r.usage.retries == 1 and r.text == "you said z and more words"
         async with get_model("anthropic:claude-test", base_url=srv.anthropic_base_url, api_key="bad",
                              retry=RETRY) as model:
