@@ -36,7 +36,7 @@ def test_report_shows_family_success_per_slice_and_variety(tmp_path):
     assert rows[0]["heuristic"] is not None and rows[0]["episodes"] == 4
 
     res = CliRunner().invoke(cli, ["arena", "report", str(run_dir), "--variety", "--heldout-sample", "3",
-                                   "--worlds", "20"])
+                                   "--worlds", "20", "--public-worlds", "40"])
     assert res.exit_code == 0, res.output
     out = res.output
     assert "public slice: success per family" in out and "held-out slice: success per family" in out
@@ -45,7 +45,7 @@ def test_report_shows_family_success_per_slice_and_variety(tmp_path):
     assert pub_part.count("100%") >= 1  # the oracle's public success on the family
     variety = [json.loads(line) for line in (run_dir / "variety.jsonl").read_text().splitlines()]
     assert [v["family"] for v in variety] == ["wiki.lookup"] and variety[0]["distinct"] >= 20
-    assert variety[0]["heldout_tasks"] == 3
+    assert variety[0]["heldout_tasks"] == 3 and variety[0]["public_tasks"] == 40  # --public-worlds 40
     assert "held-out leakage: targets reproduced by 20 secret-less worlds" in out
     leak = [json.loads(line) for line in (run_dir / "heldout_leakage.jsonl").read_text().splitlines()]
     got = [(r["family"], r["heldout_tasks"], r["with_target"], r["worlds"]) for r in leak]

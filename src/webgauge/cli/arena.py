@@ -220,15 +220,17 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Folder inside RUN_DIR [default: RUN_DIR/report].")
 @click.option("--png", is_flag=True, help="Also render the report to report.png with Chromium.")
-@click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over seeds 0-199, held-out "
-                                              "novelty) of the run's families and add it to the report.")
+@click.option("--variety", is_flag=True, help="Measure task variety (distinct instructions over the public worlds, "
+                                              "held-out novelty) of the run's families and add it to the report.")
 @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
               help="Held-out-range seeds used to measure novelty and leakage (with --variety).")
+@click.option("--public-worlds", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Public worlds (seeds 0 to N-1) whose instructions are counted (with --variety).")
 @click.option("--worlds", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Worlds built without the secret that are searched for held-out targets (with --variety).")
 @click.option("--secret", "secret_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Measure leakage of the held-out slice of this secret file (default: a stand-in secret).")
-def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
+def report_cmd(run_dir, out, png, variety, heldout_sample, public_worlds, worlds, secret_file):
     import asyncio
 
     from webgauge.arena.outputs.report import (
@@ -248,10 +250,10 @@ def report_cmd(run_dir, out, png, variety, heldout_sample, worlds, secret_file):
             secret = load_secret(secret_file) if secret_file is not None else None
         except (FileNotFoundError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--secret") from None
-        from webgauge.arena.tasks.public_worlds import public_worlds
+        from webgauge.arena.tasks.public_worlds import public_worlds as measure_public
 
         fams = sorted({r.family for r in eps.records}) or None
-        public = public_worlds(fams, progress=True)  # the 200 public worlds, built once for both measures
+        public = measure_public(fams, range(public_worlds), progress=True)  # built once for both measures
         click.echo(f"variety: {write_variety(run_dir, fams, n_heldout=heldout_sample, public=public)}")
         path, rows = write_leakage(run_dir, fams, n_worlds=worlds, n_heldout=heldout_sample, secret=secret,
                                    public=public, progress=True)
