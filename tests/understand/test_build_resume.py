@@ -17,7 +17,7 @@ from webgauge.understand.build import build_benchmark
 
 pytestmark = pytest.mark.browser
 
-KW = {"seed": 4, "synthetic": 6, "tasks": ["position", "ui_group", "safety"], "progress": False, "concurrency": 1}
+KW = {"seed": 4, "synthetic": 4, "tasks": ["position", "ui_group", "safety"], "progress": False, "concurrency": 1}
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -27,7 +27,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_a_build_killed_with_sigkill_resumes_where_it_stopped(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-m", "webgauge.cli.main", "understand", "build", "--out", str(out), "--seed", "4",
-           "--synthetic", "6", "--task", "position", "--task", "ui_group", "--task", "safety", "--concurrency", "1"]
+           "--synthetic", "4", "--task", "position", "--task", "ui_group", "--task", "safety", "--concurrency", "1"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
@@ -43,7 +43,7 @@ def test_a_build_killed_with_sigkill_resumes_where_it_stopped(tmp_path):
         proc.wait()
     done = len(list(pages.glob("*.json")))
     assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()[-2000:]
-    assert 2 <= done < 6, f"{done} pages finished before the kill; the test needs a build cut short"
+    assert 2 <= done < 4, f"{done} pages finished before the kill; the test needs a build cut short"
     assert not (out / "manifest.json").exists()
 
     with pytest.raises(FileExistsError, match="--resume"):  # a plain build refuses the half-built folder
@@ -52,7 +52,7 @@ def test_a_build_killed_with_sigkill_resumes_where_it_stopped(tmp_path):
         build_benchmark(out, resume=True, **{**KW, "seed": 5})
     stats = Counter()
     resumed = build_benchmark(out, resume=True, stats=stats, **KW)
-    assert stats["pages resumed"] >= done and stats["pages resumed"] + stats["pages built"] == 6
+    assert stats["pages resumed"] >= done and stats["pages resumed"] + stats["pages built"] == 4
     assert not (out / ".partial").exists()
 
     fresh = build_benchmark(tmp_path / "fresh", **KW)
