@@ -136,3 +136,26 @@ def test_folder_pages_are_served_with_their_charset(tmp_path):
             assert r.headers["Content-Type"] == "text/html; charset=utf-8"
         with urllib.request.urlopen(srv.url("latin.html")) as r:
             assert r.headers["Content-Type"] == "text/html"
+
+
+@pytest.mark.browser
+async def test_kept_pages_capture_what_new_pages_capture(browser, real_pages_dir, monkeypatch):
+    """One capture at a time keeps its page and clears it for the next: one new page for four
+    shared pages, and each snapshot the same as in a browser context of its own."""
+    refs = load_pages([real_pages_dir / f"{n}.html" for n in ("11791", "1223", "13365", "87")])
+    opened = []
+    real_new_page = type(browser).new_page
+
+    async def counting(self, *a, **kw):
+        opened.append(1)
+        return await real_new_page(self, *a, **kw)
+
+    monkeypatch.setattr(type(browser), "new_page", counting)
+    kept = await capture_pages(browser, refs, timeout=45, concurrency=1, progress=False)
+    assert len(opened) == 1 and all(r.ok for r in kept), [str(r.error) for r in kept]
+    with StaticServer(root=real_pages_dir) as srv:
+        for r in kept:
+            alone = await browser.capture_url(srv.url(f"{r.ref.id}.html"), timeout=45)
+            assert r.snapshot.png_sha256 == alone.png_sha256, r.ref.id
+            assert [(e.id, e.tag, e.box, e.text) for e in r.snapshot.elements] == [
+                (e.id, e.tag, e.box, e.text) for e in alone.elements], r.ref.id
