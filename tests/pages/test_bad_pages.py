@@ -140,22 +140,28 @@ def test_folder_pages_are_served_with_their_charset(tmp_path):
 
 @pytest.mark.browser
 async def test_kept_pages_capture_what_new_pages_capture(browser, real_pages_dir, monkeypatch):
-    """One capture at a time keeps its page and clears it for the next: one new page for four
-    shared pages, and each snapshot the same as in a browser context of its own."""
+    """One capture at a time keeps its page and clears it for the next: four shared pages on one
+    page, and each snapshot the same as in a browser context of its own."""
+    from webgauge.browser import LivePage
+
     refs = load_pages([real_pages_dir / f"{n}.html" for n in ("11791", "1223", "13365", "87")])
-    opened = []
-    real_new_page = type(browser).new_page
+    used = []
+    real_capture = LivePage.capture
 
-    async def counting(self, *a, **kw):
-        opened.append(1)
-        return await real_new_page(self, *a, **kw)
+    async def recording(self, *a, **kw):
+        used.append(self)
+        return await real_capture(self, *a, **kw)
 
-    monkeypatch.setattr(type(browser), "new_page", counting)
+    monkeypatch.setattr(LivePage, "capture", recording)
     kept = await capture_pages(browser, refs, timeout=45, concurrency=1, progress=False)
-    assert len(opened) == 1 and all(r.ok for r in kept), [str(r.error) for r in kept]
+    assert all(r.ok for r in kept), [str(r.error) for r in kept]
+    assert len(used) == 4 and len({id(p) for p in used}) == 1
+    monkeypatch.undo()
     with StaticServer(root=real_pages_dir) as srv:
         for r in kept:
             alone = await browser.capture_url(srv.url(f"{r.ref.id}.html"), timeout=45)
             assert r.snapshot.png_sha256 == alone.png_sha256, r.ref.id
             assert [(e.id, e.tag, e.box, e.text) for e in r.snapshot.elements] == [
                 (e.id, e.tag, e.box, e.text) for e in alone.elements], r.ref.id
+    with pytest.raises(ValueError, match="page options"):
+        await browser.capture_url(srv.url("87.html"), keep=True, require_settled=True)

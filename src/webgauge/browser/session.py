@@ -57,6 +57,7 @@ class Browser:
         self._pw_cm: Any = None
         self._pw: Any = None
         self._browser: Any = None
+        self._kept: list[LivePage] = []  # cleared pages capture_url(keep=True) left for the next
 
     @classmethod
     def launch(cls, executable: str | None = None, **kwargs: Any) -> Browser:
@@ -86,6 +87,7 @@ class Browser:
         return self
 
     async def close(self) -> None:
+        self._kept.clear()  # closed with their browser
         if self._browser is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._browser.close(), 30)
@@ -160,12 +162,21 @@ class Browser:
             await page.close()
 
     async def capture_url(self, url: str, profile: RenderProfile = DEFAULT_PROFILE, *, full_page: bool = True,
-                          timeout: float = 30.0, **kwargs: Any) -> Snapshot:
+                          timeout: float = 30.0, keep: bool = False, **kwargs: Any) -> Snapshot:
         """Open ``url``, capture it and close it, all within ``timeout`` seconds.
+
+        ``keep``: capture on a page an earlier ``keep`` capture left, cleared as a new one
+        (:meth:`LivePage.reuse`: the same snapshot as in a new browser context, which costs
+        Chromium about as much as the capture itself), and leave this one for the next (up to
+        :attr:`KEEP_PAGES`; a page that failed is closed). Takes no other page options.
 
         Raises :class:`PageError` (never hangs) when the page cannot be captured in time.
         """
-        page = await self.new_page(profile, **kwargs)
+        if keep and kwargs:
+            raise ValueError(f"capture_url(keep=True) takes no page options ({', '.join(kwargs)}): "
+                             "a kept page only changes its render profile")
+        page = await (self._kept_or_new_page(profile) if keep else self.new_page(profile, **kwargs))
+        done = False
         try:
             loop = asyncio.get_running_loop()
             deadline = loop.time() + timeout
@@ -174,11 +185,44 @@ class Browser:
                 await page.goto(url, timeout=timeout * 0.6)
                 return await page.capture(full_page=full_page, timeout=max(1.0, deadline - loop.time()))
             try:
-                return await asyncio.wait_for(_go(), timeout)
+                snap = await asyncio.wait_for(_go(), timeout)
             except asyncio.TimeoutError:
                 raise PageError("timeout", f"page did not finish capture within {timeout:.0f}s "
                                 "(a script may be looping or the page is too heavy)", url) from None
+            done = True
+            return snap
         finally:
+            if keep and done:
+                await self._keep(page)
+            else:
+                await page.close()
+
+    #: Pages :meth:`capture_url` keeps for later ``keep=True`` captures (one per capture running at once).
+    KEEP_PAGES = 4
+
+    async def _kept_or_new_page(self, profile: RenderProfile) -> LivePage:
+        while self._kept:
+            page = self._kept.pop()
+            if page.can_reuse(profile):
+                try:
+                    await page.reuse(profile)  # cleared when kept: only the profile changes here
+                    return page
+                except Exception:  # noqa: BLE001 - a page that cannot be made fresh is replaced
+                    pass
+            with contextlib.suppress(Exception):
+                await page.close()
+        return await self.new_page(profile)
+
+    async def _keep(self, page: LivePage) -> None:
+        """Clear ``page`` now (nothing of its document runs while it waits) and keep it, or close it."""
+        if len(self._kept) < self.KEEP_PAGES and self.connected:
+            try:
+                await page.reuse(page.profile)
+                self._kept.append(page)
+                return
+            except Exception:  # noqa: BLE001 - closed below
+                pass
+        with contextlib.suppress(Exception):
             await page.close()
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tqdm.auto import tqdm
 
-from webgauge.browser import Browser, LivePage, PageError, RenderProfile, Snapshot
+from webgauge.browser import Browser, PageError, RenderProfile, Snapshot
 
 from .source import PageRef, serve_pages
 
@@ -35,7 +34,8 @@ async def capture_pages(browser: Browser, refs: Iterable[PageRef], profile: Rend
                         progress: bool = True, desc: str = "capture") -> list[CaptureResult]:
     """Capture every page; a bad page becomes a :class:`PageError` in its result and the
     rest go on. Each page has ``timeout`` seconds in all. Each of the ``concurrency`` captures at
-    a time keeps its page and clears it for the next one (a page that failed is closed instead)."""
+    a time keeps its page and clears it for the next one (:meth:`~webgauge.browser.Browser.capture_url`
+    with ``keep``; a page that failed is closed instead)."""
     refs = list(refs)
     profile = profile or RenderProfile()
     results: list[CaptureResult | None] = [None] * len(refs)
@@ -43,49 +43,11 @@ async def capture_pages(browser: Browser, refs: Iterable[PageRef], profile: Rend
     bar = tqdm(total=len(refs), desc=desc, unit="page", disable=not progress)
     loop = asyncio.get_running_loop()
 
-    kept: list[LivePage] = []  # pages of finished captures, made fresh again for the next (at most `concurrency`)
-
-    async def fresh_page() -> LivePage:
-        """A kept page cleared as a new one (:meth:`~webgauge.browser.LivePage.reuse`: the same
-        capture as in a new browser context, which costs Chromium about as much as the capture
-        itself), or a new page."""
-        while kept:
-            page = kept.pop()
-            try:
-                if page.can_reuse(profile):
-                    await page.reuse(profile)
-                    return page
-            except Exception:  # noqa: BLE001 - a page that cannot be made fresh is replaced
-                pass
-            with contextlib.suppress(Exception):
-                await page.close()
-        return await browser.new_page(profile)
-
-    async def capture(url: str) -> Snapshot:
-        page = await fresh_page()
-        deadline = loop.time() + timeout
-
-        async def go() -> Snapshot:
-            await page.goto(url, timeout=timeout * 0.6)
-            return await page.capture(full_page=full_page, timeout=max(1.0, deadline - loop.time()))
-
-        try:
-            snap = await asyncio.wait_for(go(), timeout)
-        except BaseException as exc:  # a page that failed (a loop, a crash) is closed, never kept
-            with contextlib.suppress(Exception):
-                await page.close()
-            if isinstance(exc, asyncio.TimeoutError):
-                raise PageError("timeout", f"page did not finish capture within {timeout:.0f}s "
-                                "(a script may be looping or the page is too heavy)", url) from None
-            raise
-        kept.append(page)
-        return snap
-
     async def one(i: int, ref: PageRef, url: str) -> None:
         async with sem:
             t0 = loop.time()
             try:
-                snap = await capture(url)
+                snap = await browser.capture_url(url, profile, full_page=full_page, timeout=timeout, keep=True)
                 results[i] = CaptureResult(ref, snapshot=snap, seconds=loop.time() - t0)
             except PageError as err:
                 results[i] = CaptureResult(ref, error=err, seconds=loop.time() - t0)
@@ -95,12 +57,7 @@ async def capture_pages(browser: Browser, refs: Iterable[PageRef], profile: Rend
             bar.update(1)
             bar.set_postfix(failed=sum(1 for r in results if r is not None and not r.ok))
 
-    try:
-        with serve_pages(refs) as urls:
-            await asyncio.gather(*(one(i, r, urls[r.id]) for i, r in enumerate(refs)))
-    finally:
-        for page in kept:
-            with contextlib.suppress(Exception):
-                await page.close()
-        bar.close()
+    with serve_pages(refs) as urls:
+        await asyncio.gather(*(one(i, r, urls[r.id]) for i, r in enumerate(refs)))
+    bar.close()
     return [r for r in results if r is not None]

@@ -39,7 +39,7 @@ async def capture_item(item, ctx):
     with serve_pages([ref]) as urls:
         try:
             snap = await browser.capture_url(urls[ref.id], profile, full_page=item.payload["full_page"],
-                                             timeout=item.payload["timeout"])
+                                             timeout=item.payload["timeout"], keep=True)
         except PageError:
             raise
     d = snap.to_dict()
