@@ -22,6 +22,7 @@ from .errors import BrowserError, PageError
 from .origins import is_loopback_url, origin_of
 from .page_actions import PageActions
 from .page_capture import PageCapture
+from .page_pool import PagePool
 from .page_reuse import PageReuse
 from .profile import DEFAULT_PROFILE, RenderProfile
 from .settle import SETTLE_TIMEOUT
@@ -57,7 +58,8 @@ class Browser:
         self._pw_cm: Any = None
         self._pw: Any = None
         self._browser: Any = None
-        self._kept: list[LivePage] = []  # cleared pages capture_url(keep=True) left for the next
+        # cleared pages capture_url(keep=True) left for the next, any render profile
+        self._kept = PagePool(size=self.KEEP_PAGES, max_pages=self.KEEP_PAGES)
 
     @classmethod
     def launch(cls, executable: str | None = None, **kwargs: Any) -> Browser:
@@ -87,7 +89,7 @@ class Browser:
         return self
 
     async def close(self) -> None:
-        self._kept.clear()  # closed with their browser
+        self._kept = PagePool(size=self.KEEP_PAGES, max_pages=self.KEEP_PAGES)  # closed with their browser
         if self._browser is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._browser.close(), 30)
@@ -201,29 +203,23 @@ class Browser:
     KEEP_PAGES = 4
 
     async def _kept_or_new_page(self, profile: RenderProfile) -> LivePage:
-        while self._kept:
-            page = self._kept.pop()
-            if page.can_reuse(profile):
-                try:
-                    await page.reuse(profile)  # cleared when kept: only the profile changes here
-                    return page
-                except Exception:  # noqa: BLE001 - a page that cannot be made fresh is replaced
-                    pass
-            with contextlib.suppress(Exception):
-                await page.close()
+        page: LivePage | None = self._kept.take(profile)
+        if page is not None:
+            try:
+                await page.reuse(profile)  # cleared when kept: only the profile changes here
+                return page
+            except Exception:  # noqa: BLE001 - a page that cannot be made fresh is replaced
+                with contextlib.suppress(Exception):
+                    await page.close()
         return await self.new_page(profile)
 
     async def _keep(self, page: LivePage) -> None:
         """Clear ``page`` now (nothing of its document runs while it waits) and keep it, or close it."""
-        if len(self._kept) < self.KEEP_PAGES and self.connected:
-            try:
-                await page.reuse(page.profile)
-                self._kept.append(page)
-                return
-            except Exception:  # noqa: BLE001 - closed below
-                pass
-        with contextlib.suppress(Exception):
-            await page.close()
+        if self.connected:
+            await self._kept.put(page)
+        else:
+            with contextlib.suppress(Exception):
+                await page.close()
 
 
 class LivePage(PageActions, PageCapture, PageReuse):
