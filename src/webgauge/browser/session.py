@@ -195,7 +195,7 @@ class Browser:
             return snap
         finally:
             if keep and done:
-                await self._keep(page)
+                await self._kept.put(page)  # cleared now (nothing of it runs while kept), or closed
             else:
                 await page.close()
 
@@ -212,14 +212,6 @@ class Browser:
                 with contextlib.suppress(Exception):
                     await page.close()
         return await self.new_page(profile)
-
-    async def _keep(self, page: LivePage) -> None:
-        """Clear ``page`` now (nothing of its document runs while it waits) and keep it, or close it."""
-        if self.connected:
-            await self._kept.put(page)
-        else:
-            with contextlib.suppress(Exception):
-                await page.close()
 
 
 class LivePage(PageActions, PageCapture, PageReuse):
