@@ -64,7 +64,7 @@ async def test_a_wait_of_zero_ms_does_not_wait_and_a_wait_without_ms_waits_half_
 
     async def spy(self, ms):
         waited.append(ms)
-        await real(self, ms)
+        await real(self, min(ms, 500))  # what the executor asks for is the point; the 5 s cap is not slept
 
     monkeypatch.setattr(LivePage, "wait_for_timeout", spy)
     task = build_tasks((0,), families=["account.rename"])[0]
