@@ -1,6 +1,7 @@
 """Equal terms for every observation mode: screenshot mode is enforced (no element ids, ids salted
 per episode), the browser's native pickers are visible in the screenshot (an open <select>, a file
-chooser), and the pointer-only oracle solves every family within the screenshot mode's budget."""
+chooser), the pointer-only oracle solves every family within the screenshot mode's budget, and in dom
+mode (no screenshot, so no pointing) only the visual families need a pointer step."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from webgauge.arena.agents.pointer_oracle import PointerOracle, hit_point
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
 from webgauge.arena.core.agent import AgentStep
+from webgauge.arena.core.script import DragEnd, DragStart, PointAt, by_element
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
 from webgauge.arena.env.pickers import SelectPopup
 from webgauge.arena.modes import check_modes
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
-# both modes on a file chooser, an answer and a drag (a chart's reading: the check-modes CLI test below;
+# every mode on a file chooser, an answer and a drag (a chart's reading: the check-modes CLI test below;
 # every family pointer-only: the slow test)
 QUICK = ("forum.attach_file", "admin.count_status", "board.drag")
 
@@ -190,9 +192,49 @@ async def _check(browser, arena, tasks, workers=2, **kw):
 @pytest.mark.browser
 async def test_pointer_only_oracle_solves_a_few_families_within_the_screenshot_budget(browser, arena):
     tasks = build_tasks((5,), families=list(QUICK))
+    assert not any(t.visual for t in tasks)  # so each is played in all three modes
     rows, bad = await _check(browser, arena, tasks)
-    assert len(rows) == 2 * len(QUICK) and not bad, bad
-    assert {r.mode for r in rows} == {"screenshot", "screenshot+tree"}
+    assert len(rows) == 3 * len(QUICK) and not bad, bad
+    assert {r.mode for r in rows} == {"screenshot", "screenshot+tree", "dom"}
+
+
+POINTER_STEPS = (PointAt, DragStart, DragEnd)
+
+
+def _pointer_families(tasks, *, dom: bool) -> set[str]:
+    """Families whose script takes a pointer step (``dom``: once it is played without pixels)."""
+    return {t.family for t in tasks
+            if any(isinstance(s, POINTER_STEPS) for s in (by_element(list(t.oracle())) if dom else t.oracle()))}
+
+
+@pytest.mark.parametrize("world", ["public", "held-out"])
+def test_without_pixels_only_visual_families_keep_a_pointer_step(world, heldout_oracle_seeds):
+    """In dom mode an agent cannot point (a pointer action names the screenshot it was aimed at, and the
+    mode shows none): the script's pointer clicks and drags on elements become element actions, and
+    only the families whose success depends on pixels keep a pointer step."""
+    tasks = build_tasks((0 if world == "public" else heldout_oracle_seeds[0],))
+    assert len(tasks) == len(FAMILIES)
+    visual = {t.family for t in tasks if t.visual}
+    kept = _pointer_families(tasks, dom=True)
+    assert kept and kept <= visual, kept - visual
+    assert _pointer_families(tasks, dom=False) - kept, "no script had a pointer step to translate"
+    drag = next(t for t in tasks if t.family == "board.drag")
+    assert [type(s).__name__ for s in by_element(list(drag.oracle()))] == ["DragOnto"]
+    # a point that matters inside an element (a map's spot) is not translated
+    pin = next(t for t in tasks if t.family == "maps.drop_pin")
+    assert any(isinstance(s, PointAt) for s in by_element(list(pin.oracle())))
+
+
+@pytest.mark.browser
+async def test_element_id_oracle_solves_without_pixels_every_family_whose_script_points(browser, arena):
+    """Each family that is not visual but whose script points or drags, played in dom mode (element ids,
+    no screenshot): solved within the budget, as the pointer-free families are by the held-out oracle."""
+    tasks = [t for t in build_tasks((2,)) if not t.visual]
+    pointing = _pointer_families(tasks, dom=False)
+    assert {"board.drag", "board.multi_archive", "media.details_resize"} <= pointing
+    rows, bad = await _check(browser, arena, [t for t in tasks if t.family in pointing], modes=("dom",))
+    assert len(rows) == len(pointing) and not bad, bad
+    assert all(r.mode == "dom" and r.agent == "oracle" for r in rows)
 
 
 @pytest.mark.slow

@@ -1,8 +1,12 @@
 """Equal terms for every observation mode: each task solvable in each mode within that mode's budget.
 
-:func:`check_modes` plays, per task, the oracle (element ids: the ``dom`` and ``screenshot+tree``
-budget) and the pointer-only oracle (screenshot-mode actions only: the ``screenshot`` budget)
-and reports the steps each needed against the budget of its mode. ``webgauge arena tasks
+:func:`check_modes` plays, per task, the oracle with element ids (``screenshot+tree``), the oracle
+as an agent without pixels plays it (``dom``: element ids only, so a pointer click or drag on an
+element becomes the element action that does the same, :func:`~webgauge.arena.core.script.by_element`)
+and the pointer-only oracle (screenshot-mode actions only), and reports the steps each needed
+against the budget of its mode. ``dom`` is played on tasks that are not ``visual`` only: a visual
+task's success depends on pixels that mode does not show (a spot on a map or a floor plan), and its
+script keeps pointer steps no agent in that mode can take. ``webgauge arena tasks
 --check-modes`` prints it; the tests require every family to pass.
 """
 
@@ -42,10 +46,11 @@ class ModeCheck:
 
 
 async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task], *, workers: int = 2,
-                      modes: tuple[str, ...] = ("screenshot+tree", "screenshot"),
+                      modes: tuple[str, ...] = ("screenshot+tree", "dom", "screenshot"),
                       measure: bool = False, on_result: Callable[[ModeCheck], None] | None = None,
                       time_limit_s: float = 1800.0) -> list[ModeCheck]:
-    """Play each task's oracle in each of ``modes`` (``screenshot``: the pointer-only oracle) on
+    """Play each task's oracle in each of ``modes`` (``screenshot``: the pointer-only oracle; ``dom``:
+    tasks that are not visual only) on
     ``workers`` envs of one arena server; one :class:`ModeCheck` per task and mode, in task order.
     ``measure``: play without the budget's cut (up to 200 steps) to see how many steps are needed;
     ``on_result`` is called with each check as it ends. ``time_limit_s`` caps one episode's wall time
@@ -56,7 +61,7 @@ async def check_modes(browser, app_url: str, control_url: str, tasks: list[Task]
     from .env import ArenaEnv
     from .env.episode import play
 
-    jobs = [(i, t, m) for i, t in enumerate(tasks) for m in modes]
+    jobs = [(i, t, m) for i, t in enumerate(tasks) for m in modes if not (m == "dom" and t.visual)]
     out: dict[tuple[int, str], ModeCheck] = {}
 
     async def worker() -> None:

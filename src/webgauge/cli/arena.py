@@ -44,8 +44,9 @@ _family = click.option("--family", "families", multiple=True,
 @click.option("--heldout-sample", type=click.IntRange(min=1), default=50, show_default=True,
               help="Held-out-range seeds used to measure novelty (with --variety).")
 @click.option("--check-modes", is_flag=True,
-              help="Play each task's oracle with element ids and the pointer-only oracle with screenshot-mode "
-                   "actions only, in real Chromium; print steps against each mode's budget (exit 1 if any fails).")
+              help="Play each task's oracle with element ids (with and without the screenshot; dom: tasks that "
+                   "are not visual) and the pointer-only oracle with screenshot-mode actions only, in real Chromium; "
+                   "print steps against each mode's budget (exit 1 if any fails).")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="Browsers' envs (--check-modes).")
 def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, workers):

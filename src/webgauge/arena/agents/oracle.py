@@ -16,7 +16,7 @@ from ..core.agent import AgentStep
 from ..core.hooks import WorldEvents
 from ..core.irreversible import IrreversibleControls
 from ..core.observation import Observation
-from ..core.script import ScriptError, Step
+from ..core.script import ScriptError, Step, by_element
 from ..core.task import Task
 
 __all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
@@ -62,6 +62,8 @@ class OracleAgent:
         if self.task.oracle is None:
             raise ValueError(f"task {self.task.id} has no scripted solution (oracle) to play")
         self._steps: list[Step] = list(self.task.oracle())
+        if self.obs_mode == "dom":  # no screenshot, so no pointer action: element actions where they do the same
+            self._steps = by_element(self._steps)
         self._base = base_url
         self._last: Step | None = None
         self._retries = 0

@@ -16,8 +16,8 @@ from .actions import Action
 from .observation import Observation
 
 __all__ = ["Match", "Step", "Go", "Click", "ClickInRow", "Fill", "Select", "Press", "Reveal", "PointAt", "DragStart",
-           "DragEnd",
-           "SwitchTab", "Wait", "Done", "Upload", "ScriptError"]
+           "DragEnd", "DragOnto",
+           "SwitchTab", "Wait", "Done", "Upload", "ScriptError", "by_element"]
 
 
 class ScriptError(RuntimeError):
@@ -214,6 +214,40 @@ class DragStart(PointAt):
 @dataclass(frozen=True)
 class DragEnd(PointAt):
     kind: str = "drag_end"
+
+
+@dataclass(frozen=True)
+class DragOnto(Step):
+    """Drag ``source`` onto ``target`` by element id (the ``drag`` action: dropped on the target's middle)."""
+
+    on_element = True
+    source: Match
+    target: Match
+
+    def act(self, obs: Observation, base: str) -> Action:
+        return Action("drag", element=self.source.find(obs).id, target=self.target.find(obs).id)
+
+
+def by_element(steps: list[Step]) -> list[Step]:
+    """A script as an agent without pixels plays it (``dom`` mode: element ids, no screenshot, so no
+    pointer action, which must name the screenshot it was aimed at): a pointer click on an element is a
+    click on it, and a pointer drag from one element to another is the ``drag`` action between them.
+    A point that must be somewhere in particular inside an element (a spot on a map or a floor plan)
+    has no such translation and stays a pointer step: the agent cannot take it, and the task is one
+    whose success depends on pixels (``Task.visual``)."""
+    out: list[Step] = []
+    i = 0
+    while i < len(steps):
+        s, nxt = steps[i], steps[i + 1] if i + 1 < len(steps) else None
+        if type(s) is PointAt and s.kind == "click" and (s.fx, s.fy) == (0.5, 0.5):
+            out.append(Click(s.target))
+        elif type(s) is DragStart and (s.fx, s.fy) == (0.5, 0.5) and type(nxt) is DragEnd:
+            out.append(DragOnto(s.target, nxt.target))
+            i += 1
+        else:
+            out.append(s)
+        i += 1
+    return out
 
 
 @dataclass(frozen=True)
