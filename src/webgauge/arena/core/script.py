@@ -230,8 +230,9 @@ class DragOnto(Step):
 
 def by_element(steps: list[Step]) -> list[Step]:
     """A script as an agent without pixels plays it (``dom`` mode: element ids, no screenshot, so no
-    pointer action, which must name the screenshot it was aimed at): a pointer click on an element is a
-    click on it, and a pointer drag from one element to another is the ``drag`` action between them.
+    pointer action, which must name the screenshot it was aimed at): a pointer click at an element's
+    middle is a click on it, and a pointer drag from an element's middle is the ``drag`` action onto the
+    element it ends on (dropped on that element's middle, wherever in it the script let go).
     A point that must be somewhere in particular inside an element (a spot on a map or a floor plan)
     has no such translation and stays a pointer step: the agent cannot take it, and the task is one
     whose success depends on pixels (``Task.visual``)."""
