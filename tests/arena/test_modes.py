@@ -279,3 +279,8 @@ def test_check_modes_cli_prints_steps_against_each_modes_budget():
                                                         "screenshot": task.budget("screenshot")}
     assert all(x["ok"] and x["success"] and 0 < x["steps"] <= x["budget"] for x in rows), rows
     assert task.budget("screenshot") > task.max_steps
+    # the plain output sums each mode up, and says why a visual task has no dom row
+    plain = CliRunner().invoke(group, ["tasks", "--check-modes", "--seeds", "3", "--family", "dash.peak_month"])
+    assert plain.exit_code == 0, plain.output
+    assert "screenshot: 1 of 1 tasks solved within the budget" in plain.output
+    assert "dom: not played on 1 visual task(s)" in plain.output and "\ndom: 1 of" not in plain.output
