@@ -57,7 +57,9 @@ async def capture_pages(browser: Browser, refs: Iterable[PageRef], profile: Rend
             bar.update(1)
             bar.set_postfix(failed=sum(1 for r in results if r is not None and not r.ok))
 
-    with serve_pages(refs) as urls:
-        await asyncio.gather(*(one(i, r, urls[r.id]) for i, r in enumerate(refs)))
-    bar.close()
+    try:
+        with serve_pages(refs) as urls:
+            await asyncio.gather(*(one(i, r, urls[r.id]) for i, r in enumerate(refs)))
+    finally:  # a cancelled run (Ctrl-C) or a folder that cannot be served leaves no bar behind
+        bar.close()
     return [r for r in results if r is not None]
