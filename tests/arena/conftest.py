@@ -10,6 +10,7 @@ import contextlib
 import pytest
 
 from webgauge.arena.agents.oracle import OracleAgent
+from webgauge.arena.agents.pointer_oracle import PointerOracle
 from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.core.effects import check_effects
@@ -43,16 +44,16 @@ def connection_counter():
 
 @pytest.fixture(scope="session")
 def heldout_oracle_seeds() -> list[int]:
-    """Two held-out seeds of a test secret: the element-id oracle plays every family at the first
-    (tests/arena/test_heldout_oracle.py), the pointer-only oracle at the second (tests/arena/test_modes.py)."""
+    """Held-out seeds of a test secret: the pointer-only oracle plays every family at the first
+    (tests/arena/test_heldout_oracle.py)."""
     from webgauge.arena.tasks.heldout import heldout_seeds
 
-    return heldout_seeds(b"heldout-oracle-test-secret-0123456789", 2)
+    return heldout_seeds(b"heldout-oracle-test-secret-0123456789", 1)
 
 
 #: The public seeds the element-id oracle plays at: each family at one of them, in turn along the
-#: family list (a second public world adds nothing the held-out worlds do not: every family is also
-#: played in a held-out world, by element id and pointer-only).
+#: family list (a second public world adds nothing the held-out world does not: every family is also
+#: played in a held-out world, pointer-only, by the same script through the same element table).
 PUBLIC_ORACLE_SEEDS = (0, 1)
 
 
@@ -126,12 +127,13 @@ def oracle_steps():
 @pytest.fixture
 def solve_with_oracle(browser, arena, page_pool):
     """``await solve_with_oracle(tasks)`` plays each task's oracle (two workers, on pages of the
-    module's pool: cleared pages of its earlier tests) and returns
+    module's pool: cleared pages of its earlier tests; ``pointer_only=True``: the pointer-only oracle,
+    in screenshot mode, within that mode's budget) and returns
     ``(records, failed)``: the episode record per task id, and for every task that did not
     succeed, or had a validator error, a rejected step or a forbidden effect, its
     ``(success, validator errors + rejected step results, forbidden violations)``."""
 
-    async def run(tasks, workers: int = 2):
+    async def run(tasks, workers: int = 2, pointer_only: bool = False):
         queue, records = list(tasks), {}
 
         async def worker():
@@ -139,7 +141,8 @@ def solve_with_oracle(browser, arena, page_pool):
             try:
                 while queue:
                     t = queue.pop(0)
-                    rec, _ = await play(env, OracleAgent(t), t, keep_dom=False)
+                    agent = PointerOracle(t, env) if pointer_only else OracleAgent(t)
+                    rec, _ = await play(env, agent, t, keep_dom=False)
                     records[t.id] = rec
             finally:
                 await env.close()

@@ -1,7 +1,8 @@
 """Equal terms for every observation mode: screenshot mode is enforced (no element ids, ids salted
 per episode), the browser's native pickers are visible in the screenshot (an open <select>, a file
-chooser), the pointer-only oracle solves every family within the screenshot mode's budget, and in dom
-mode (no screenshot, so no pointing) only the visual families need a pointer step."""
+chooser), the pointer-only oracle solves within the screenshot mode's budget (every family, in a held-out
+world: tests/arena/test_heldout_oracle.py), and in dom mode (no screenshot, so no pointing) only the visual
+families need a pointer step."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from webgauge.arena.modes import check_modes
 from webgauge.arena.tasks import FAMILIES, build_tasks
 
 # every mode on a file chooser, an answer and a drag (a chart's reading: the check-modes CLI test below;
-# every family pointer-only: the slow test)
+# every family pointer-only: tests/arena/test_heldout_oracle.py)
 QUICK = ("forum.attach_file", "admin.count_status", "board.drag")
 
 
@@ -228,33 +229,14 @@ def test_without_pixels_only_visual_families_keep_a_pointer_step(world, heldout_
 @pytest.mark.browser
 async def test_element_id_oracle_solves_without_pixels_every_family_whose_script_points(browser, arena):
     """Each family that is not visual but whose script points or drags, played in dom mode (element ids,
-    no screenshot): solved within the budget, as the pointer-free families are by the held-out oracle."""
+    no screenshot): solved within the budget, as the pointer-free families are by the element-id oracle at
+    the public seeds."""
     tasks = [t for t in build_tasks((2,)) if not t.visual]
     pointing = _pointer_families(tasks, dom=False)
     assert {"board.drag", "board.multi_archive", "media.details_resize"} <= pointing
     rows, bad = await _check(browser, arena, [t for t in tasks if t.family in pointing], modes=("dom",))
     assert len(rows) == len(pointing) and not bad, bad
     assert all(r.mode == "dom" and r.agent == "oracle" for r in rows)
-
-
-@pytest.mark.slow
-@pytest.mark.timeout(7200)
-async def test_pointer_only_oracle_solves_every_family_within_the_screenshot_budget(browser, arena,
-                                                                                   heldout_oracle_seeds):
-    """All 58 families in screenshot mode (the element-id oracle is checked on every family elsewhere),
-    in held-out worlds: the second seed of ``heldout_oracle_seeds`` (the element-id oracle plays the
-    first). Played without the budget's cut, so the steps each family needs are printed (run with -s)."""
-    tasks = build_tasks((heldout_oracle_seeds[1],))
-    assert len({t.family for t in tasks}) == len(FAMILIES) == 58
-    rows, bad = await _check(browser, arena, tasks, workers=3, modes=("screenshot",), measure=True,
-                             on_result=lambda r: print(f"{r.family:30s} steps {r.steps:3d} budget {r.budget:3d} "
-                                                       f"ok {r.ok} max_steps "
-                                                       f"{next(t.max_steps for t in tasks if t.id == r.task_id)}",
-                                                       flush=True))
-    over_single_budget = [r.family for r in rows if r.steps > next(t.max_steps for t in tasks if t.id == r.task_id)]
-    print(f"pointer-only oracle: {sum(r.ok for r in rows)} of {len(rows)} within the screenshot budget; "
-          f"{len(over_single_budget)} families would exceed the element-id budget: {over_single_budget}")
-    assert len(rows) == 58 and not bad, bad
 
 
 def test_oracle_agent_keeps_its_mode():
