@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -193,9 +194,11 @@ def test_the_service_client_sends_every_call_of_a_thread_on_one_connection(conne
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_the_service_stops_at_once_on_sigint_or_sigterm_even_when_started_with_sigint_ignored(sig):
+@pytest.mark.parametrize("when", ["after_a_request", "at_its_first_line"])
+def test_the_service_stops_at_once_on_sigint_or_sigterm_even_when_started_with_sigint_ignored(sig, when):
     """A non-interactive shell starts background jobs with SIGINT ignored, and Python then raises no
-    KeyboardInterrupt: the service installs its own handlers, so Ctrl-C and SIGTERM both stop it."""
+    KeyboardInterrupt: the service installs its own handlers, so Ctrl-C and SIGTERM both stop it,
+    also when they come as soon as it prints its first line (its handlers are in place before)."""
     import signal
     import subprocess
     import sys
@@ -205,17 +208,23 @@ def test_the_service_stops_at_once_on_sigint_or_sigterm_even_when_started_with_s
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
-        lines = []
-        while not any(line.startswith("control API:") for line in lines):
-            line = proc.stdout.readline()
-            assert line, f"the service did not start: {proc.stderr.read()[-2000:]}"
-            lines.append(line)
-        url = next(line for line in lines if line.startswith("control API:")).split()[2]
-        assert call(url, "GET", "/v1/version")[0] == 200
+        lines = [proc.stdout.readline()]
+        # its handlers are in place when it prints its first line: the mask of signals it catches says so
+        caught = int(next(x for x in Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+                          if x.startswith("SigCgt:")).split()[1], 16)
+        assert lines[0].startswith("apps:"), f"the service did not start: {proc.stderr.read()[-2000:]}"
+        assert caught >> (getattr(signal, sig) - 1) & 1, f"{sig} not caught yet when the service printed its address"
+        if when == "after_a_request":
+            while not any(line.startswith("control API:") for line in lines):
+                line = proc.stdout.readline()
+                assert line, f"the service did not start: {proc.stderr.read()[-2000:]}"
+                lines.append(line)
+            url = next(line for line in lines if line.startswith("control API:")).split()[2]
+            assert call(url, "GET", "/v1/version")[0] == 200
         t0 = time.monotonic()
         proc.send_signal(getattr(signal, sig))
         out, _ = proc.communicate(timeout=8)
-        assert proc.returncode == 0 and "stopped" in out and time.monotonic() - t0 < 5
+        assert proc.returncode == 0 and "stopped" in out and time.monotonic() - t0 < 5, (proc.returncode, out)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -5,6 +5,7 @@ Every command is a call into :mod:`webgauge.arena` with the same keywords.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -138,28 +139,31 @@ def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
             key = load_secret(secret)
         except (OSError, ValueError) as exc:
             raise click.BadParameter(str(exc), param_hint="--secret") from None
-    with ArenaService(slots, secret=key, app_port=port, control_port=control_port,
-                      lease_timeout=lease_timeout) as srv:
+    # the handlers are in place before the service prints its address: a caller may signal it at once
+    with _stop_signals() as stop, ArenaService(slots, secret=key, app_port=port, control_port=control_port,
+                                               lease_timeout=lease_timeout) as srv:
         click.echo(f"apps:        {srv.app_url}/e/<slot episode>/", )
         click.echo(f"control API: {srv.control_url}  (API v1: GET /v1/version; {slots} slots; "
                    f"held-out: {'yes' if key else 'no'})")
         click.echo(f"BrowserGym:  export WEBGAUGE_ARENA_URL={srv.control_url}", )
-        _wait_for_stop_signal()
+        while not stop.wait(1.0):
+            pass
         click.echo("stopped")
 
 
-def _wait_for_stop_signal() -> None:
-    """Block until SIGINT (Ctrl-C) or SIGTERM. Both handlers are installed explicitly: a process
-    started in the background by a non-interactive shell inherits SIGINT ignored, and Python then
-    never raises KeyboardInterrupt, so a ``time.sleep`` loop would only die by SIGKILL."""
+@contextlib.contextmanager
+def _stop_signals():
+    """An event set by SIGINT (Ctrl-C) or SIGTERM while the block runs. Both handlers are installed
+    explicitly: a process started in the background by a non-interactive shell inherits SIGINT
+    ignored, and Python then never raises KeyboardInterrupt, so a ``time.sleep`` loop would only
+    die by SIGKILL."""
     import signal
     import threading
 
     stop = threading.Event()
     old = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        while not stop.wait(1.0):
-            pass
+        yield stop
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
