@@ -18,9 +18,9 @@ APPS = sorted({k.split(".")[0] for k in FAMILIES})
 
 
 @pytest.mark.parametrize("app", APPS)
-async def test_pointer_only_oracle_solves_every_family_in_heldout_worlds(solve_with_oracle, heldout_oracle_seeds,
+async def test_pointer_only_oracle_solves_every_family_in_heldout_worlds(solve_with_oracle, heldout_oracle_seed,
                                                                           app):
-    seed = heldout_oracle_seeds[0]
+    seed = heldout_oracle_seed
     assert seed >= 2**64, seed  # a secret seed, not a public one
     tasks = build_tasks((seed,), families=[k for k in FAMILIES if k.split(".")[0] == app])
     assert tasks and {t.seed for t in tasks} == {seed}

@@ -209,11 +209,11 @@ def test_the_service_stops_at_once_on_sigint_or_sigterm_even_when_started_with_s
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     try:
         lines = [proc.stdout.readline()]
+        assert lines[0].startswith("apps:"), f"the service did not start: {proc.stderr.read()[-2000:]}"
         # its handlers are in place when it prints its first line: the mask of signals it catches says so
         caught = int(next(x for x in Path(f"/proc/{proc.pid}/status").read_text().splitlines()
                           if x.startswith("SigCgt:")).split()[1], 16)
-        assert lines[0].startswith("apps:"), f"the service did not start: {proc.stderr.read()[-2000:]}"
-        assert caught >> (getattr(signal, sig) - 1) & 1, f"{sig} not caught yet when the service printed its address"
+        assert (caught >> (getattr(signal, sig) - 1)) & 1, f"{sig} not caught yet when the service printed its address"
         if when == "after_a_request":
             while not any(line.startswith("control API:") for line in lines):
                 line = proc.stdout.readline()
