@@ -131,7 +131,7 @@ def solve_with_oracle(browser, arena, page_pool):
     in screenshot mode, within that mode's budget) and returns
     ``(records, failed)``: the episode record per task id, and for every task that did not
     succeed, or had a validator error, a rejected step or a forbidden effect, its
-    ``(success, validator errors + rejected step results, forbidden violations)``."""
+    ``(success, validator errors + rejected steps told in full, forbidden violations)``."""
 
     async def run(tasks, workers: int = 2, pointer_only: bool = False):
         queue, records = list(tasks), {}
@@ -150,12 +150,25 @@ def solve_with_oracle(browser, arena, page_pool):
         await asyncio.gather(*(worker() for _ in range(workers)))
         failed = {}
         for tid, rec in records.items():
-            rejected = [s.result for s in rec.steps if s.result.get("rejected")]
+            rejected = [_rejection(rec.steps, i) for i, s in enumerate(rec.steps) if s.result.get("rejected")]
             if not rec.success or rec.validator_errors or rejected or rec.forbidden_violations:
                 failed[tid] = (rec.success, rec.validator_errors + rejected, rec.forbidden_violations)
         return records, failed
 
     return run
+
+
+def _rejection(steps, i: int) -> str:
+    """A rejected step told in full (pytest shortens dicts): its action, target, rejection and error,
+    and the step before it (its action and where its time went), which left the page the step saw."""
+    s = steps[i]
+    target = s.result.get("target") or {}
+    line = (f"step {s.step} {s.kind} {s.action.get('pointer', '')} on {target.get('tag')} {target.get('name')!r}: "
+            f"{s.result['rejected']}: {s.result.get('error', '')}")
+    if i:
+        p = steps[i - 1]
+        line += f" (after step {p.step} {p.kind} {p.action.get('pointer', '')}, timings {p.timings_ms})"
+    return line
 
 
 @pytest.fixture(scope="session")

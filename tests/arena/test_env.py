@@ -81,6 +81,9 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
                                 " document.body.appendChild(d); }")
         out = await env.step(Action("pointer", pointer="click", x=0.5, y=0.5, screenshot_hash=obs.screenshot_hash))
         assert out.info["result"]["rejected"] == "stale"
+        # the rejection names what differs and what the change watch saw
+        assert "(pixels differ; seen: " in out.info["result"]["error"], out.info["result"]
+        assert "mutation" in out.info["result"]["error"].split("seen: ")[1], out.info["result"]
         assert env.final_diff().empty
         # the "Cancel" opener is not declared irreversible: it only opens the confirm dialog
         obs = out.observation

@@ -147,7 +147,8 @@ class EnvGuards(EnvState):
         if aimed != current:  # the short token binds like the hash: another observation's token is stale
             raise _Rejected("stale", "the pointer action was aimed at a screenshot that is not the current "
                             "observation; act on the latest screenshot")
-        if await self._unchanged_since_observation():  # nothing that can change a pixel happened: no screenshot
+        seen = await self._changes_since_observation()
+        if not seen:  # nothing that can change a pixel happened: no screenshot
             self.stale_checks["watch"] += 1
             return
         self.stale_checks["screenshot"] += 1
@@ -161,15 +162,28 @@ class EnvGuards(EnvState):
 
             same = caret_only_change(page_png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
         if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
-            raise _Rejected("stale", "the page changed since the screenshot (navigation, scroll, animation or "
-                            "dialog); look again before pointing")
+            differs = [what for what, changed in (("pixels", not same), ("scroll", tuple(scroll) != tuple(obs.scroll)),
+                                                  ("document", page.navigation_id != obs.navigation_id)) if changed]
+            raise _Rejected("stale", f"the page changed since the screenshot ({', '.join(differs)} differ; seen: "
+                            f"{', '.join(seen)}); look again before pointing")
+
+    async def _changes_since_observation(self) -> list[str]:
+        """What the change watch saw since the observation that can change a pixel or a box (mutation,
+        scroll, resize, load, animation, navigation, a new dialog, ...); empty: nothing. ``["no watch"]``
+        without one (then anything may have changed)."""
+        page = self._live_page
+        if not self.watch_changes:
+            return ["no watch"]
+        if page.navigation_id != self._obs_now.navigation_id:
+            return ["navigation"]
+        if len(page.dialogs) != self._dialogs_seen:
+            return ["dialog"]
+        return list(await page.changes_since_watch())
 
     async def _unchanged_since_observation(self) -> bool:
         """Did the change watch see nothing since the observation that can change a pixel or a box
         (no mutation, scroll, resize, load, animation, navigation or new dialog)? False without a watch."""
-        page = self._live_page
-        return (self.watch_changes and page.navigation_id == self._obs_now.navigation_id
-                and len(page.dialogs) == self._dialogs_seen and not await page.changes_since_watch())
+        return not await self._changes_since_observation()
 
     def is_irreversible(self, el: Element | None) -> bool:
         """Is ``el`` (an element of the current observation) a control its app declares irreversible?"""
