@@ -161,9 +161,9 @@ class EnvGuards(EnvState):
             from ..core.caret import FOCUSED_TEXT_BOX_JS, caret_only_change
 
             same = caret_only_change(page_png, png, await page.evaluate(FOCUSED_TEXT_BOX_JS), obs.device_scale_factor)
-        if not same or page.navigation_id != obs.navigation_id or tuple(scroll) != tuple(obs.scroll):
-            differs = [what for what, changed in (("pixels", not same), ("scroll", tuple(scroll) != tuple(obs.scroll)),
-                                                  ("document", page.navigation_id != obs.navigation_id)) if changed]
+        differs = [what for what, changed in (("pixels", not same), ("scroll", tuple(scroll) != tuple(obs.scroll)),
+                                              ("document", page.navigation_id != obs.navigation_id)) if changed]
+        if differs:
             raise _Rejected("stale", f"the page changed since the screenshot ({', '.join(differs)} differ; seen: "
                             f"{', '.join(seen)}); look again before pointing")
 
