@@ -548,8 +548,8 @@ class _Observed(EnvHooks):
 @pytest.mark.browser
 async def test_observations_captured_at_once_are_the_ones_a_settle_first_gives(browser, arena):
     """The oracle's episodes on the arena's own pages, played with captures taken at once and with
-    every capture settled first: most observations are taken at once, and each shows the very
-    pixels and element table the settled capture shows."""
+    every capture settled first: most observations are taken at once (a new document's first with the
+    watch it armed at its load), and each shows the very pixels and element table the settled capture shows."""
     tasks = [t for t in build_tasks((0,)) if t.family in ("shop.buy_variant", "shop.cancel_order", "work.revoke_key")]
     seen = {}
     for at_once in (True, False):
@@ -565,7 +565,10 @@ async def test_observations_captured_at_once_are_the_ones_a_settle_first_gives(b
         seen[at_once] = observed.seen
         if at_once:
             assert counts["at once"] > counts["settled first"], counts
+            # the start pages and the pages a step opened: their watch armed itself at their load
+            assert counts["of those, armed at load"] >= len(tasks), counts
         else:
             assert counts["at once"] == 0 and counts["settled first"] > 0, counts
+            assert counts["of those, armed at load"] == 0, counts
     assert len(seen[True]) == len(seen[False]) > 10
     assert seen[True] == seen[False]

@@ -439,7 +439,9 @@ async def test_tracking_new_documents_starts_the_watch_before_the_pages_own_scri
             born, last = await page.run_in_watch(
                 "() => window.__wgWatch ? [window.__wgWatch.born, window.__wgWatch.last] : null", {})
             assert born < last
-            assert await page.changes_since_watch() == ["unarmed"]  # tracking only
+            # armed as the document loaded (no capture armed it), and said so before the load was reported
+            assert page._watches[page._page].armed_at_load
+            assert await page.changes_since_watch() == []
             await page.wait_for_timeout(350)
             quiet = await settle(page._page, run_js=page.run_in_watch, stable_frames=1, quiet_ms=300,
                                  quiet_cap_ms=5000, timeout=8.0)
@@ -473,5 +475,73 @@ async def test_settle_in_the_watch_world_counts_quiet_from_the_last_mutation(are
         assert fresh.settled and fresh.frames >= 3
         assert await page.evaluate("() => typeof window.__wgWatch") == "undefined"  # the page cannot see it
         assert await page.evaluate(_settle_js(), {"probe": True, "budgetMs": 0}) is not None
+    finally:
+        await page.close()
+
+
+LATE = """<!doctype html><body style="margin:0"><p id="a" style="font-size:40px">first</p>
+<script>window.addEventListener('load', () => setTimeout(() => {
+  document.getElementById('a').textContent = 'after load'; }, 20));</script></body>"""
+
+SLOW_IMAGE = """<!doctype html><body style="margin:0"><p>text</p><img src="dot.svg" width="40" height="40"></body>"""
+DOT = """<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18"/></svg>"""
+
+
+async def _tracked_page(browser, width: int = 640, height: int = 400):
+    page = await browser.new_page(RenderProfile(width=width, height=height))
+    page.fast_screenshots = True
+    await page.track_new_documents()
+    return page
+
+
+async def test_first_capture_of_a_loaded_document_needs_no_arm_and_shows_the_same_page(arena_browser, site):
+    """A tab that tracks new documents arms its watch at each document's load: the first capture after
+    it sends screenshot, table and check at once and keeps them; the next capture arms itself, and
+    shows the same pixels and elements."""
+    page = await _tracked_page(arena_browser)
+    try:
+        for n in (1, 2):  # every new document of the tab
+            await page.goto(site.url("index.html"), on_commit=page.enter_new_document)
+            first = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+            assert page.captures_at_load == n
+            again = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+            assert page.captures_at_load == n  # armed by that capture, not at the load
+            assert np.array_equal(_pixels(first.png), _pixels(again.png))
+            assert [(e.id, e.box, e.text) for e in first.elements] == [(e.id, e.box, e.text) for e in again.elements]
+            assert await page.changes_since_watch() == []
+    finally:
+        await page.close()
+
+
+async def test_a_change_after_the_load_is_not_missed_by_the_capture_armed_at_load(arena_browser, site):
+    """A page that changes 20 ms after its load: the capture sent at once is dropped (the watch marked
+    the mutation) and the page is captured as it is after the change."""
+    site.add("/late.html", LATE)
+    page = await _tracked_page(arena_browser)
+    try:
+        await page.goto(site.url("late.html"), on_commit=page.enter_new_document)
+        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert page.captures_at_load == 0
+        assert [e.text for e in snap.elements if e.tag == "p"] == ["after load"]
+        later = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert np.array_equal(_pixels(snap.png), _pixels(later.png))
+    finally:
+        await page.close()
+
+
+async def test_a_document_armed_while_it_loads_is_not_armed_again_at_its_load(arena_browser, site):
+    """A capture's arm before the load event (an image still loading) stands: what the load brings is a
+    change since that arm, not forgotten by an arm at the load."""
+    site.add("/slow.html", SLOW_IMAGE)
+    site.add("/dot.svg", DOT)
+    page = await _tracked_page(arena_browser)
+    page.delay_requests("*dot.svg", 1500)
+    try:
+        await page.goto(site.url("slow.html"), timeout=2.0, on_commit=page.enter_new_document)
+        assert await page.evaluate("() => document.readyState") != "complete"
+        await page.watch_changes()
+        await page._page.wait_for_load_state("load", timeout=10_000)
+        assert "load" in await page.changes_since_watch()
+        assert not page._watches[page._page].armed_at_load
     finally:
         await page.close()

@@ -13,7 +13,17 @@ from importlib import resources
 from typing import Any
 
 from .profile import RenderProfile
-from .settle import SETTLE_TIMEOUT, STABLE_FRAMES, SettleReport, probe_layout, settle, settled_now
+from .settle import (
+    SETTLE_TIMEOUT,
+    STABLE_FRAMES,
+    SettleReport,
+    _settle_js,
+    now_arg,
+    now_report,
+    probe_layout,
+    settle,
+    settled_now,
+)
 from .snapshot import Element, Snapshot, element_id
 
 __all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_png_size", "consistency_problems",
@@ -28,8 +38,6 @@ def _capture_js() -> str:
 @lru_cache(maxsize=1)
 def _capture_and_probe_js() -> str:
     """The element table and, right after it in the same task, the layout probe (one round trip)."""
-    from .settle import _settle_js
-
     return (f"async (opts) => [({_capture_js().strip()})(opts), "
             f"await ({_settle_js().strip()})({{probe: true, budgetMs: 0}})]")
 
@@ -114,25 +122,47 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
         else:
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     try:
-        raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
         # the table comes back while the screenshot still waits for its frame: parsed meanwhile
-        data = json.loads(raw_table)
-        elements: list[Element] = []
-        for raw in data["elements"]:
-            path = raw.pop("path")
-            parent_path = raw.pop("parent_path")
-            x, y, w, h = (float(v) for v in raw.pop("box"))
-            elements.append(Element(
-                id=element_id(path, id_salt), path=path,
-                parent=element_id(parent_path, id_salt) if parent_path else None, box=(x, y, w, h), **raw))
+        data, elements, after = await _element_table(page, max_elements, id_salt)
     except BaseException:
-        if shot is not None:  # no screenshot left running behind the table's error
-            shot.cancel()
-            with contextlib.suppress(BaseException):
-                await shot
+        await _cancel(shot)  # no screenshot left running behind the table's error
         raise
     if shot is not None:
         png = await shot
+    return _snapshot(page, profile, data, elements, png, full_page=full_page, before=before, after=after,
+                     warnings=warnings, max_elements=max_elements)
+
+
+async def _element_table(page: Any, max_elements: int, id_salt: str) -> tuple[dict[str, Any], list[Element],
+                                                                                 dict[str, Any]]:
+    """The element table (its raw data and elements) and the layout probe taken right after it."""
+    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+    data = json.loads(raw_table)
+    elements: list[Element] = []
+    for raw in data["elements"]:
+        path = raw.pop("path")
+        parent_path = raw.pop("parent_path")
+        x, y, w, h = (float(v) for v in raw.pop("box"))
+        elements.append(Element(
+            id=element_id(path, id_salt), path=path,
+            parent=element_id(parent_path, id_salt) if parent_path else None, box=(x, y, w, h), **raw))
+    return data, elements, after
+
+
+async def _cancel(*jobs: asyncio.Future[Any] | None) -> None:
+    for job in jobs:
+        if job is not None and not job.done():
+            job.cancel()
+        if job is not None:
+            with contextlib.suppress(BaseException):
+                await job
+
+
+def _snapshot(page: Any, profile: RenderProfile, data: dict[str, Any], elements: list[Element], png: bytes, *,
+              full_page: bool, before: SettleReport, after: dict[str, Any], warnings: list[str],
+              max_elements: int) -> tuple[Snapshot, list[str]]:
+    """The snapshot of an element table and screenshot, and the problems found against the settled
+    state ``before`` (the page changed between it, the screenshot and the table's probe ``after``)."""
     if data["truncated"]:
         warnings.append(f"element table truncated at {max_elements} of {data['total']} elements")
     if data.get("ready_state") != "complete":
@@ -166,7 +196,8 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                                                       Awaitable[bytes]] | None = None,
                        id_salt: str = "",
                        verify: Callable[[int], Awaitable[list[str]]] | None = None,
-                       settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
+                       settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+                       settle_loaded_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
                        ) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
@@ -198,6 +229,13 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     captured as above. The snapshot kept shows a state that held, unchanged, from the last mutation
     to the end of the quiet period and a frame beyond (the screenshot's), which is what the settle
     waits for; it only comes sooner.
+
+    ``settle_loaded_in`` (with ``verify``), for the first capture of a document whose change watch armed
+    itself at the document's load (:meth:`~webgauge.browser.cdp.ChangeWatch.check_armed_at_load`),
+    goes one round trip further: the screenshot (of the unscrolled viewport), the element table and
+    the settle check are sent at once, with no arm before them, since the load event armed the watch
+    before the browser reported it. The capture is kept when the check finds the page still,
+    unscrolled and armed at its load, and ``verify`` finds no change since; else it is taken as above.
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -215,10 +253,18 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
             await asyncio.sleep(0.005)
         if not (pending and pending()):
             try:
-                quick = await asyncio.wait_for(_capture_now(
-                    page, profile, max_elements=max_elements, timeout=limit, max_full_page_height=max_full_page_height,
-                    viewport_screenshot=viewport_screenshot, settle_armed_in=settle_armed_in, id_salt=id_salt,
-                    quiet_ms=quiet_ms, verify=verify, pending=pending), limit)
+                quick = None
+                if settle_loaded_in is not None:
+                    quick = await asyncio.wait_for(_capture_loaded(
+                        page, profile, max_elements=max_elements, viewport_screenshot=viewport_screenshot,
+                        settle_loaded_in=settle_loaded_in, id_salt=id_salt, quiet_ms=quiet_ms, verify=verify,
+                        pending=pending), limit)
+                if quick is None:
+                    quick = await asyncio.wait_for(_capture_now(
+                        page, profile, max_elements=max_elements, timeout=limit,
+                        max_full_page_height=max_full_page_height, viewport_screenshot=viewport_screenshot,
+                        settle_armed_in=settle_armed_in, id_salt=id_salt, quiet_ms=quiet_ms, verify=verify,
+                        pending=pending), limit)
             except asyncio.TimeoutError:  # settled and captured below; said in the snapshot's warnings
                 quick, late = None, f"a capture taken at once did not finish within {limit:.1f}s"
             if quick is not None:
@@ -277,6 +323,44 @@ async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, 
     snap, problems = await _read(page, profile, full_page=False, max_elements=max_elements, with_screenshot=True,
                                  timeout=timeout, max_full_page_height=max_full_page_height, before=now,
                                  viewport_screenshot=viewport_screenshot, id_salt=id_salt)
+    if problems or await verify(quiet_ms):
+        return None
+    if pending and pending():  # a request started during the capture: its answer may change the page
+        return None
+    return snap
+
+
+#: The view of a document as it loads, unscrolled and unzoomed (no animation running): the clip of
+#: a screenshot sent before the page is asked (:func:`_capture_loaded`; kept only if the page says so).
+_UNSCROLLED: dict[str, Any] = {"running": 0, "vv": [0, 0, 1]}
+
+
+async def _capture_loaded(page: Any, profile: RenderProfile, *, max_elements: int,
+                          viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]],
+                          settle_loaded_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]],
+                          id_salt: str, quiet_ms: int, verify: Callable[[int], Awaitable[list[str]]],
+                          pending: Callable[[], list[str]] | None = None) -> Snapshot | None:
+    """A viewport capture of a document whose change watch armed itself at its load: screenshot,
+    element table and settle check sent at once (no arm first: the load came before the browser told
+    of it, and so before the screenshot's frame), kept when the check finds the page still, unscrolled
+    and armed at its load, and ``verify`` finds no change since the load to the end of the quiet
+    period; None: capture it with an arm of its own (:func:`_capture_now`)."""
+    shot = asyncio.ensure_future(viewport_screenshot(_UNSCROLLED))
+    check = asyncio.ensure_future(settle_loaded_in(_settle_js(), now_arg(quiet_ms, tracker=True)))
+    try:
+        data, elements, after = await _element_table(page, max_elements, id_salt)
+        res = await check
+        png = await shot
+    except BaseException:
+        await _cancel(shot, check)
+        raise
+    now = now_report(res)
+    vv = now.view.get("vv") if now.view else None
+    if not (res.get("armed_at_load") and now.settled and vv is not None
+            and [float(v) for v in vv] == [0.0, 0.0, 1.0]):
+        return None
+    snap, problems = _snapshot(page, profile, data, elements, png, full_page=False, before=now, after=after,
+                               warnings=[], max_elements=max_elements)
     if problems or await verify(quiet_ms):
         return None
     if pending and pending():  # a request started during the capture: its answer may change the page

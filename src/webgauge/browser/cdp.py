@@ -103,6 +103,8 @@ async def flush_cookie_writes(cdp: Any) -> None:
 
 
 _WORLD = "webgauge-change-watch"
+#: The binding through which a tracker says it armed itself at its document's load (only its world has it).
+_LOADED_BINDING = "__wgLoaded"
 
 _CANVAS_SIG_JS = """var __wgView = () => [scrollX, scrollY, innerWidth, innerHeight].join(',');
 var __wgCanvasSig = async () => {
@@ -167,12 +169,29 @@ true; });
 
 _TRACK_JS = _CANVAS_SIG_JS + _TRACKER_JS + ", 'tracking'"
 
+#: Made with the tracker in every new document of a tab that tracks them (:meth:`ChangeWatch.track_new_documents`):
+#: the watch armed as the document's load event begins (this listener is the first: the world is made
+#: before the page's scripts run), unless a capture armed it before (a document captured while it
+#: loaded), and told through the binding before the browser reports the load: the first capture after
+#: it may then send its screenshot with no arm of its own first (:meth:`ChangeWatch.check_armed_at_load`).
+#: The page's own load handlers run after this, and what they change is marked. A canvas needs an
+#: async fingerprint at the arm: that document is armed by its capture.
+_ARM_AT_LOAD_JS = """(() => {
+  const s = window.__wgWatch;
+  window.addEventListener('load', () => {
+    if (s.armed || document.querySelector('canvas')) return;
+    if (s.mo.takeRecords().length) s.mutated();
+    s.dirty = []; s.view = __wgView(); s.canvas = ''; s.armed = true; s.atLoad = true;
+    if (typeof """ + _LOADED_BINDING + """ === 'function') """ + _LOADED_BINDING + """('armed');
+  });
+})()"""
+
 _ARM_FN = """async () => {
   const s = """ + _TRACKER_JS + """;
   if (s.mo.takeRecords().length) s.last = performance.now();
   s.dirty = []; s.nav = false; s.submit = null; s.view = __wgView(); s.canvas = await __wgCanvasSig();
-  const again = s.armed;
-  s.armed = true;
+  const again = s.armed && !s.atLoad;
+  s.armed = true; s.atLoad = false;
   return again ? 'rearmed' : 'armed';
 }"""
 
@@ -234,6 +253,11 @@ class ChangeWatch:
         self._frame_id: str | None = None
         #: the tab's own navigation count when last used (kept by the caller, see ``arm(new_document)``)
         self.navigation_id: int | None = None
+        self._armed_ctx: int | None = None  # the world (document) this watch last armed in
+        self._loaded_ctx: int | None = None  # the last world (document) whose tracker armed itself at its load
+        #: the current document (since its world was found) started a fetch/XHR: it renders what comes
+        #: back, likely after its load (its first capture arms the watch itself, see armed_at_load)
+        self.fetched_in_document = False
         self._fetches: set[str] = set()  # ids of the page's fetch/XHR requests still in flight
         self._net_on = False
         self._page_on = False  # Page domain enabled on the session
@@ -244,7 +268,7 @@ class ChangeWatch:
         """Forget the tab's documents, requests and windows (the tab is reused as a new one): the
         handlers and domains this watch turned on stay on its CDP session, once, rather than a new
         watch adding its own beside them for every episode the tab serves."""
-        self._ctx_id = self.navigation_id = None
+        self._ctx_id = self.navigation_id = self._armed_ctx = self._loaded_ctx = None
         self._fetches.clear()
         self.windows_opened = 0
         return self
@@ -265,6 +289,7 @@ class ChangeWatch:
         def sent(e: dict[str, Any]) -> None:
             if e.get("type") in ("Fetch", "XHR"):
                 self._fetches.add(e["requestId"])
+                self.fetched_in_document = True
 
         def done(e: dict[str, Any]) -> None:
             self._fetches.discard(e.get("requestId"))
@@ -297,6 +322,7 @@ class ChangeWatch:
         if self._ctx_id is not None and not new_document:
             return self._ctx_id
         self._ctx_id = None
+        self.fetched_in_document = False
         if self._frame_id is None:  # the main frame keeps its id across the tab's navigations
             self._frame_id = (await self.cdp.send("Page.getFrameTree"))["frameTree"]["frame"]["id"]
         world = await self.cdp.send("Page.createIsolatedWorld", {"frameId": self._frame_id, "worldName": _WORLD,
@@ -324,7 +350,16 @@ class ChangeWatch:
         with the world's name; :meth:`_world` then finds that world): no round trip at commit,
         and mutations are counted from the document's first node."""
         await self._enable_page()  # the browser runs such scripts only with it on
-        await self.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": _TRACK_JS, "worldName": _WORLD})
+
+        def loaded(e: dict[str, Any]) -> None:  # the tracker armed itself at its document's load
+            if e.get("name") == _LOADED_BINDING:
+                self._loaded_ctx = e.get("executionContextId")
+
+        self.cdp.on("Runtime.bindingCalled", loaded)
+        await self.cdp.send("Runtime.enable")  # a binding reaches this session only with it on
+        await self.cdp.send("Runtime.addBinding", {"name": _LOADED_BINDING, "executionContextName": _WORLD})
+        await self.cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": f"{_TRACK_JS};\n{_ARM_AT_LOAD_JS}",
+                                                                        "worldName": _WORLD})
 
     async def track(self, new_document: bool = False) -> None:
         """Start tracking the current document's mutations (without arming the stale check):
@@ -349,12 +384,39 @@ class ChangeWatch:
         screenshot shows. ``new_document``: the tab navigated since the last arm (the caller saw
         it), so its world is made at once instead of after a failed round trip in the old one."""
         await self._in_world(_ARM_JS, new_document)
+        self._armed_ctx = self._ctx_id
+
+    @property
+    def armed_at_load(self) -> bool:
+        """Did the current document's tracker arm itself at the document's load (it said so through
+        its binding, in a tab that :meth:`track_new_documents`), with no capture armed or checked in
+        it since, and no fetch/XHR of its own seen (whose answer it renders after its load, as a
+        client-rendered page does)? Its first capture may then send its screenshot at once: the
+        arm came before the browser reported the load, so before any frame drawn after it."""
+        return (self._ctx_id is not None and self._loaded_ctx == self._ctx_id and self._ctx_id != self._armed_ctx
+                and not self.fetched_in_document)
+
+    async def check_armed_at_load(self, fn_js: str, arg: Any) -> Any:
+        """``fn_js(arg)`` in the watch's world of the current document, without arming, its answer (an
+        object) with ``armed_at_load``: whether the tracker armed itself at the document's load and
+        nothing armed it since (a capture sent with this check is then checked against the load;
+        :func:`webgauge.browser.capture.capture_page`'s ``settle_loaded_in``)."""
+        js = (f"{_CANVAS_SIG_JS}(async () => {{ const r = await ({fn_js})({json.dumps(arg)}); "
+              "const s = window.__wgWatch; r.armed_at_load = !!(s && s.armed && s.atLoad); return r; })()")
+        await self._track_fetches()  # as an arm would: the steps after this capture wait on its fetches
+        self._armed_ctx = self._ctx_id  # once per document: its later captures arm the watch themselves
+        try:  # in this document only: a capture of the next one is taken afresh, not checked here
+            return await self._eval(js)
+        except _ContextGone as exc:
+            raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
     async def arm_then(self, fn_js: str, arg: Any, new_document: bool = False) -> Any:
         """:meth:`arm`, then ``fn_js(arg)`` in the watch's world, in one round trip (a capture taken at
         once arms the watch and asks whether the page is still together)."""
         js = f"{_CANVAS_SIG_JS}(async () => {{ await ({_ARM_FN})(); return await ({fn_js})({json.dumps(arg)}); }})()"
-        return await self._run(js, new_document)
+        out = await self._run(js, new_document)
+        self._armed_ctx = self._ctx_id
+        return out
 
     async def changes(self) -> list[str]:
         if self._ctx_id is None:

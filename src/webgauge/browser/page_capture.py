@@ -77,7 +77,9 @@ class PageCapture(PageState):
                                  full_page_screenshot=self.full_page_png if self.fast_full_page or stalled else None,
                                  id_salt=self.id_salt,
                                  verify=self._changes_until_quiet if watch and self.capture_at_once else None,
-                                 settle_armed_in=self.arm_and_run_in_watch if watch else None),
+                                 settle_armed_in=self.arm_and_run_in_watch if watch else None,
+                                 settle_loaded_in=self._check_armed_at_load
+                                 if watch and self.capture_at_once and self._armed_at_load() else None),
                     nav_before, remaining + 2.0)
             except _StuckAfterNavigation:
                 if attempt < 3 and deadline - loop.time() > 1:
@@ -266,6 +268,7 @@ class PageCapture(PageState):
     async def arm_and_run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
         """:meth:`watch_changes`, then ``js(arg)`` in the change-watch world, in one round trip."""
         watch, new_document = await self._watch()
+        self._checked_at_load = False
         return await watch.arm_then(js, arg, new_document=new_document)
 
     async def run_in_watch(self, js: str, arg: dict[str, Any]) -> Any:
@@ -274,11 +277,29 @@ class PageCapture(PageState):
         watch, new_document = await self._watch()
         return await watch.run(js, arg, new_document=new_document)
 
+    def _armed_at_load(self) -> bool:
+        """Did the active tab's change watch arm itself at its document's load, with no capture in it
+        since (:meth:`ChangeWatch.armed_at_load`; its world found at the document's commit)?"""
+        watch = self._watches.get(self._page)
+        return (watch is not None and self.tracks_new_documents and watch.armed_at_load
+                and watch.navigation_id == self._tab_navs.get(self._page, 0))
+
+    async def _check_armed_at_load(self, js: str, arg: dict[str, Any]) -> Any:
+        """``js(arg)`` in the change watch's world, with whether the watch armed itself at the document's
+        load (see :meth:`ChangeWatch.check_armed_at_load`); a capture kept on it is counted in
+        ``captures_at_load``."""
+        watch = self._watches[self._page]
+        res = await watch.check_armed_at_load(js, arg)
+        self._checked_at_load = bool(res.get("armed_at_load"))
+        return res
+
     async def _changes_until_quiet(self, quiet_ms: int) -> list[str]:
         """The check of a capture taken at once (see :func:`capture_page`'s ``verify``): none means it is kept."""
         watch = self._watches.get(self._page)
         changes = ["unarmed"] if watch is None else await watch.changes_until_quiet(quiet_ms)
         self.captures_at_once += not changes
+        self.captures_at_load += not changes and self._checked_at_load
+        self._checked_at_load = False
         return changes
 
     async def changes_since_watch(self) -> list[str]:

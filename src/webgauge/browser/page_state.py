@@ -34,6 +34,8 @@ class PageState:
     fast_full_page: bool
     capture_at_once: bool
     captures_at_once: int
+    captures_at_load: int  # of those, taken with no arm first (the watch armed itself at the document's load)
+    _checked_at_load: bool  # the last capture's check found the watch armed at the load (until its verify)
     _cdp: dict[Any, Any]  # Playwright page -> CDP session
     _watches: dict[Any, ChangeWatch]  # Playwright page -> ChangeWatch
     _tracking_sessions: set[Any]

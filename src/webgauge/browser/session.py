@@ -242,6 +242,8 @@ class LivePage(PageActions, PageCapture, PageReuse):
         # frames, and kept when nothing changed up to the end of its quiet period; how many were kept
         self.capture_at_once = True
         self.captures_at_once = 0
+        self.captures_at_load = 0
+        self._checked_at_load = False
         self._cdp = {}  # Playwright page -> CDP session
         self._watches = {}  # Playwright page -> ChangeWatch
         self._tracking_sessions = set()  # CDP sessions whose tab tracks changes from each document's creation

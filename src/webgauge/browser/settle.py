@@ -76,8 +76,18 @@ async def settled_now(page: Any, *, quiet_ms: int = 0,
     :func:`settle` would have waited for."""
     # in the change watch's world (``tracker``) a canvas is no reason to wait: the watch's check after
     # the capture compares the canvases' pixels with the arm's (webgauge.browser.cdp's _STILL_JS)
-    arg = {"now": True, "budgetMs": 200, "quietMs": quiet_ms, "tracker": run_js is not None}
+    arg = now_arg(quiet_ms, tracker=run_js is not None)
     res = await (run_js(_settle_js(), arg) if run_js is not None else page.evaluate(_settle_js(), arg))
+    return now_report(res)
+
+
+def now_arg(quiet_ms: int, *, tracker: bool) -> dict[str, Any]:
+    """The settle script's argument for :func:`settled_now` (``tracker``: run in the change watch's world)."""
+    return {"now": True, "budgetMs": 200, "quietMs": quiet_ms, "tracker": tracker}
+
+
+def now_report(res: dict[str, Any]) -> SettleReport:
+    """The :class:`SettleReport` of the settle script's answer in :func:`now_arg`'s mode."""
     size = (int(res["size"][0]), int(res["size"][1]))
     if not res["stable"]:
         found = (("images loading", res["images_pending"]), ("web fonts loading", res["fonts"] != "loaded"),

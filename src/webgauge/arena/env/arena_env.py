@@ -35,9 +35,12 @@ without a DOM mutation (a navigation that commits meanwhile makes the capture wa
 new document and take it again). A page that is already still (fonts, images, no animation,
 nothing that repaints unseen) is captured at once instead, and that capture is kept only when the
 change watch saw nothing from its arm to the end of the quiet period (``capture_at_once``;
-``env.captures`` counts both kinds). With an in-process server (``ArenaServer.client()``) state
-reads are direct calls that re-read only the tables written since the last read; an HTTP
-control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
+``env.captures`` counts both kinds). The first capture of a new document goes one round trip
+further: the watch armed itself as the document's load event began, and said so before the browser
+reported the load, so its screenshot, element table and settle check are sent at once (a document
+with a canvas, or one that fetches its data, is armed by its capture as before). With an in-process
+server (``ArenaServer.client()``) state reads are direct calls that re-read only the tables written
+since the last read; an HTTP control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
 ``env.reset_timings_ms``) say where the time went; ``bench/arena_bench.py`` prints their medians.
 
 For speed (issue 13) reset reuses the last episode's browser context, cleared as a fresh one
@@ -154,7 +157,9 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
         self._own_pool = pool is None
         self.pool = PagePool() if pool is None else pool
-        self.captures = {"at once": 0, "settled first": 0}  # how observations were captured
+        # how observations were captured (at once: with no armed watch before the screenshot when the watch
+        # armed itself at the document's load, the first capture of a document that needs no fetch)
+        self.captures = {"at once": 0, "of those, armed at load": 0, "settled first": 0}
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.moved_checks = {"watch": 0, "capture": 0}  # how irreversible targets were checked in place
         self.events = WorldEvents()

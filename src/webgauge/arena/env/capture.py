@@ -80,9 +80,10 @@ class SettleAndCapture(EnvState):
         assert self.page is not None
         for h in self.hooks:
             await h.before_observe(self)
-        at_once = self._live_page.captures_at_once
+        at_once, at_load = self._live_page.captures_at_once, self._live_page.captures_at_load
         snap, self._dialogs_seen = await self._capture_page(self.page)
         self.captures["at once" if self._live_page.captures_at_once > at_once else "settled first"] += 1
+        self.captures["of those, armed at load"] += self._live_page.captures_at_load > at_load
         approval = None
         if result.get("kind") == "request_approval":
             approval = "granted" if self.approved else "denied"
