@@ -545,3 +545,26 @@ async def test_a_document_armed_while_it_loads_is_not_armed_again_at_its_load(ar
         assert not page._watches[page._page].armed_at_load
     finally:
         await page.close()
+
+
+LATE_CANVAS = """<!doctype html><body style="margin:0"><canvas id="cv" width="200" height="100"></canvas>
+<script>const g = document.getElementById('cv').getContext('2d'); g.fillStyle = '#08f'; g.fillRect(10, 10, 50, 30);
+window.addEventListener('load', () => setTimeout(() => { g.fillStyle = '#f80'; g.fillRect(0, 0, 200, 100); }, 20));
+</script></body>"""
+
+
+async def test_a_canvas_repainted_after_the_load_is_not_missed_by_the_capture_armed_at_load(arena_browser, site):
+    """A canvas is fingerprinted when the watch arms itself at the load: one drawn before the load is
+    captured at once; one repainted 20 ms after it (no DOM mutation) is captured as repainted."""
+    site.add("/late-canvas.html", LATE_CANVAS)
+    page = await _tracked_page(arena_browser)
+    try:
+        await page.goto(site.url("canvas.html"), on_commit=page.enter_new_document)
+        await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert page.captures_at_load == 1
+        await page.goto(site.url("late-canvas.html"), on_commit=page.enter_new_document)
+        snap = await page.capture(with_aria=False, watch=True, stable_frames=1, quiet_ms=30)
+        assert page.captures_at_load == 1
+        assert tuple(_pixels(snap.png)[50, 100][:3]) == (255, 136, 0)  # the repaint, not the blue box's frame
+    finally:
+        await page.close()

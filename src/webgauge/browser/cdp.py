@@ -107,6 +107,25 @@ _WORLD = "webgauge-change-watch"
 _LOADED_BINDING = "__wgLoaded"
 
 _CANVAS_SIG_JS = """var __wgView = () => [scrollX, scrollY, innerWidth, innerHeight].join(',');
+// The same fingerprint at once (each canvas drawn onto one of ours, no await): the arm at the load event's.
+var __wgCanvasSigNow = () => {
+  const out = [];
+  for (const c of document.querySelectorAll('canvas')) {
+    try {
+      if (!c.width || !c.height) { out.push('empty'); continue; }
+      const ctx = new OffscreenCanvas(c.width, c.height).getContext('2d');
+      ctx.drawImage(c, 0, 0);
+      out.push(__wgPixelsSig(c, ctx));
+    } catch (e) { out.push('unreadable:' + Math.random()); }
+  }
+  return out.join(',');
+};
+var __wgPixelsSig = (c, ctx) => {
+  const d = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
+  let h1 = 0x811c9dc5 | 0, h2 = 0;
+  for (let i = 0; i < d.length; i++) { h1 = Math.imul(h1 ^ d[i], 16777619); h2 = (h2 + d[i] * (i + 1)) | 0; }
+  return c.width + 'x' + c.height + ':' + h1 + ':' + h2;
+};
 var __wgCanvasSig = async () => {
   // A fingerprint of every canvas's pixels (canvases repaint without DOM mutations). Read
   // through createImageBitmap: it never creates a context on the page's canvas.
@@ -118,10 +137,7 @@ var __wgCanvasSig = async () => {
       const ctx = new OffscreenCanvas(c.width, c.height).getContext('2d');
       ctx.drawImage(bmp, 0, 0);
       bmp.close();
-      const d = new Uint32Array(ctx.getImageData(0, 0, c.width, c.height).data.buffer);
-      let h1 = 0x811c9dc5 | 0, h2 = 0;
-      for (let i = 0; i < d.length; i++) { h1 = Math.imul(h1 ^ d[i], 16777619); h2 = (h2 + d[i] * (i + 1)) | 0; }
-      out.push(c.width + 'x' + c.height + ':' + h1 + ':' + h2);
+      out.push(__wgPixelsSig(c, ctx));
     } catch (e) { out.push('unreadable:' + Math.random()); }  // unreadable: always "changed"
   }
   return out.join(',');
@@ -174,14 +190,14 @@ _TRACK_JS = _CANVAS_SIG_JS + _TRACKER_JS + ", 'tracking'"
 #: before the page's scripts run), unless a capture armed it before (a document captured while it
 #: loaded), and told through the binding before the browser reports the load: the first capture after
 #: it may then send its screenshot with no arm of its own first (:meth:`ChangeWatch.check_armed_at_load`).
-#: The page's own load handlers run after this, and what they change is marked. A canvas needs an
-#: async fingerprint at the arm: that document is armed by its capture.
+#: The page's own load handlers run after this, and what they change is marked; canvases are
+#: fingerprinted at once, and a capture's check compares them after it, as with any arm.
 _ARM_AT_LOAD_JS = """(() => {
   const s = window.__wgWatch;
   window.addEventListener('load', () => {
-    if (s.armed || document.querySelector('canvas')) return;
+    if (s.armed) return;
     if (s.mo.takeRecords().length) s.mutated();
-    s.dirty = []; s.view = __wgView(); s.canvas = ''; s.armed = true; s.atLoad = true;
+    s.dirty = []; s.view = __wgView(); s.canvas = __wgCanvasSigNow(); s.armed = true; s.atLoad = true;
     if (typeof """ + _LOADED_BINDING + """ === 'function') """ + _LOADED_BINDING + """('armed');
   });
 })()"""
