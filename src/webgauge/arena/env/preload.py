@@ -47,6 +47,7 @@ class Prepared:
     state: dict[str, Any] = field(default_factory=dict)  # after the start page (what it wrote included)
     snap: Snapshot | None = None
     at_once: bool = False
+    at_load: bool = False  # taken at once with the watch the document armed at its load
     dialogs: int = 0  # dialogs the page had opened when the capture's watch was armed
     reset_ms: float | None = None  # the database reset, inside the preload
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -126,9 +127,9 @@ class EpisodePreload(EnvState):
                         on_commit=page.enter_new_document if self.watch_changes else None)
         prep.state, _ = await self._control("state", eid)
         clock.lap("load")
-        before = page.captures_at_once
+        before, before_load = page.captures_at_once, page.captures_at_load
         prep.snap, prep.dialogs = await self._capture_page(page)
-        prep.at_once = page.captures_at_once > before
+        prep.at_once, prep.at_load = page.captures_at_once > before, page.captures_at_load > before_load
         clock.lap("observe")
         prep.timings_ms = clock.laps
         return prep
@@ -204,6 +205,7 @@ class EpisodePreload(EnvState):
         self.seed_state, self._state = prep.seed_state, prep.state
         self.picker, self._dialogs_seen = None, prep.dialogs
         self.captures["at once" if prep.at_once else "settled first"] += 1
+        self.captures["of those, armed at load"] += prep.at_load
         assert prep.page is not None and prep.snap is not None
         self.obs = Observation.from_snapshot(prep.snap, 0, prep.page.tabs, prep.page.active_tab,
                                              {"ok": True, "kind": "reset"}, None)
