@@ -323,6 +323,13 @@ async def _capture_now(page: Any, profile: RenderProfile, *, max_elements: int, 
     snap, problems = await _read(page, profile, full_page=False, max_elements=max_elements, with_screenshot=True,
                                  timeout=timeout, max_full_page_height=max_full_page_height, before=now,
                                  viewport_screenshot=viewport_screenshot, id_salt=id_salt)
+    return await _kept(snap, problems, verify, quiet_ms, pending)
+
+
+async def _kept(snap: Snapshot, problems: list[str], verify: Callable[[int], Awaitable[list[str]]], quiet_ms: int,
+                pending: Callable[[], list[str]] | None) -> Snapshot | None:
+    """A capture taken at once, if it is kept: consistent, no change from the watch's arm to the end of
+    the quiet period (``verify``), and no request of the page in flight; else None."""
     if problems or await verify(quiet_ms):
         return None
     if pending and pending():  # a request started during the capture: its answer may change the page
@@ -361,8 +368,4 @@ async def _capture_loaded(page: Any, profile: RenderProfile, *, max_elements: in
         return None
     snap, problems = _snapshot(page, profile, data, elements, png, full_page=False, before=now, after=after,
                                warnings=[], max_elements=max_elements)
-    if problems or await verify(quiet_ms):
-        return None
-    if pending and pending():  # a request started during the capture: its answer may change the page
-        return None
-    return snap
+    return await _kept(snap, problems, verify, quiet_ms, pending)
