@@ -346,13 +346,15 @@ class ChangeWatch:
         self._ctx_id = world["executionContextId"]
         return self._ctx_id
 
-    async def _in_world(self, js: str, new_document: bool = False) -> Any:
+    async def _in_world(self, js: str, new_document: bool = False, again: bool = True) -> Any:
         """``js`` in the watch's world of the current document (made again once when the one it
-        had is gone)."""
+        had is gone, unless ``again`` is off)."""
         await self._track_fetches()
         try:
             return await self._eval(js, await self._world(new_document))
         except _ContextGone:
+            if not again:
+                raise
             return await self._eval(js, await self._world(True))
 
     async def enter_new_document(self) -> None:
@@ -389,9 +391,9 @@ class ChangeWatch:
         :meth:`arm` installed one in this document (else from the call, as in the page's world)."""
         return await self._run(f"({fn_js})({json.dumps(arg)})", new_document)
 
-    async def _run(self, js: str, new_document: bool) -> Any:
+    async def _run(self, js: str, new_document: bool, again: bool = True) -> Any:
         try:
-            return await self._in_world(js, new_document)
+            return await self._in_world(js, new_document, again)
         except _ContextGone as exc:  # the document went away under the script: as Playwright says it
             raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
 
@@ -419,12 +421,10 @@ class ChangeWatch:
         :func:`webgauge.browser.capture.capture_page`'s ``settle_loaded_in``)."""
         js = (f"{_CANVAS_SIG_JS}(async () => {{ const r = await ({fn_js})({json.dumps(arg)}); "
               "const s = window.__wgWatch; r.armed_at_load = !!(s && s.armed && s.atLoad); return r; })()")
-        await self._track_fetches()  # as an arm would: the steps after this capture wait on its fetches
         self._armed_ctx = self._ctx_id  # once per document: its later captures arm the watch themselves
-        try:  # in this document only: a capture of the next one is taken afresh, not checked here
-            return await self._eval(js)
-        except _ContextGone as exc:
-            raise RuntimeError(f"Execution context was destroyed (the page navigated): {exc}") from None
+        # in this document only (a capture of the next one is taken afresh, not checked here); its fetches
+        # followed from here, as an arm would
+        return await self._run(js, False, again=False)
 
     async def arm_then(self, fn_js: str, arg: Any, new_document: bool = False) -> Any:
         """:meth:`arm`, then ``fn_js(arg)`` in the watch's world, in one round trip (a capture taken at

@@ -36,8 +36,8 @@ new document and take it again). A page that is already still (fonts, images, no
 nothing that repaints unseen) is captured at once instead, and that capture is kept only when the
 change watch saw nothing from its arm to the end of the quiet period (``capture_at_once``;
 ``env.captures`` counts both kinds). The first capture of a new document goes one round trip
-further: the watch armed itself as the document's load event began, and said so before the browser
-reported the load, so its screenshot, element table and settle check are sent at once (a document
+further: the watch armed itself as the document's load event began and said so through a binding;
+once Python has that word, the screenshot, element table and settle check are sent at once (a document
 with a canvas, or one that fetches its data, is armed by its capture as before). With an in-process
 server (``ArenaServer.client()``) state reads are direct calls that re-read only the tables written
 since the last read; an HTTP control client runs off the event loop. Each step's ``info["timings_ms"]`` (and
@@ -157,8 +157,8 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         # cleared contexts kept for later episodes (other render profiles; the next env's, if shared)
         self._own_pool = pool is None
         self.pool = PagePool() if pool is None else pool
-        # how observations were captured (at once: with no armed watch before the screenshot when the watch
-        # armed itself at the document's load, the first capture of a document that needs no fetch)
+        # how observations were captured; "of those, armed at load": taken at once with no arm of their
+        # own (a document's first capture, its watch armed at its load)
         self.captures = {"at once": 0, "of those, armed at load": 0, "settled first": 0}
         self.stale_checks = {"watch": 0, "screenshot": 0}  # how pointer stale checks were decided
         self.moved_checks = {"watch": 0, "capture": 0}  # how irreversible targets were checked in place
