@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections import Counter
 
 import pytest
 
@@ -35,6 +36,10 @@ def test_demo_runs_oracle_and_heuristic_on_every_task(demo):
     assert rows["oracle"]["success"][0] == 1.0 and rows["oracle"]["forbidden_rate"][0] == 0.0
     assert rows["oracle"]["unnecessary_writes"] == 0 and rows["oracle"]["duplicate_submissions"] == 0
     assert rows["heuristic"]["success"][0] < 1.0
+    # look-ahead (the runner's default): each of the two workers resets its first episode inline, and
+    # prepares each next one while the current one runs, so that its reset only swaps pages
+    kinds = Counter(r.reset_kind for r in eps.records)
+    assert kinds["inline"] <= 2 and kinds["preloaded"] >= 0.5 * (len(eps.records) - 2), kinds
     html = report.read_text()
     for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant",
                     "Grounding errors by UI pattern",

@@ -67,3 +67,16 @@ async def ask(item: WorkItem, ctx: WorkerContext) -> ItemResult:
     assert ctx.model("openai:fake", base_url=ctx.options["base_url"], api_key="test") is model
     r = await model.generate([user(item.payload["question"])], GenerateConfig(max_tokens=16, temperature=0))
     return ItemResult(record={"answer": r.text, "model_id": id(model), "pid": os.getpid()})
+
+
+async def peek(item: WorkItem, ctx: WorkerContext) -> ItemResult:
+    """Reports the item the executor said this worker runs next, and the one said before (kept in
+    ``ctx.state``); crashes on payload['crash'] (only in the first worker process: a replacement runs it)."""
+    _log(ctx, item, "start")
+    said_before = ctx.state.get("said next")
+    ctx.state["said next"] = ctx.next_item.id if ctx.next_item is not None else None
+    if item.payload.get("crash") and not ctx.worker.count("."):
+        os._exit(3)
+    await asyncio.sleep(item.payload.get("sleep", 0.05))
+    return ItemResult(record={"next": ctx.state["said next"], "said_before": said_before, "worker": ctx.worker,
+                              "pid": os.getpid()})

@@ -130,3 +130,44 @@ def test_a_worker_that_never_starts_fails_its_items(tmp_path, monkeypatch):
     assert (s.done, s.failed) == (1, 1)
     err = RunStore(tmp_path).get("a").error
     assert err["type"] == "WorkerCrashed" and "did not start" in err["message"]
+
+
+def _runs_in_order(store):
+    """Each worker process's items in the order it started them."""
+    by_pid: dict[int, list] = {}
+    for r in sorted(store.records(), key=lambda r: r.started):
+        if r.record:
+            by_pid.setdefault(r.record["pid"], []).append(r)
+    return by_pid
+
+
+def test_look_ahead_tells_each_worker_the_item_it_runs_next(tmp_path, spec):
+    items = [WorkItem(id=f"i{k}", kind="qa", payload={"sleep": 0.05 * (k % 3)}) for k in range(7)]
+    s = run_items(tmp_path / "run", spec, items, "run_handlers:peek", workers=2, progress=False, look_ahead=True)
+    assert (s.done, s.failed) == (7, 0)
+    store = RunStore(tmp_path / "run")
+    by_pid = _runs_in_order(store)
+    assert len(by_pid) == 2, by_pid
+    for runs in by_pid.values():
+        # what a worker was told it runs next is what it ran next; its last item had nothing after it
+        assert [r.record["next"] for r in runs] == [r.item_id for r in runs[1:]] + [None]
+        assert [r.record["said_before"] for r in runs[1:]] == [r.item_id for r in runs[1:]]
+    # without look-ahead nothing is said
+    s = run_items(tmp_path / "plain", spec, items, "run_handlers:peek", workers=2, progress=False)
+    assert {r.record["next"] for r in RunStore(tmp_path / "plain").records()} == {None}
+
+
+def test_an_item_kept_for_a_worker_that_crashes_is_run_by_its_replacement(tmp_path, spec):
+    log = tmp_path / "log.txt"
+    spec = RunSpec(suite="t", seeds=[7], prompts={}, options={"log": str(log)})
+    items = [WorkItem(id="a", kind="qa", payload={"crash": True}), WorkItem(id="b", kind="qa", payload={}),
+             WorkItem(id="c", kind="qa", payload={})]
+    s = run_items(tmp_path / "run", spec, items, "run_handlers:peek", workers=1, progress=False, look_ahead=True)
+    assert (s.total, s.done, s.failed) == (3, 3, 1)
+    store = RunStore(tmp_path / "run")
+    assert store.get("a").error["type"] == "WorkerCrashed"
+    # b was kept for the worker that died with a: it went back to the queue, not lost or failed
+    assert store.get("b").ok and store.get("c").ok
+    starts = [line[0] for line in _log_lines(log) if line[1] == "start"]
+    assert sorted(starts) == ["a", "b", "c"], starts
+    assert store.get("b").record["worker"] != store.get("a").worker

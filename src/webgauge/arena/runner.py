@@ -8,6 +8,12 @@ and the run's approval policy, and stores the typed
 :class:`~webgauge.arena.core.records.EpisodeRecord` with its screenshots and DOM snapshots
 as blobs (each once, by sha256). On trap variants the record holds the attack outcome.
 Re-running resumes; new repeats add items and keep the old ones.
+
+Look-ahead (the local executor's default here): each worker is told the item it runs next, and
+its base-variant episodes share one double-buffered env across items, which prepares the next
+episode (its world, start page and first observation) while the current one runs
+(:mod:`~webgauge.arena.env.preload`): that reset only swaps pages. Variant episodes (their hooks act
+on the page at reset) get an env of their own, reset inline, as without look-ahead.
 """
 
 from __future__ import annotations
@@ -154,25 +160,26 @@ async def _episode_item(item, ctx):
     task = base if p["variant"] == "base" else variant.apply(base)
     if task.fingerprint != p["fingerprint"]:
         raise RuntimeError(f"variant task {task.id} changed since the run was planned (fingerprint differs)")
-    srv = _server()
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
-    gated = bool(ctx.options.get("gate_destructive", False))
     browser = await ctx.browser()
-    env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
-                   pool=pool_for(browser), approval_policy=policy)  # cleared contexts pass between episodes
+    env, kept = await _env_for(ctx, browser, p, variant, policy)
     spec = p["agent"]
     agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
+    ended = False
     try:
         record, blobs = await play(env, agent, task, repeat=p["repeat"], slice=p["slice"], agent_kind=spec["kind"],
                                    model=spec.get("model"), time_limit_s=float(ctx.options.get("time_limit_s", 180.0)),
-                                   keep_dom=bool(ctx.options.get("keep_dom", True)))
+                                   keep_dom=bool(ctx.options.get("keep_dom", True)),
+                                   next_task=_next_task(ctx) if kept else None)
         attack = attack_outcome(env) if isinstance(variant, TrapVariant) else None
+        ended = True
     finally:
-        await env.close()
+        if not kept or not ended:  # an env that failed mid-episode is not handed on
+            await _drop_env(ctx) if kept else await env.close()
     record.agent = agent_name(spec)
     record.item_id = item.id
     record.approval_policy = policy.name
-    record.gated = gated
+    record.gated = bool(ctx.options.get("gate_destructive", False))
     record.approval_decisions = policy.decisions
     record.approvals_granted = policy.granted
     record.blocked_destructive = record.rejections.get("approval_required", 0)
@@ -183,6 +190,52 @@ async def _episode_item(item, ctx):
     if p["slice"] == "heldout" and not ctx.options.get("keep_heldout_content", False):
         out, blobs = seal_heldout_content(out), {}
     return ItemResult(record=out, blobs=blobs)
+
+
+_WORKER_ENV = "arena.env"
+
+
+async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bool]:
+    """The env of one episode, and whether it is the worker's kept env (look-ahead, base variant):
+    one double-buffered env across the worker's base episodes, so that each prepares the next."""
+    srv = _server()
+    gated = bool(ctx.options.get("gate_destructive", False))
+    if ctx.next_item is None and _WORKER_ENV not in ctx.state or p["variant"] != "base":
+        await _drop_env(ctx)  # (a variant episode: its hooks act on a page of its own)
+        return ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
+                        pool=pool_for(browser), approval_policy=policy), False  # cleared contexts pass on
+    key = (id(browser), gated)
+    kept = ctx.state.get(_WORKER_ENV)
+    if kept is not None and kept[0] != key:  # a relaunched browser
+        await _drop_env(ctx)
+        kept = None
+    if kept is None:
+        env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated, double_buffer=True),
+                       pool=pool_for(browser), approval_policy=policy)
+        ctx.state[_WORKER_ENV] = kept = (key, env)
+        ctx.on_close(lambda: _drop_env(ctx))
+    env = kept[1]
+    env.approval_policy = policy  # this item's own record of decisions
+    return env, True
+
+
+async def _drop_env(ctx) -> None:
+    kept = ctx.state.pop(_WORKER_ENV, None)
+    if kept is not None:
+        await kept[1].close()
+
+
+def _next_task(ctx) -> Task | None:
+    """The base task of the worker's next item, when it is a base-variant episode (else None: no preload)."""
+    nxt = ctx.next_item
+    if nxt is None or nxt.kind != "episode" or nxt.payload.get("variant") != "base":
+        return None
+    q = nxt.payload
+    try:
+        return find_base(q["family"], q["seed"], q["base_id"], q["base_fingerprint"], q.get("source_id"),
+                         q.get("instruction_hmac"))
+    except Exception:  # noqa: BLE001 - the item itself reports what is wrong with it when it runs
+        return None
 
 
 def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),
@@ -221,6 +274,7 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
                                           headless_shell=bool(browser_options["headless_shell"]))},
     )
     _write_plan(Path(run_dir), items)
+    run_kwargs.setdefault("look_ahead", True)  # each worker prepares its next base episode (module docstring)
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.runner:episode_item", executor=executor,
                      workers=workers, progress=progress, browser_options=browser_options, **run_kwargs)
 

@@ -2,7 +2,10 @@
 
 One :class:`WorkerContext` lives in each worker process (or Ray actor). It launches the
 worker's Chromium on first use and closes it when the worker exits, and caches model
-instances so a worker reuses connections and response caches across items. Each item
+instances so a worker reuses connections and response caches across items. A handler may keep
+its own per-worker objects in :attr:`WorkerContext.state` (closed with the worker through
+:meth:`WorkerContext.on_close`); with look-ahead it learns the item it runs next
+(:attr:`WorkerContext.next_item`). Each item
 sees a per-item view (:meth:`WorkerContext.for_item`) whose ``seed`` depends only on the
 run's seed and the item id, so results do not depend on which worker ran the item.
 """
@@ -13,6 +16,7 @@ import asyncio
 import hashlib
 import json
 import warnings
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +84,28 @@ class WorkerContext:
         return shared.browser
 
     @property
+    def next_item(self) -> WorkItem | None:
+        """The item this worker runs after the current one, when the executor looks ahead (the local
+        executor with ``look_ahead``, one item at a time; it keeps that item for this worker). None
+        otherwise, or when the queue had nothing more. A hint for preparing it in the background:
+        the item itself comes as usual."""
+        return self._shared.next_item
+
+    def set_next_item(self, data: dict | None) -> None:
+        """Set by the worker loop from the executor's message (a work item dict, or None)."""
+        self._shared.next_item = WorkItem.from_dict(data) if data is not None else None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """Objects a handler keeps across this worker's items (an env, a server): see :meth:`on_close`."""
+        return self._shared.state
+
+    def on_close(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Have :meth:`aclose` await ``closer()`` first (before the browser closes), once."""
+        if closer not in self._shared.closers:
+            self._shared.closers.append(closer)
+
+    @property
     def browser_relaunches(self) -> int:
         """How often this worker replaced a disconnected browser."""
         return self._shared.relaunches
@@ -101,8 +127,17 @@ class WorkerContext:
         return cache[key]
 
     async def aclose(self) -> None:
-        """Close the browser and any model that has an ``aclose``/``close`` method."""
+        """Run the :meth:`on_close` closers, then close the browser and any model that has an
+        ``aclose``/``close`` method."""
         shared = self._shared
+        closers, shared.closers = shared.closers, []
+        for close_first in closers:
+            try:
+                await close_first()
+            except Exception as exc:  # noqa: BLE001 - closing must not hide the run's results
+                warnings.warn(f"closing {close_first!r} failed: {type(exc).__name__}: {exc}", RuntimeWarning,
+                              stacklevel=2)
+        shared.state.clear()
         models, shared.models = list(shared.models.values()), {}
         for m in models:
             closer = getattr(m, "aclose", None) or getattr(m, "close", None)
@@ -134,3 +169,6 @@ class _Shared:
         self.browser_cm = None
         self.models: dict[str, Any] = {}
         self.relaunches = 0
+        self.next_item: WorkItem | None = None
+        self.state: dict[str, Any] = {}
+        self.closers: list[Callable[[], Awaitable[None]]] = []

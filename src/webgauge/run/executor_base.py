@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,9 @@ class ExecutorSettings:
     per_worker_concurrency: int = 1
     item_timeout: float | None = None
     browser_options: dict[str, Any] = field(default_factory=dict)
+    # each worker is told the item it runs next (WorkerContext.next_item), which is kept for it
+    # (the local executor with one item per worker at a time; others ignore it)
+    look_ahead: bool = False
 
 
 class ExecutorBase:
@@ -32,3 +36,20 @@ class ExecutorBase:
         self.per_worker = settings.per_worker_concurrency
         self.item_timeout = settings.item_timeout
         self.browser_options = dict(settings.browser_options)
+
+    @property
+    def reserved(self) -> int:
+        """Items taken from the queue and kept for a worker's next turn (none unless looking ahead)."""
+        return 0
+
+    def dispatch(self, pending: deque) -> None:
+        """Send items from the front of ``pending`` while there is capacity."""
+        while pending and self.has_capacity():
+            self.submit(pending.popleft())
+
+    # what each executor provides
+    def has_capacity(self) -> bool:
+        raise NotImplementedError
+
+    def submit(self, item: Any) -> None:
+        raise NotImplementedError

@@ -7,6 +7,11 @@ which items each worker holds. That makes failures attributable: a worker that d
 that hangs past ``item_timeout`` plus a grace period gets its worker killed and replaced.
 Workers exit on their own when the driver disappears (their pipe hits EOF), so killing
 the driver with SIGKILL leaves no orphan processes or browsers behind.
+
+With ``look_ahead`` (and one item per worker at a time) each item goes out with the worker's next
+one, taken from the queue and kept for that worker (``WorkerContext.next_item``), so a handler can
+prepare it while the item runs. A kept item has not started: a worker that dies or is killed gives
+it back to the queue, not a failure.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import os
 import signal
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -93,6 +99,8 @@ async def _worker_loop(conn: Connection, handler_path: str, run_dir: str, option
             msg = await inbox.get()
             if msg is None or msg["type"] == "stop":
                 break  # the driver stops workers only when it gave up on their items (or vanished)
+            if "next" in msg:  # the executor looks ahead: what this worker runs after this item
+                ctx.set_next_item(msg["next"])
             task = asyncio.create_task(run_one(msg["item"]))
             running.add(task)
             task.add_done_callback(running.discard)
@@ -113,6 +121,7 @@ class _Worker:
     pid: int | None = None
     spawned_at: float = field(default_factory=time.monotonic)
     ready_at: float | None = None  # item clocks start no earlier than this: startup is not the item's time
+    next: WorkItemDict | None = None  # kept for this worker's next turn (look-ahead), told to it with its item
 
 
 class LocalExecutor(ExecutorBase):
@@ -180,18 +189,59 @@ class LocalExecutor(ExecutorBase):
     def has_capacity(self) -> bool:
         return self.in_flight < self.capacity
 
+    @property
+    def looks_ahead(self) -> bool:
+        return self.settings.look_ahead and self.per_worker == 1
+
+    @property
+    def reserved(self) -> int:
+        return sum(w.next is not None for w in self._workers if w is not None)
+
     def submit(self, item: WorkItemDict) -> None:
         """Send an item to the least busy worker (restarting a crashed one if needed)."""
-        slot = min(range(len(self._workers)),
-                   key=lambda i: len(w.in_flight) if (w := self._workers[i]) is not None else -1)
-        w = self._workers[slot]
-        if w is None or not w.process.is_alive():
-            self._generation += 1
-            w = self._workers[slot] = self._spawn(slot)
+        w = self._worker(min(range(len(self._workers)),
+                             key=lambda i: len(w.in_flight) if (w := self._workers[i]) is not None else -1))
         if len(w.in_flight) >= self.per_worker:
             raise RuntimeError("submit() called without capacity")
+        self._send(w, item)
+
+    def dispatch(self, pending: deque) -> None:
+        """Without look-ahead, as every executor. With it, each idle worker takes the item kept for it
+        (else the queue's front) and keeps the next item of the queue, told to it along."""
+        if not self.looks_ahead:
+            return super().dispatch(pending)
+        for slot in range(len(self._workers)):
+            w = self._workers[slot]
+            if w is not None and (w.in_flight or w.next is None and not pending):
+                continue
+            if w is None and not pending:
+                continue
+            w = self._worker(slot)
+            item = w.next if w.next is not None else pending.popleft()
+            w.next = pending.popleft() if pending else None
+            self._send(w, item, look_ahead=True)
+
+    def _worker(self, slot: int) -> _Worker:
+        """The worker of ``slot``, restarted if it crashed."""
+        w = self._workers[slot]
+        if w is None or not w.process.is_alive():
+            kept = w.next if w is not None else None  # not started: the new worker keeps it
+            self._generation += 1
+            w = self._workers[slot] = self._spawn(slot)
+            w.next = kept
+        return w
+
+    def _send(self, w: _Worker, item: WorkItemDict, look_ahead: bool = False) -> None:
         w.in_flight[item["id"]] = (item, time.monotonic())
-        w.conn.send({"type": "item", "item": item})
+        msg: dict[str, Any] = {"type": "item", "item": item}
+        if look_ahead:
+            msg["next"] = w.next
+        w.conn.send(msg)
+
+    def _give_back(self, w: _Worker) -> list[Event]:
+        """The item kept for a worker that is going away goes back to the queue (it never started)."""
+        kept, w.next = w.next, None
+        return [("requeue", kept)] if kept is not None else []
 
     def poll(self, timeout: float) -> list[Event]:
         """Wait up to ``timeout`` s; return events ``("done", outcome)`` or ``("requeue", item)``."""
@@ -237,6 +287,7 @@ class LocalExecutor(ExecutorBase):
                    "message": f"worker {w.name} (pid {w.pid}) died with exit code {code} while running this item"}
             events.append(("done", _synthetic(item, err, now - (time.monotonic() - sent), w.name)))
         w.in_flight.clear()
+        events += self._give_back(w)
         self._kill(w)
         self._workers[self._workers.index(w)] = None
         return events
@@ -253,6 +304,7 @@ class LocalExecutor(ExecutorBase):
                        "message": f"worker {w.name} did not start within {WORKER_START_TIMEOUT:.0f}s"}
                 events.append(("done", _synthetic(item, err, time.time() - (now_m - sent), w.name)))
             w.in_flight.clear()
+            events += self._give_back(w)
             self._kill(w)
             self._workers[self._workers.index(w)] = None
         return events
@@ -279,6 +331,7 @@ class LocalExecutor(ExecutorBase):
                 else:
                     events.append(("requeue", item))
             w.in_flight.clear()
+            events += self._give_back(w)
             self._kill(w)
             self._workers[self._workers.index(w)] = None
         return events

@@ -131,10 +131,10 @@ def _select(items: list[WorkItem], existing: dict, retry_failed: bool) -> tuple[
 
 def _make_executor(executor: str, handler: str, run_dir: Path, spec: RunSpec, workers: int | None,
                    per_worker_concurrency: int, item_timeout: float | None, ray_address: str | None,
-                   browser_options: dict | None):
+                   browser_options: dict | None, look_ahead: bool = False):
     settings = ExecutorSettings(handler=handler, run_dir=str(run_dir), options=spec.options, base_seed=spec.base_seed,
                                 per_worker_concurrency=per_worker_concurrency, item_timeout=item_timeout,
-                                browser_options=dict(browser_options or {}))
+                                browser_options=dict(browser_options or {}), look_ahead=look_ahead)
     if executor == "local":
         from .local import LocalExecutor
 
@@ -150,7 +150,7 @@ def run_items(run_dir: str | os.PathLike, spec: RunSpec, items: Iterable[WorkIte
               executor: str = "local", workers: int | None = None, ray_address: str | None = None,
               per_worker_concurrency: int = 1, retry_failed: bool = False, progress: bool = True,
               item_timeout: float | None = None, force: bool = False,
-              browser_options: dict | None = None) -> RunSummary:
+              browser_options: dict | None = None, look_ahead: bool = False) -> RunSummary:
     """Run ``handler`` on every item, storing outcomes in ``run_dir`` as they finish.
 
     Re-running with the same spec resumes: finished items are skipped (failed ones are
@@ -158,8 +158,11 @@ def run_items(run_dir: str | os.PathLike, spec: RunSpec, items: Iterable[WorkIte
     :class:`SpecMismatch`; ``force=True`` deletes the directory's spec, results and blobs
     first. ``handler`` is an import path (``"pkg.module:function"``) of
     ``async def handler(item, ctx) -> ItemResult``. ``browser_options`` are passed to
-    ``Browser.launch`` in each worker. Call this under ``if __name__ == "__main__":`` in
-    scripts: local workers are spawned processes that re-import the main module.
+    ``Browser.launch`` in each worker. With ``look_ahead`` (local executor, one item per worker at
+    a time) each worker is sent, with its item, the item it will run next, and that item is kept
+    for it: a handler can prepare it in the background (``ctx.next_item``). Call this under
+    ``if __name__ == "__main__":`` in scripts: local workers are spawned processes that re-import the
+    main module.
     """
     t0 = time.monotonic()
     if executor not in ("local", "ray"):
@@ -184,7 +187,7 @@ def run_items(run_dir: str | os.PathLike, spec: RunSpec, items: Iterable[WorkIte
             done = failed = 0
             if todo:
                 ex = _make_executor(executor, handler, run_dir, spec, workers, per_worker_concurrency,
-                                    item_timeout, ray_address, browser_options)
+                                    item_timeout, ray_address, browser_options, look_ahead)
                 bar = tqdm(total=len(items), initial=skipped, disable=not progress, unit="item",
                            desc=f"{spec.suite} [{executor}]", dynamic_ncols=True)
                 try:
@@ -202,9 +205,8 @@ def _drive(ex, todo: list[WorkItem], writer: StoreWriter, existing: dict, bar) -
     done = failed = 0
     try:
         ex.start(len(todo))
-        while pending or ex.in_flight:
-            while pending and ex.has_capacity():
-                ex.submit(pending.popleft())
+        while pending or ex.in_flight or ex.reserved:
+            ex.dispatch(pending)
             for kind, data in ex.poll(timeout=0.5):
                 if kind == "requeue":
                     pending.appendleft(data)

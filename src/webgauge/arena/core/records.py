@@ -82,6 +82,7 @@ class EpisodeRecord(Record):
     # effort and cost
     reset_ms: float | None = None       # the database reset (control API)
     env_reset_ms: float | None = None   # the whole env reset: database, browser page, navigation, first capture
+    reset_kind: str = ""                # "preloaded" (made ready as the last episode ran), "double-buffered", "inline"
     n_steps: int = 0
     retries: int = 0
     rejections: dict[str, int] = field(default_factory=dict)  # rejection reason -> steps

@@ -174,6 +174,7 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         self.seed_state: dict = {}
         self.reset_ms: float | None = None
         self.env_reset_ms: float | None = None
+        self.reset_kind = ""  # how the last reset ran: "preloaded", "double-buffered" or "inline"
         self.reset_timings_ms: dict[str, float] = {}  # close, database, context, load, observe
         self._state: dict = {}
         self._dragging = False

@@ -74,6 +74,7 @@ class EnvState:
     seed_state: dict[str, Any]
     reset_ms: float | None
     env_reset_ms: float | None
+    reset_kind: str
     reset_timings_ms: dict[str, float]
     _state: dict[str, Any]
     _dragging: bool

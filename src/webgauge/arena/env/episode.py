@@ -132,7 +132,7 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
         obs_mode=agent.obs_mode, success=bool(result.success), forbidden=bool(violations),
         validator_errors=list(result.errors), forbidden_violations=list(violations), error=error,
         timed_out=timed_out, truncated=truncated, done_answer=env.done_answer, reset_ms=reset_ms,
-        env_reset_ms=env.env_reset_ms,
+        env_reset_ms=env.env_reset_ms, reset_kind=env.reset_kind,
         final_diff=final.to_dict(), steps=steps, variant_events=env.events.summary(),
         **_metrics(steps, writes, _n_changes(final.to_dict(), task.transient_tables), duration, agent.obs_mode, obs,
                    usage, task.transient_tables))

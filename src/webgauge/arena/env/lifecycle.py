@@ -60,6 +60,7 @@ and double buffering, close."""
         seed = task.seed if seed is None else seed
         obs = await self._reset_from_preload(task, seed, clock, t_start)  # prepared while the last one ran
         if obs is not None:
+            self.reset_kind = "preloaded"
             return obs
         if self._own_ids:  # the next episode runs on another id: a late request of this one cannot reach it
             self._retired_id = self.episode_id
@@ -69,6 +70,7 @@ and double buffering, close."""
             reuse = sweep is not None
         else:
             reuse = self.reuse_context and await self._take_page(profile)
+        self.reset_kind = "double-buffered" if sweep is not None else "inline"
         database = None
         if reuse:  # blank and clear the last episode's context (no app page runs during the db reset)
             if self._own_ids:  # the database reset is another episode id's: it overlaps the clear
