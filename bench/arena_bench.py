@@ -21,10 +21,13 @@ pages the same bare way (goto from the app's origin, one screenshot): the least 
 pages costs, since most are heavier than the floor's product page.
 
     --control http       runs episodes through the HTTP control client (the old path)
-    --reset inline double  the inline reset (default) beside the double-buffered one
-    --reset preload      double-buffered, and each episode's reset prepared while the one before it
-                         ran (ArenaEnv.preload): the reset is a page swap; the work moves into the
-                         episode before, whose steps and episodes per minute show what it cost
+    --reset preload inline  (default) what ``webgauge arena run`` does for base episodes (look-ahead:
+                         each worker's next episode prepared while the one before it runs,
+                         ArenaEnv.preload; the reset is a page swap, and the work moves into the episode
+                         before, whose first step and episodes per minute show what it cost), beside the
+                         inline reset (no look-ahead: variant episodes, the gymnasium adapter)
+    --reset double       double-buffered: the last episode's page cleared in the background, the next
+                         opened on another page when reset is called (a reset nothing prepared)
     --pool N             cleared pages each env keeps per render profile (default 2)
     --warm on off        pages opened ahead for the tasks' render profiles (ArenaEnv.prepare; default on)
                          beside resets that open a new context for a profile not seen yet
@@ -258,10 +261,11 @@ async def main() -> None:
     ap.add_argument("--speedups", choices=["on", "off"], nargs="+", default=["on", "off"],
                     help="on: context reuse, CDP screenshots, change-watch stale checks; off: a fresh context "
                          "per episode, Playwright screenshots, a screenshot per stale check (side by side).")
-    ap.add_argument("--reset", choices=["double", "inline", "preload"], nargs="+", default=["inline"],
-                    help="inline: the last episode's page is cleared before reset returns (the default); double: "
-                         "cleared in the background while the next runs on another; preload: double, and the "
-                         "next episode prepared while this one runs (ArenaEnv.preload). Several: side by side.")
+    ap.add_argument("--reset", choices=["double", "inline", "preload"], nargs="+", default=["preload", "inline"],
+                    help="preload: double, and the next episode prepared while this one runs (ArenaEnv.preload, "
+                         "as webgauge arena run does); inline: the last episode's page is cleared before reset "
+                         "returns; double: cleared in the background while the next runs on another. Several: "
+                         "side by side (default: preload inline).")
     ap.add_argument("--at-once", choices=["on", "off"], nargs="+", default=["on"],
                     help="on: a still page's observation is captured without waiting for a frame, kept when "
                          "nothing changed up to the end of the quiet period (the default); off: settled first. "
