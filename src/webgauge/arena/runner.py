@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -220,9 +221,14 @@ async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bo
 
 
 async def _drop_env(ctx) -> None:
+    """Close the worker's kept env, if any (a failure to close is a warning: its browser may be gone)."""
     kept = ctx.state.pop(_WORKER_ENV, None)
     if kept is not None:
-        await kept[1].close()
+        try:
+            await kept[1].close()
+        except Exception as exc:  # noqa: BLE001 - the item's own outcome is what the run records
+            warnings.warn(f"closing the worker's arena env failed: {type(exc).__name__}: {exc}", RuntimeWarning,
+                          stacklevel=2)
 
 
 def _next_task(ctx) -> Task | None:
