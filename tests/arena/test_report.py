@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from webgauge.arena.demo import QUICK_FAMILIES, run_demo
+from webgauge.arena.outputs.report import reset_kinds_text
 from webgauge.arena.outputs.scoring import agent_summary, load_episodes
 from webgauge.arena.runner import run_arena
 from webgauge.arena.tasks import build_tasks
@@ -40,6 +41,7 @@ def test_demo_runs_oracle_and_heuristic_on_every_task(demo):
     # prepares each next one while the current one runs, so that its reset only swaps pages
     kinds = Counter(r.reset_kind for r in eps.records)
     assert kinds["inline"] <= 2 and kinds["preloaded"] >= 0.5 * (len(eps.records) - 2), kinds
+    assert f"{kinds['preloaded']} preloaded (median " in reset_kinds_text(eps)  # what `arena run` prints
     html = report.read_text()
     for heading in ("Paired comparisons", "Success by UI pattern", "Success by variant",
                     "Grounding errors by UI pattern",

@@ -214,12 +214,13 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
     except (KeyError, ValueError) as exc:
         raise click.BadParameter(str(exc).strip("'\"")) from None
     click.echo(f"{summary.done} episodes run, {summary.failed} failed to run, {summary.skipped_resumed} resumed")
-    from webgauge.arena.outputs.report import family_success_text
+    from webgauge.arena.outputs.report import family_success_text, reset_kinds_text
     from webgauge.arena.outputs.scoring import load_episodes
 
-    text = family_success_text(load_episodes(run_dir))
-    if text:
-        click.echo(text)
+    eps = load_episodes(run_dir)
+    for text in (reset_kinds_text(eps), family_success_text(eps)):
+        if text:
+            click.echo(text)
     if report:
         click.echo(f"report: {write_arena_report(run_dir)}")
 

@@ -5,6 +5,7 @@ its trace viewer page. Reads only the run directory."""
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,20 @@ def family_success_text(eps: Episodes) -> str:
             cells = "".join(f"{'–' if r[a] is None else f'{100 * r[a][0]:.0f}%':>20s}" for a in agents)
             lines.append(f"  {r['family']:26s}{cells}  {r['episodes']:8d}")
     return "\n".join(lines)
+
+
+def reset_kinds_text(eps: Episodes) -> str:
+    """How the run's resets ran (``reset_kind``), with each kind's count and median env reset: with
+    look-ahead most are ``preloaded`` (the episode made ready while the one before it ran). Held-out
+    records are sealed and do not say; empty when no record does."""
+    by_kind: dict[str, list[float]] = {}
+    for r in eps.records:
+        ms = getattr(r, "env_reset_ms", None)
+        if getattr(r, "reset_kind", "") and ms is not None:
+            by_kind.setdefault(r.reset_kind, []).append(float(ms))
+    parts = [f"{len(xs)} {kind} (median {statistics.median(xs):.0f} ms)"
+             for kind, xs in sorted(by_kind.items(), key=lambda kv: -len(kv[1]))]
+    return "resets: " + ", ".join(parts) if parts else ""
 
 
 def write_variety(run_dir: str | Path, families: list[str] | None = None, n_heldout: int = 50,
