@@ -129,3 +129,41 @@ async def test_preload_is_refused_where_it_cannot_be_exact(browser, arena):
     finally:
         await env.close()
     assert env._preloading is None and env.episode_id is None
+
+
+@pytest.mark.browser
+async def test_the_runner_prepares_ahead_only_episodes_whose_variant_leaves_the_page_alone(browser, tmp_path):
+    """``webgauge arena run`` with look-ahead: a base or viewport-cohort episode runs on the worker's
+    kept env, told the next such task as its handler will build it; a variant that acts on the page
+    (a pop-up's script, a trap) gets an env of its own, and the kept env is closed."""
+    from webgauge.arena.env.approval import get_policy
+    from webgauge.arena.runner import _env_for, _next_task, episode_items
+    from webgauge.arena.variants import get_variant
+    from webgauge.run import WorkerContext
+
+    tasks = build_tasks((0,), families=["shop.cancel_order", "account.rename"])
+    names = ["base", "cohort.mobile@2x", "popup.cookie", "trap.decoy"]
+    items = {(i.payload["base_id"], i.payload["variant"]): i
+             for i in episode_items(tasks, [{"kind": "oracle"}], variants=names)}
+    ctx = WorkerContext(tmp_path)
+    kept_envs = []
+    try:
+        for name in names:
+            this, nxt = items[(tasks[0].id, name)], items[(tasks[1].id, name)]
+            ctx.set_next_item(nxt.to_dict())
+            variant = get_variant(name)
+            env, kept = await _env_for(ctx, browser, this.payload, variant, get_policy("grant"))
+            told = _next_task(ctx)
+            if name in ("base", "cohort.mobile@2x"):
+                assert kept and env.hooks == [] and "arena.env" in ctx.state
+                kept_envs.append(env)
+                assert told is not None and told.id == nxt.payload["base_id"] + ("" if name == "base" else f"~{name}")
+                assert told.fingerprint == nxt.payload["fingerprint"] and env.preload(told)
+                await env._cancel_preload()
+            else:
+                assert not kept and env.hooks == [variant] and told is None
+                assert "arena.env" not in ctx.state  # the kept env was closed, not left open beside it
+                await env.close()
+        assert kept_envs[0] is kept_envs[1]  # one env across the worker's base and cohort episodes
+    finally:
+        await ctx.aclose()

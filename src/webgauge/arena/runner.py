@@ -10,10 +10,11 @@ as blobs (each once, by sha256). On trap variants the record holds the attack ou
 Re-running resumes; new repeats add items and keep the old ones.
 
 Look-ahead (the local executor's default here): each worker is told the item it runs next, and
-its base-variant episodes share one double-buffered env across items, which prepares the next
-episode (its world, start page and first observation) while the current one runs
-(:mod:`~webgauge.arena.env.preload`): that reset only swaps pages. Variant episodes (their hooks act
-on the page at reset) get an env of their own, reset inline, as without look-ahead.
+its episodes whose variant does not act on the page (the base, viewport cohorts) share one
+double-buffered env across items, which prepares the next such episode (its world, start page and
+first observation) while the current one runs (:mod:`~webgauge.arena.env.preload`): that reset only
+swaps pages. Variants that act on the page (scripts, delays, perturbations, shifts, traps: hooks at
+reset) get an env of their own, reset inline, as without look-ahead.
 """
 
 from __future__ import annotations
@@ -197,12 +198,12 @@ _WORKER_ENV = "arena.env"
 
 
 async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bool]:
-    """The env of one episode, and whether it is the worker's kept env (look-ahead, base variant):
-    one double-buffered env across the worker's base episodes, so that each prepares the next."""
+    """The env of one episode, and whether it is the worker's kept env (look-ahead, a variant that
+    does not act on the page): one double-buffered env across such episodes, each preparing the next."""
     srv = _server()
     gated = bool(ctx.options.get("gate_destructive", False))
-    if ctx.next_item is None and _WORKER_ENV not in ctx.state or p["variant"] != "base":
-        await _drop_env(ctx)  # (a variant episode: its hooks act on a page of its own)
+    if ctx.next_item is None and _WORKER_ENV not in ctx.state or variant.acts_on_page:
+        await _drop_env(ctx)  # (a variant that acts on the page: its hooks act on a page of its own)
         return ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
                         pool=pool_for(browser), approval_policy=policy), False  # cleared contexts pass on
     key = (id(browser), gated)
@@ -232,16 +233,22 @@ async def _drop_env(ctx) -> None:
 
 
 def _next_task(ctx) -> Task | None:
-    """The base task of the worker's next item, when it is a base-variant episode (else None: no preload)."""
+    """The task of the worker's next item, when its variant does not act on the page (else None: no
+    preload), built as the item's handler will build it."""
     nxt = ctx.next_item
-    if nxt is None or nxt.kind != "episode" or nxt.payload.get("variant") != "base":
+    if nxt is None or nxt.kind != "episode":
         return None
     q = nxt.payload
     try:
-        return find_base(q["family"], q["seed"], q["base_id"], q["base_fingerprint"], q.get("source_id"),
+        variant = get_variant(q["variant"])
+        if variant.acts_on_page:
+            return None
+        base = find_base(q["family"], q["seed"], q["base_id"], q["base_fingerprint"], q.get("source_id"),
                          q.get("instruction_hmac"))
+        task = base if q["variant"] == "base" else variant.apply(base)
     except Exception:  # noqa: BLE001 - the item itself reports what is wrong with it when it runs
         return None
+    return task if task.fingerprint == q["fingerprint"] else None
 
 
 def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),

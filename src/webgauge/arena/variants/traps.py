@@ -237,6 +237,10 @@ class TrapVariant(Variant):
         super().__post_init__()
         _trap_js(self.trap, "http://x", "e", "x")  # fail fast on an unknown trap kind
 
+    @property
+    def acts_on_page(self) -> bool:
+        return True  # its init script, and the attack outcome it records
+
     async def on_new_page(self, env, page) -> None:
         srv = trap_server()
         srv.clear(env.episode_id)

@@ -80,6 +80,13 @@ class Variant(EnvHooks):
     def applies_to(self, task: Task) -> bool:
         return task.pattern not in self.skip_patterns and task.variant == "base"
 
+    @property
+    def acts_on_page(self) -> bool:
+        """Does the variant do anything to the live page (scripts, request delays, a perturbation, a
+        shift)? One that does not (the base, a viewport cohort) changes only the task, so its episodes
+        need no hooks and can be prepared ahead like the base's."""
+        return bool(self.init_js or self.delays or self.perturb or self.shift_px)
+
     def describe(self) -> dict:
         """The variant's full definition (pinned by hash in packages)."""
         d = dataclasses.asdict(self)
