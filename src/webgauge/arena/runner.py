@@ -287,7 +287,7 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
                                           headless_shell=bool(browser_options["headless_shell"]))},
     )
     _write_plan(Path(run_dir), items)
-    run_kwargs.setdefault("look_ahead", True)  # each worker prepares its next base episode (module docstring)
+    run_kwargs.setdefault("look_ahead", True)  # each worker prepares its next episode (module docstring)
     return run_items(Path(run_dir), spec, items, handler="webgauge.arena.runner:episode_item", executor=executor,
                      workers=workers, progress=progress, browser_options=browser_options, **run_kwargs)
 
