@@ -210,11 +210,10 @@ class LocalExecutor(ExecutorBase):
         (else the queue's front) and keeps the next item of the queue, told to it along."""
         if not self.looks_ahead:
             return super().dispatch(pending)
-        for slot in range(len(self._workers)):
-            w = self._workers[slot]
-            if w is not None and (w.in_flight or w.next is None and not pending):
-                continue
-            if w is None and not pending:
+        for slot, w in enumerate(list(self._workers)):
+            busy = w is not None and bool(w.in_flight)
+            kept = w is not None and w.next is not None
+            if busy or not (kept or pending):
                 continue
             w = self._worker(slot)
             item = w.next if w.next is not None else pending.popleft()
