@@ -195,6 +195,7 @@ async def _episode_item(item, ctx):
 
 
 _WORKER_ENV = "arena.env"
+_CLOSER = "arena.env closer"
 
 
 async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bool]:
@@ -202,7 +203,7 @@ async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bo
     does not act on the page): one double-buffered env across such episodes, each preparing the next."""
     srv = _server()
     gated = bool(ctx.options.get("gate_destructive", False))
-    if ctx.next_item is None and _WORKER_ENV not in ctx.state or variant.acts_on_page:
+    if variant.acts_on_page or (ctx.next_item is None and _WORKER_ENV not in ctx.state):
         await _drop_env(ctx)  # (a variant that acts on the page: its hooks act on a page of its own)
         return ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
                         pool=pool_for(browser), approval_policy=policy), False  # cleared contexts pass on
@@ -215,7 +216,9 @@ async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bo
         env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated, double_buffer=True),
                        pool=pool_for(browser), approval_policy=policy)
         ctx.state[_WORKER_ENV] = kept = (key, env)
-        ctx.on_close(lambda: _drop_env(ctx))
+        if not ctx.state.get(_CLOSER):  # once per worker (a kept env is made again after a variant episode)
+            ctx.state[_CLOSER] = True
+            ctx.on_close(lambda: _drop_env(ctx))
     env = kept[1]
     env.approval_policy = policy  # this item's own record of decisions
     return env, True
