@@ -148,7 +148,7 @@ def solve_with_oracle(browser, arena, page_pool):
                 await env.close()
 
         await asyncio.gather(*(worker() for _ in range(workers)))
-        failed = {}
+        failed = Failures()
         for tid, rec in records.items():
             rejected = [_rejection(rec.steps, i) for i, s in enumerate(rec.steps) if s.result.get("rejected")]
             if not rec.success or rec.validator_errors or rejected or rec.forbidden_violations:
@@ -156,6 +156,18 @@ def solve_with_oracle(browser, arena, page_pool):
         return records, failed
 
     return run
+
+
+class Failures(dict):
+    """The failed tasks of :func:`solve_with_oracle`; ``str()`` tells each in full, one line per problem
+    (pytest cuts an assertion message that is not a string to 240 characters)."""
+
+    def __str__(self) -> str:
+        lines = []
+        for tid, (success, problems, violations) in self.items():
+            lines.append(f"{tid}: success={success}")
+            lines += [f"  - {p}" for p in problems] + [f"  - forbidden: {v}" for v in violations]
+        return "\n".join(lines)
 
 
 def _rejection(steps, i: int) -> str:

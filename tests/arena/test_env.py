@@ -572,3 +572,48 @@ async def test_observations_captured_at_once_are_the_ones_a_settle_first_gives(b
             assert counts["of those, armed at load"] == 0, counts
     assert len(seen[True]) == len(seen[False]) > 10
     assert seen[True] == seen[False]
+
+
+_TOASTS = "() => [...document.querySelectorAll('.toast')].map(t => t.textContent)"
+
+
+@pytest.mark.browser
+async def test_a_notification_stays_until_the_next_input_so_thinking_never_makes_a_pointer_stale(browser, arena):
+    """A model thinks for seconds between steps. A notification that a timer removed meanwhile changed
+    the pixels, and the next pointer action was rejected as stale: a step lost in screenshot mode only.
+    The apps' notifications (one a page is served with, one a script shows) stay until the next input,
+    and let the pointer through to what they cover."""
+    task = next(t for t in build_tasks((0,)) if t.family.startswith("maps."))
+    env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
+    try:
+        await env.reset(task)
+        out = await env.step(Action("goto", url="/maps/?toast=Route+saved"))
+        share = next(e for e in out.observation.elements if e.role == "button" and e.name.startswith("Share "))
+        for show in (None, share):  # the page's own notification, then the one the share button's script shows
+            if show is not None:
+                out = await env.step(Action("click", element=show.id))
+                assert out.info["result"]["ok"], out.info["result"]
+            toasts = await env.page.evaluate(_TOASTS)
+            assert len(toasts) == 1 and toasts[0].startswith("Share code" if show else "Route saved"), toasts
+            await asyncio.sleep(3.5)  # longer than the 2.5-3 s the notifications used to last
+            status = next(e for e in out.observation.elements if e.attrs.get("id") == "status")
+            x, y = (status.box[0] + 5) / out.observation.viewport[0], (status.box[1] + 5) / out.observation.viewport[1]
+            out = await env.step(Action("pointer", pointer="click", x=x, y=y, token=out.observation.token))
+            assert out.info["result"]["ok"] and not out.info["result"].get("rejected"), out.info["result"]
+            assert await env.page.evaluate(_TOASTS) == [], "the notification outlived the next input"
+        # a notification lets a click through to what it covers
+        await env.page.evaluate("() => { const b = document.querySelector('button.share'); const r ="
+                                " b.getBoundingClientRect(); const t = document.createElement('div');"
+                                " t.className = 'toast'; t.textContent = 'Over the button';"
+                                " t.style.cssText = `top:${r.top - 4}px;left:${r.left - 4}px;right:auto`;"
+                                " document.body.appendChild(t); toastUntilInput(t); }")
+        out = await env.step(Action("wait", ms=50))
+        covered = next(e for e in out.observation.elements if e.role == "button" and e.name == share.name)
+        cx, cy = covered.box[0] + covered.box[2] / 2, covered.box[1] + covered.box[3] / 2
+        out = await env.step(Action("pointer", pointer="click", x=cx / out.observation.viewport[0],
+                                    y=cy / out.observation.viewport[1], token=out.observation.token))
+        assert out.info["result"]["ok"] and (out.info["result"]["target"] or {}).get("name") == share.name, \
+            out.info["result"]
+        assert [t[:10] for t in await env.page.evaluate(_TOASTS)] == ["Share code"]  # the click reached the button
+    finally:
+        await env.close()

@@ -27,7 +27,7 @@ async def test_pointer_only_oracle_solves_every_family_in_heldout_worlds(solve_w
     assert len({t.family for t in tasks}) == len(tasks)
     records, failed = await solve_with_oracle(tasks, pointer_only=True)
     assert len(records) == len(tasks)
-    assert not failed, failed
+    assert not failed, str(failed)
     steps = {t.family: (records[t.id].n_steps, t.budget("screenshot"), t.max_steps) for t in tasks}
     assert all(records[t.id].obs_mode == "screenshot" for t in tasks)
     assert all(n <= budget for n, budget, _ in steps.values()), steps

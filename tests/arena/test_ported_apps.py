@@ -44,7 +44,7 @@ def test_long_families_fail_on_the_seed_and_on_a_wrong_answer():
 async def test_oracle_solves_the_long_families(solve_with_oracle, at_public_seeds, seed):
     tasks = at_public_seeds(LONG, seed)  # every other family at each seed
     records, failed = await solve_with_oracle(tasks)
-    assert sorted(r.family for r in records.values()) == sorted(t.family for t in tasks) and not failed, failed
+    assert sorted(r.family for r in records.values()) == sorted(t.family for t in tasks) and not failed, str(failed)
     assert {r.seed for r in records.values()} == {seed}
     assert all(r.n_steps >= 10 for r in records.values()), {r.family: r.n_steps for r in records.values()}
 

@@ -43,7 +43,7 @@ async def test_oracle_solves_the_shop_and_inbox_families(solve_with_oracle, seed
     assert {t.family for t in tasks} - played_in_test_env == {"mail.cleanup"}
     tasks = [t for t in tasks if t.family not in played_in_test_env]
     records, failed = await solve_with_oracle(tasks)
-    assert len(records) == len(tasks) == 1 and not failed, failed
+    assert len(records) == len(tasks) == 1 and not failed, str(failed)
 
 
 @pytest.mark.browser

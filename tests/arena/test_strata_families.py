@@ -74,4 +74,4 @@ async def test_oracle_solves_strata_families_at_seeds_0_and_1(solve_with_oracle,
     tasks = at_public_seeds(MINE)  # each family at one of seeds 0 and 1
     records, failed = await solve_with_oracle(tasks)
     assert len(records) == len(tasks) == 4 and {r.seed for r in records.values()} == {0, 1}
-    assert not failed, failed
+    assert not failed, str(failed)

@@ -149,7 +149,7 @@ async def test_oracle_solves_maps_and_media_at_seeds_0_and_1_and_the_visual_spli
     by_id, failed = await solve_with_oracle(tasks)
     records = list(by_id.values())
     assert len(by_id) == len(tasks) == len(MINE) and {r.seed for r in records} == {0, 1}
-    assert not failed, failed
+    assert not failed, str(failed)
     # the visual flag as its own split: both sides, with n, clusters and an interval
     rows = {r["split"]: r for r in visual_split(records)}
     n_visual = sum(1 for t in tasks if t.visual)

@@ -32,8 +32,12 @@ def templates(directory: str):
     """A Jinja2 environment for an app's template folder (autoescaping on)."""
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(directory), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    from .common import TOAST_JS
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(directory), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.globals["toast_js"] = TOAST_JS  # base.html's: a notification stays until the next input
+    return env
 
 
 def template_cache(directory: str | Path, filters: Mapping[str, Callable[..., Any]] | None = None,

@@ -2,8 +2,8 @@
 
 A Starlette app. ``calendar.js`` fetches ``/calendar/api/day`` and draws the grid; empty
 cells open a booking dialog, bookings open a details dialog with "Cancel booking" (declared
-irreversible). A new booking's reference is shown only in a transient notification
-(2.5 s), so tasks that ask for it depend on catching that notification.
+irreversible). A new booking's reference is shown only in a transient notification (gone at
+the next click or key), so tasks that ask for it depend on catching that notification.
 """
 
 from __future__ import annotations

@@ -146,23 +146,32 @@ table{border-collapse:collapse;width:100%;background:#fff} td,th{padding:6px 8px
 text-align:left}
 label{display:block;margin:6px 0 2px;font-size:13px;color:#4a5468} input,select,textarea{font:inherit;padding:6px;\
 border:1px solid #b9c0cf;border-radius:4px}
-.toast{position:fixed;top:70px;right:24px;background:#1e7d4f;color:#fff;padding:10px 16px;border-radius:6px}
+.toast{position:fixed;top:70px;right:24px;background:#1e7d4f;color:#fff;padding:10px 16px;border-radius:6px;\
+pointer-events:none}
 .modal-back{position:fixed;inset:0;background:rgba(10,20,40,.45);display:none;align-items:center;justify-content:center}
 .modal-back.open{display:flex} .modal{background:#fff;border-radius:10px;padding:22px;min-width:320px}
 .error{color:#b3261e;font-size:13px} input.invalid{border-color:#b3261e;background:#fff3f2}
 """
 
 
+#: A notification (``.toast``) stays until the next input, a pointer press or a key, and never goes by
+#: a timer: a screenshot's pixels must not depend on how long the agent took to act on it (a toast
+#: that vanished while a model thought made its next pointer action stale, in screenshot mode only).
+#: It lets the pointer through (``pointer-events:none``), so a click on what it covers reaches that.
+#: ``toastUntilInput(el)`` does the same for a toast a page's script shows.
+TOAST_JS = ("function toastUntilInput(t){const off=()=>{t.remove();removeEventListener('pointerdown',off,true);"
+            "removeEventListener('keydown',off,true);};addEventListener('pointerdown',off,true);"
+            "addEventListener('keydown',off,true);}"
+            "addEventListener('DOMContentLoaded',()=>document.querySelectorAll('.toast').forEach(toastUntilInput));")
+
+
 def page(req: Request, title: str, body: str, nav: str = "", css: str = "", js: str = "", toast: str = "") -> Response:
     """A full HTML page with the shared stylesheet."""
-    # Transient notification: removed by a timer after 2.5 s (not a CSS animation, which
-    # screenshots with frozen animations would skip).
-    t = (f'<div class="toast" role="status">{esc(toast)}</div>'
-         "<script>setTimeout(()=>document.querySelector('.toast')?.remove(),2500)</script>") if toast else ""
+    t = f'<div class="toast" role="status">{esc(toast)}</div>' if toast else ""
     doc = (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{BASE_CSS}{css}</style></head><body>"
+        f"<title>{esc(title)}</title><style>{BASE_CSS}{css}</style><script>{TOAST_JS}</script></head><body>"
         f"{nav}<main>{body}</main>{t}<script>{js}</script></body></html>"
     )
     return Response(body=doc.encode())

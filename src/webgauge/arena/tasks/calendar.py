@@ -94,7 +94,7 @@ def book(seed: int, state: State) -> Task:
 
 
 def booking_reference(seed: int, state: State) -> Task:
-    """Book, then report the reference that appears only in a 2.5-second notification."""
+    """Book, then report the reference that appears only in a notification (gone at the next input)."""
     rng = random.Random(f"cal.booking_reference:{seed}")
     room, date, start, hours = _pick_slot(rng, state)
     title = _title(seed, rng, "cal.booking_reference.title")

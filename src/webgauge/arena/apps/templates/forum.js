@@ -5,7 +5,7 @@ const esc = s => String(s).replace(/[&<>"']/g, c => ({'&':'&amp;','<':'&lt;','>'
 const api = (p, opts) => fetch(base + '/forum/api' + p, opts).then(r => r.json());
 function toast(text) {
   const t = document.createElement('div'); t.className = 'toast'; t.setAttribute('role', 'status'); t.textContent = text;
-  document.body.appendChild(t); setTimeout(() => t.remove(), 2500);
+  document.body.appendChild(t); toastUntilInput(t);
 }
 async function act(path, body, done) {
   const opts = {method: 'POST'};

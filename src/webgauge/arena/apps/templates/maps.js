@@ -18,7 +18,7 @@
   const post = async (path, body) => (await fetch(base + path, {method: 'POST', headers: {'Content-Type': 'application/json'},
     body: JSON.stringify(body)})).json();
   const toast = (text) => { const t = document.createElement('div'); t.className = 'toast'; t.setAttribute('role', 'status');
-    t.textContent = text; document.body.appendChild(t); setTimeout(() => t.remove(), 3000); };
+    t.textContent = text; document.body.appendChild(t); toastUntilInput(t); };
   document.querySelectorAll('[data-mode]').forEach((b) => b.addEventListener('click', () => {
     mode = b.dataset.mode;
     document.querySelectorAll('[data-mode]').forEach((o) => o.setAttribute('aria-pressed', String(o === b)));
