@@ -223,7 +223,7 @@ class Floors:
                 await raw.goto(f"{self.srv.app_url}/e/{ep['id']}/", wait_until="load")  # at the origin
                 t0 = time.perf_counter()
                 await raw.goto(f"{self.srv.app_url}/e/{ep['id']}{task.start_url}", wait_until="load")
-                png = await viewport_png(cdp, vp.width, vp.height, vp.device_scale_factor)
+                png = await viewport_png(cdp, vp.width, vp.height)  # (page.cdp() carries the page's device scale)
                 ms = (time.perf_counter() - t0) * 1000
                 if not png:
                     raise RuntimeError(f"no screenshot of {task.id}'s start page")

@@ -122,6 +122,9 @@ async def test_cdp_viewport_png_has_playwrights_pixels(browser, site, scale):
         page.fast_screenshots = True
         snap = await page.capture(with_aria=False)
         assert snap.png == fast_a and snap.scroll == (0, 37)
+        # the captures left the page its device: a capture through a session without the page's
+        # emulation put it at the window's (devicePixelRatio 1, an 800x600 screen) until the next document
+        assert await page.evaluate("() => [devicePixelRatio, screen.width, screen.height]") == [scale, 640, 400]
     finally:
         await page.close()
 
@@ -145,11 +148,12 @@ async def test_cdp_full_page_png_has_playwrights_pixels(browser, site, scale):
         report = await page.settle()
         from webgauge.browser.cdp import full_page_png
 
-        exact = await full_page_png(await page.cdp(), report.size, (640, 400), scale, optimize_for_speed=False)
+        exact = await full_page_png(await page.cdp(), report.size, (640, 400), optimize_for_speed=False)
         assert exact == playwright_png
         page.fast_full_page = True
         snap = await page.capture(full_page=True, with_aria=False)
         assert snap.png == fast_a and snap.scroll == (0, 37) and snap.settled
+        assert await page.evaluate("() => [devicePixelRatio, screen.width, screen.height]") == [scale, 640, 400]
     finally:
         await page.close()
 

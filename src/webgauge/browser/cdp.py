@@ -25,7 +25,7 @@ import json
 import math
 from typing import Any
 
-__all__ = ["viewport_png", "full_page_png", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
+__all__ = ["viewport_png", "full_page_png", "mirror_device_metrics", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
            "STORAGE_TYPES", "flush_cookie_writes"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
@@ -34,11 +34,32 @@ RUNNING_ANIMATIONS_JS = ("() => document.getAnimations ? "
                          "document.getAnimations().filter(a => a.playState === 'running').length : 0")
 
 
+async def mirror_device_metrics(cdp: Any, width: int, height: int, device_scale_factor: float = 1.0,
+                                mobile: bool = False) -> None:
+    """Give this CDP session the page's device emulation, the very metrics Playwright set on its
+    own session for the context's viewport (a screen of the viewport's size). ``Page.captureScreenshot``
+    with a clip emulates the clip on the session that sends it, then restores that session's own
+    emulation: on a session with none, every capture left the page at the headless window's real
+    metrics until its next document (``devicePixelRatio`` 1, an 800x600 landscape screen; Chromium
+    156). On a session that carries the page's metrics, the restore keeps them, and a clip of scale
+    1 gives Playwright's pixels at the emulated device scale factor."""
+    if mobile:
+        orientation = {"angle": 90, "type": "landscapePrimary"} if width > height else \
+            {"angle": 0, "type": "portraitPrimary"}
+    else:
+        orientation = {"angle": 0, "type": "landscapePrimary"}
+    await cdp.send("Emulation.setDeviceMetricsOverride", {
+        "mobile": mobile, "width": width, "height": height, "screenWidth": width, "screenHeight": height,
+        "deviceScaleFactor": device_scale_factor, "screenOrientation": orientation})
+
+
 async def viewport_png(cdp: Any, width: int, height: int, device_scale_factor: float = 1.0,
                        visual_viewport: tuple[float, float, float] | list[float] | None = None) -> bytes:
     """PNG bytes of the ``width x height`` CSS px viewport at device pixels (``Page.captureScreenshot``
-    optimized for speed, clipped to the visual viewport as Playwright clips it). The device scale
-    factor emulation belongs to Playwright's own CDP session, not this one: pass it to scale the clip.
+    optimized for speed, clipped to the visual viewport as Playwright clips it). ``device_scale_factor``
+    scales the clip: 1 on a session that carries the page's device emulation
+    (:func:`mirror_device_metrics`; every ``LivePage.cdp()`` session does), the emulated factor on a
+    bare session (which leaves the page without its emulation after the capture).
     ``visual_viewport`` ``(page x, page y, scale)`` in CSS px, when the caller just measured it
     (``window.visualViewport``), saves the ``Page.getLayoutMetrics`` round trip."""
     if visual_viewport is not None:
@@ -59,7 +80,7 @@ async def full_page_png(cdp: Any, page_size: tuple[int, int] | list[int], viewpo
     """PNG bytes of the whole ``page_size`` (CSS px, measured as Playwright measures it for a
     full-page screenshot) at device pixels: ``Page.captureScreenshot`` with a clip of the document
     and ``captureBeyondViewport`` when the page does not fit the ``viewport``, Playwright's own call
-    for ``full_page=True``. With ``optimize_for_speed=False`` the bytes are Playwright's too; with
+    for ``full_page=True`` (``device_scale_factor`` as for :func:`viewport_png`). With ``optimize_for_speed=False`` the bytes are Playwright's too; with
     it, Chromium's faster PNG encoder writes the same pixels in other bytes. The caller makes sure
     no animation runs (Playwright freezes them; this does not)."""
     w, h = int(page_size[0]), int(page_size[1])

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from .capture import capture_page, screenshot_page
-from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, full_page_png, viewport_png
+from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, full_page_png, mirror_device_metrics, viewport_png
 from .errors import PageError
 from .page_state import PageState
 from .settle import STABLE_FRAMES, SettleReport, probe_layout, settle
@@ -172,11 +172,19 @@ class PageCapture(PageState):
 
     # ---- CDP: fast screenshots, change watch, reuse across episodes --------
     async def cdp(self, page: Any = None) -> Any:
-        """The CDP session of a tab (the active one by default), opened once."""
+        """The CDP session of a tab (the active one by default), opened once, carrying the tab's
+        device emulation (:func:`~webgauge.browser.cdp.mirror_device_metrics`; again after the
+        viewport changed), so that a screenshot through it leaves the page as it was."""
         page = page or self._page
+        size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
         if page not in self._cdp:
             self._cdp[page] = await self._ctx.new_cdp_session(page)
-        return self._cdp[page]
+        cdp = self._cdp[page]
+        if self._metrics.get(cdp) != size:
+            await mirror_device_metrics(cdp, size["width"], size["height"], self.profile.device_scale_factor,
+                                        self.profile.is_mobile)
+            self._metrics[cdp] = dict(size)
+        return cdp
 
     async def viewport_png(self, view: dict[str, Any] | None = None) -> bytes:
         """PNG of the active tab's viewport: through CDP ``Page.captureScreenshot`` (the same
@@ -190,8 +198,8 @@ class PageCapture(PageState):
         if running:
             return await self.screenshot()
         size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
-        return await viewport_png(await self.cdp(page), size["width"], size["height"],
-                                  self.profile.device_scale_factor, visual_viewport=view["vv"] if view else None)
+        return await viewport_png(await self.cdp(page), size["width"], size["height"], 1.0,  # the session's own
+                                  visual_viewport=view["vv"] if view else None)
 
     async def full_page_png(self, view: dict[str, Any] | None = None, size: tuple[int, int] | None = None) -> bytes:
         """PNG of the active tab's whole page: through CDP ``Page.captureScreenshot`` (the same
@@ -207,8 +215,7 @@ class PageCapture(PageState):
         if size is None:
             size = (await probe_layout(page))["size"]
         vsize = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
-        return await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]),
-                                   self.profile.device_scale_factor)
+        return await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]), 1.0)
 
     async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot

@@ -92,6 +92,7 @@ class PageReuse(PageState):
         self._take_profile(profile, allowed_origins)
         self._origins_seen.clear()
         self._cdp = {page: cdp}
+        self._metrics = {s: m for s, m in self._metrics.items() if s is cdp}  # (closed tabs' sessions go)
         # the tab's watch is kept (its handlers stay on the kept CDP session once) and forgets the episode
         self._watches = {p: w.restart() for p, w in self._watches.items() if p is page}
         self._tab_navs.clear()
