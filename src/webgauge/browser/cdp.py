@@ -25,8 +25,8 @@ import json
 import math
 from typing import Any
 
-__all__ = ["viewport_png", "full_page_png", "mirror_device_metrics", "clear_origin_data", "ChangeWatch", "RUNNING_ANIMATIONS_JS",
-           "STORAGE_TYPES", "flush_cookie_writes"]
+__all__ = ["viewport_png", "full_page_png", "mirror_device_metrics", "clear_origin_data", "ChangeWatch",
+           "RUNNING_ANIMATIONS_JS", "STORAGE_TYPES", "flush_cookie_writes"]
 
 #: Counts the running animations and transitions (Playwright freezes those in its screenshots,
 #: a raw CDP capture does not, so a page with any falls back to Playwright's screenshot).
@@ -80,9 +80,10 @@ async def full_page_png(cdp: Any, page_size: tuple[int, int] | list[int], viewpo
     """PNG bytes of the whole ``page_size`` (CSS px, measured as Playwright measures it for a
     full-page screenshot) at device pixels: ``Page.captureScreenshot`` with a clip of the document
     and ``captureBeyondViewport`` when the page does not fit the ``viewport``, Playwright's own call
-    for ``full_page=True`` (``device_scale_factor`` as for :func:`viewport_png`). With ``optimize_for_speed=False`` the bytes are Playwright's too; with
-    it, Chromium's faster PNG encoder writes the same pixels in other bytes. The caller makes sure
-    no animation runs (Playwright freezes them; this does not)."""
+    for ``full_page=True`` (``device_scale_factor`` as for :func:`viewport_png`). With
+    ``optimize_for_speed=False`` the bytes are Playwright's too; with it, Chromium's faster PNG encoder
+    writes the same pixels in other bytes. The caller makes sure no animation runs (Playwright
+    freezes them; this does not)."""
     w, h = int(page_size[0]), int(page_size[1])
     fits = w <= viewport[0] and h <= viewport[1]
     params = {"format": "png", "captureBeyondViewport": not fits,
