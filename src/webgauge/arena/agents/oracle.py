@@ -106,14 +106,18 @@ class OracleAgent:
             self._keyboard = last.get("rejected") == "not_interactable" and last.get("kind") == "click"
             if last.get("rejected") in ("stale", "moved"):
                 return AgentStep(Action("wait", ms=150), thought=f"rejected as {last['rejected']}: look again")
+            menu = _menu_button(obs)
+            if (last.get("rejected") == "not_interactable" and menu is not None
+                    and menu.attrs.get("aria-expanded") == "true"):
+                self._keyboard = False  # the open menu covers the target (a phone's layout): close it
+                return AgentStep(Action("click", element=menu.id), thought="close the menu that covers the target")
         if not self._steps:
             return AgentStep(Action("done", answer=self.task.answer), thought="script finished")
         step = self._steps[0]
         try:
             action = step.act(self._view(obs), self._base)
         except ScriptError as exc:
-            menu = next((e for e in obs.elements or [] if e.visible and e.role == "button"
-                         and "menu-btn" in (e.attrs.get("class") or "").split()), None)
+            menu = _menu_button(obs)
             if menu is not None and self._menu_nav != obs.navigation_id:
                 self._menu_nav = obs.navigation_id  # a responsive layout hides the target behind the menu
                 return AgentStep(Action("click", element=menu.id), thought=f"open the collapsed menu: {exc}")
@@ -135,6 +139,12 @@ class OracleAgent:
         if self.wait_after_action_ms and action.kind in ("click", "press", "pointer", "select"):
             self._pending_wait = True
         return AgentStep(action, thought=repr(step))
+
+
+def _menu_button(obs: Observation):
+    """The visible button of a collapsed navigation menu (class ``menu-btn``), if the page shows one."""
+    return next((e for e in obs.elements or [] if e.visible and e.role == "button"
+                 and "menu-btn" in (e.attrs.get("class") or "").split()), None)
 
 
 async def solve_with_oracle(env, task: Task, **oracle_kwargs) -> dict:
