@@ -174,16 +174,16 @@ class PageCapture(PageState):
     async def cdp(self, page: Any = None) -> Any:
         """The CDP session of a tab (the active one by default), opened once, carrying the tab's
         device emulation (:func:`~webgauge.browser.cdp.mirror_device_metrics`; again after the
-        viewport changed), so that a screenshot through it leaves the page as it was."""
+        viewport or the profile changed), so that a screenshot through it leaves the page as it was."""
         page = page or self._page
         size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
         if page not in self._cdp:
             self._cdp[page] = await self._ctx.new_cdp_session(page)
         cdp = self._cdp[page]
-        if self._metrics.get(cdp) != size:
-            await mirror_device_metrics(cdp, size["width"], size["height"], self.profile.device_scale_factor,
-                                        self.profile.is_mobile)
-            self._metrics[cdp] = dict(size)
+        metrics = (size["width"], size["height"], self.profile.device_scale_factor, self.profile.is_mobile)
+        if self._metrics.get(cdp) != metrics:  # a new session, viewport, or profile (a reused page's next episode)
+            await mirror_device_metrics(cdp, *metrics)
+            self._metrics[cdp] = metrics
         return cdp
 
     async def viewport_png(self, view: dict[str, Any] | None = None) -> bytes:

@@ -37,7 +37,7 @@ class PageState:
     captures_at_load: int  # of those, taken with no arm first (the watch armed itself at the document's load)
     _checked_at_load: bool  # the last capture's check found the watch armed at the load (until its verify)
     _cdp: dict[Any, Any]  # Playwright page -> CDP session
-    _metrics: dict[Any, dict[str, int]]  # CDP session -> the viewport its device emulation mirrors
+    _metrics: dict[Any, tuple[int, int, float, bool]]  # CDP session -> the metrics its emulation mirrors
     _watches: dict[Any, ChangeWatch]  # Playwright page -> ChangeWatch
     _tracking_sessions: set[Any]
     _tab_navs: dict[Any, int]

@@ -245,7 +245,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.captures_at_load = 0
         self._checked_at_load = False
         self._cdp = {}  # Playwright page -> CDP session
-        self._metrics = {}  # CDP session -> the viewport its device emulation mirrors (PageCapture.cdp)
+        self._metrics = {}  # CDP session -> the metrics its device emulation mirrors (PageCapture.cdp)
         self._watches = {}  # Playwright page -> ChangeWatch
         self._tracking_sessions = set()  # CDP sessions whose tab tracks changes from each document's creation
         self._tab_navs = {}  # Playwright page -> its own main-frame navigations (the watch's new documents)
