@@ -2,7 +2,8 @@
 viewport), no page is wider than the screen. A wider page is zoomed out by the browser, as a phone
 zooms out a page that does not fit; the boxes an agent is told are then not where the screenshot
 shows them, and clicks miss. The two grids that are wide by design (the kanban board, the room
-calendar) are left to scroll sideways."""
+calendar) are left to scroll sideways; an observation of such a zoomed-out page says so in its
+capture warnings."""
 
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ async def test_every_app_page_fits_a_phone(browser, arena):
                 assert got["vw"] == 390 and got["dpr"] == 2, (url, got)  # the phone's viewport, after a capture too
                 if got["page"] > got["vw"] or got["scale"] != 1:
                     wide[url] = got
+                assert not out.observation.snapshot.warnings, (url, out.observation.snapshot.warnings)
         assert len(apps) == 10 and not wide, wide
+        # the wide grids are zoomed out, and the observation says so
+        await env.reset(phone.apply(next(t for t in tasks if t.start_url.startswith("/calendar/"))))
+        out = await env.step(Action("goto", url="/calendar/"))
+        said = [w for w in out.observation.snapshot.warnings if "wider than the phone's screen" in w]
+        assert said and "in 390;" in said[0], out.observation.snapshot.warnings
     finally:
         await env.close()

@@ -202,6 +202,8 @@
     title: document.title,
     scroll: [sx, sy],
     viewport: [vw, vh],
+    // the layout viewport's width: narrower than innerWidth when a phone zoomed a wide page out
+    layout_width: document.documentElement.clientWidth,
     // the page size as Playwright measures a full-page screenshot (and settle.js the layout)
     page_size: pageSize(),
     ready_state: document.readyState,

@@ -168,6 +168,10 @@ def _snapshot(page: Any, profile: RenderProfile, data: dict[str, Any], elements:
     if data.get("ready_state") != "complete":
         warnings.append("load event did not fire before the capture; captured after DOMContentLoaded")
     vw, vh = data["viewport"]
+    if profile.is_mobile and vw > data.get("layout_width", vw) + 1:  # (a phone's scroll bars take no width)
+        warnings.append(f"the page is wider than the phone's screen: the browser zoomed it out to show {vw:.0f} "
+                        f"CSS px in {data['layout_width']:.0f}; element boxes and pointer points are not mapped "
+                        "through that zoom")
     snap = Snapshot(
         url=page.url, viewport=(int(vw), int(vh)), device_scale_factor=profile.device_scale_factor,
         scroll=(float(data["scroll"][0]), float(data["scroll"][1])), png=png,
