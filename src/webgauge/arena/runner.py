@@ -42,6 +42,7 @@ from .outputs.sealing import SEALED, SEALED_SEED, seal_error, seal_heldout_conte
 from .replay import find_base
 from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
+from .variants.variant import Variant
 
 __all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "planned", "AGENT_KINDS",
            "seal_heldout_content", "SEALED", "SEALED_SEED"]
@@ -156,12 +157,7 @@ async def _episode_item(item, ctx):
     from webgauge.run import ItemResult
 
     p = item.payload
-    base = find_base(p["family"], p["seed"], p["base_id"], p["base_fingerprint"], p.get("source_id"),
-                     p.get("instruction_hmac"))
-    variant = get_variant(p["variant"])
-    task = base if p["variant"] == "base" else variant.apply(base)
-    if task.fingerprint != p["fingerprint"]:
-        raise RuntimeError(f"variant task {task.id} changed since the run was planned (fingerprint differs)")
+    task, variant = _item_task(p)
     policy = get_policy(str(ctx.options.get("approval_policy", "grant")))
     browser = await ctx.browser()
     env, kept = await _env_for(ctx, browser, p, variant, policy)
@@ -235,23 +231,29 @@ async def _drop_env(ctx) -> None:
                           stacklevel=2)
 
 
+def _item_task(p: dict) -> tuple[Task, Variant]:
+    """The task and variant of an episode item's payload ``p``; raises if the task changed since the
+    run was planned (its fingerprint differs)."""
+    base = find_base(p["family"], p["seed"], p["base_id"], p["base_fingerprint"], p.get("source_id"),
+                     p.get("instruction_hmac"))
+    variant = get_variant(p["variant"])
+    task = base if p["variant"] == "base" else variant.apply(base)
+    if task.fingerprint != p["fingerprint"]:
+        raise RuntimeError(f"variant task {task.id} changed since the run was planned (fingerprint differs)")
+    return task, variant
+
+
 def _next_task(ctx) -> Task | None:
     """The task of the worker's next item, when its variant does not act on the page (else None: no
     preload), built as the item's handler will build it."""
     nxt = ctx.next_item
     if nxt is None or nxt.kind != "episode":
         return None
-    q = nxt.payload
     try:
-        variant = get_variant(q["variant"])
-        if variant.acts_on_page:
-            return None
-        base = find_base(q["family"], q["seed"], q["base_id"], q["base_fingerprint"], q.get("source_id"),
-                         q.get("instruction_hmac"))
-        task = base if q["variant"] == "base" else variant.apply(base)
+        task, variant = _item_task(nxt.payload)
     except Exception:  # noqa: BLE001 - the item itself reports what is wrong with it when it runs
         return None
-    return task if task.fingerprint == q["fingerprint"] else None
+    return None if variant.acts_on_page else task
 
 
 def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict], *, variants: Iterable[str] = ("base",),
