@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = ["Element", "Snapshot", "element_id"]
@@ -52,8 +52,12 @@ class Element:
         return (x + w / 2, y + h / 2)
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        """The element as plain JSON types. Field by field, not ``dataclasses.asdict``: that copies
+        deeply and took 40 us an element against 3 (a dashboard's observation holds 763 elements,
+        and every step of a recorded episode converts its table)."""
+        d = {name: getattr(self, name) for name in _ELEMENT_FIELDS}
         d["box"] = list(self.box)
+        d["attrs"] = dict(self.attrs)
         return d
 
     @classmethod
@@ -61,6 +65,9 @@ class Element:
         d = dict(d)
         d["box"] = tuple(d["box"])
         return cls(**d)
+
+
+_ELEMENT_FIELDS = tuple(f.name for f in fields(Element))
 
 
 @dataclass
