@@ -99,6 +99,8 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
         assert info["task"] == task.public("screenshot+tree") and info["elements"] and obs["screenshot"].shape == (800,
                                                                                                                    1280,
                                                                                                                    3)
+        info["elements"][0]["attrs"]["planted"] = "by the agent"  # what it returns is its own
+        assert "planted" not in env.observation.elements[0].attrs
         with pytest.raises(ValueError, match="not JSON"):
             env.step("click the chart")
         from webgauge.arena.core.actions import ACTION_KINDS

@@ -182,10 +182,13 @@ class ArenaGymEnv(gym.Env):
 
     def _info(self, obs: Observation, **extra) -> dict:
         seen = obs.for_mode(self.obs_mode)
-        return copy.deepcopy({
+        # nothing returned is shared with the env (gymnasium checks it); the element dicts are new
+        # already, and copying them again took 10 ms a step on a dashboard's 763 elements
+        info = copy.deepcopy({
             "png": seen.png, "tabs": list(obs.tabs), "active_tab": obs.active_tab, "last_result": obs.last_result,
-            "elements": [e.to_dict() for e in seen.elements] if seen.elements is not None else None,
             "aria": seen.aria, "device_scale_factor": obs.device_scale_factor, **extra})
+        info["elements"] = [e.to_dict() for e in seen.elements] if seen.elements is not None else None
+        return info
 
     # ---- the Gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
