@@ -1,6 +1,6 @@
 """Suite time: how long the test suite takes, read against how fast this machine is right then.
 
-    .venv/bin/python bench/suite_time.py                  # probe, the suite as `make test` runs it, probe
+    .venv/bin/python bench/suite_time.py                  # probe, `make test`, probe
     .venv/bin/python bench/suite_time.py --probe-only     # the probe alone (about 20 s)
     .venv/bin/python bench/suite_time.py --json runs.jsonl  # append each run's figures to a file
 
@@ -89,15 +89,13 @@ def folder_times(junit: Path) -> dict[str, float]:
 
 
 def run_suite(workers: str) -> dict:
-    """The suite as ``make test`` runs it (its pytest command), with a JUnit XML for the folders."""
+    """``make test`` itself (``TEST_WORKERS`` workers), with a JUnit XML for the folders (``PYTEST_ADDOPTS``)."""
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
-        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-               "-m", "not browsergym and not harness", f"--junitxml={junit}"]
-        if workers != "0":
-            cmd += ["-n", workers, "--dist", "loadgroup"]
+        env = dict(os.environ, TEST_WORKERS=workers,
+                   PYTEST_ADDOPTS=(os.environ.get("PYTEST_ADDOPTS", "") + f" --junitxml={junit}").strip())
         t = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(["make", "test"], cwd=ROOT, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t
         tail = [ln for ln in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)", ln)]
         folders = folder_times(junit) if junit.exists() else {}
@@ -115,7 +113,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--probe-only", action="store_true", help="only probe the machine's speed")
     ap.add_argument("--workers", default=os.environ.get("TEST_WORKERS", "2"),
-                    help="pytest-xdist workers, as `make test` (TEST_WORKERS; 0: one process)")
+                    help="pytest-xdist workers (make test's TEST_WORKERS; 0: one process)")
     ap.add_argument("--json", type=Path, help="append this run's figures to this file (JSON lines)")
     args = ap.parse_args()
     out: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "commit": subprocess.run(
