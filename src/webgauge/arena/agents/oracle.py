@@ -16,7 +16,7 @@ from ..core.agent import AgentStep
 from ..core.hooks import WorldEvents
 from ..core.irreversible import IrreversibleControls
 from ..core.observation import Observation
-from ..core.script import ScriptError, Step, by_element
+from ..core.script import ScriptError, Step, by_element, by_element_out_of_view
 from ..core.task import Task
 
 __all__ = ["OracleAgent", "RETRYABLE", "solve_with_oracle"]
@@ -113,8 +113,12 @@ class OracleAgent:
                 return AgentStep(Action("click", element=menu.id), thought="close the menu that covers the target")
         if not self._steps:
             return AgentStep(Action("done", answer=self.task.answer), thought="script finished")
-        step = self._steps[0]
         try:
+            if self.obs_mode != "screenshot":  # a point outside the view: the element action scrolls to it
+                swap = by_element_out_of_view(self._steps, self._view(obs))
+                if swap is not None:
+                    self._steps[:swap[0]] = swap[1]
+            step = self._steps[0]
             action = step.act(self._view(obs), self._base)
         except ScriptError as exc:
             menu = _menu_button(obs)

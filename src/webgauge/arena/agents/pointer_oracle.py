@@ -43,12 +43,14 @@ def _ancestors(obs: Observation, el: Element) -> set[str]:
 
 
 #: The first of the viewport points where a click would hit the element at an XPath (the element or
-#: a descendant is what the browser finds there: nothing covers it), or -1. Read-only.
+#: a descendant is what the browser finds there: nothing covers it), or -1. Read-only. The points are in
+#: the view the screenshot shows (a phone's visual viewport may be panned across a wider page).
 _HIT_JS = """([path, points]) => {
   const el = document.evaluate(path, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   if (!el) return -1;
+  const vv = window.visualViewport, ox = vv ? vv.offsetLeft : 0, oy = vv ? vv.offsetTop : 0;
   for (let i = 0; i < points.length; i++) {
-    const hit = document.elementFromPoint(points[i][0], points[i][1]);
+    const hit = document.elementFromPoint(points[i][0] + ox, points[i][1] + oy);
     if (hit && (hit === el || el.contains(hit))) return i;
   }
   return -1;
@@ -77,9 +79,14 @@ async def hit_point(page, obs: Observation, el: Element) -> tuple[float, float] 
 
 
 def _scroll_to(obs: Observation, el: Element) -> Action:
-    _, vy, _, h = obs.viewport_box(el)
-    dy = round(vy + min(h, obs.viewport[1] * 0.5) / 2 - obs.viewport[1] * 0.4)
-    return Action("scroll", dy=dy if dy else (40 if vy > 0 else -40))
+    vx, vy, w, h = obs.viewport_box(el)
+    vw, vh = obs.viewport
+    # sideways too when it is past the view's edge (a phone's view of a page wider than its screen)
+    dx = 0 if vx >= 0 and vx + min(w, vw * 0.5) <= vw else round(vx + min(w, vw * 0.5) / 2 - vw * 0.4)
+    dy = round(vy + min(h, vh * 0.5) / 2 - vh * 0.4)
+    if not dx and not dy:
+        dy = 40 if vy > 0 else -40
+    return Action("scroll", dx=dx, dy=dy)
 
 
 def _pointer(obs: Observation, px: float, py: float, kind: str = "click") -> Action:

@@ -251,6 +251,28 @@ def by_element(steps: list[Step]) -> list[Step]:
     return out
 
 
+def _point_in_view(obs: Observation, step: PointAt) -> bool:
+    x, y, w, h = obs.viewport_box(step.target.find(obs))
+    px, py = x + w * step.fx, y + h * step.fy
+    return 0 <= px < obs.viewport[0] and 0 <= py < obs.viewport[1]
+
+
+def by_element_out_of_view(steps: list[Step], obs: Observation) -> tuple[int, list[Step]] | None:
+    """The first step (a pointer click, or a pointer drag with the step that ends it) as
+    :func:`by_element` plays it, when its point, or the drag's end, is outside the view (a phone's
+    view of a page wider than its screen; the element action brings its target into view itself):
+    how many steps it replaces, and the steps in their place. None when it is in view or has no
+    element translation. Raises :class:`ScriptError` as the step would."""
+    if not steps or type(steps[0]) not in (PointAt, DragStart):
+        return None
+    first = steps[0]
+    pair = steps[:2] if type(first) is DragStart and len(steps) > 1 and type(steps[1]) is DragEnd else steps[:1]
+    if all(_point_in_view(obs, s) for s in pair if isinstance(s, PointAt)):
+        return None
+    out = by_element(pair)
+    return (len(pair), out) if out != pair else None
+
+
 @dataclass(frozen=True)
 class SwitchTab(Step):
     tab: int
