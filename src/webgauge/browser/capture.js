@@ -7,8 +7,15 @@
     "title", "alt", "action", "method", "for", "role", "disabled", "target", "data-testid",
     "aria-hidden", "aria-disabled", "aria-selected", "aria-checked", "aria-expanded", "tabindex",
     "contenteditable", "draggable", "checked", "selected", "required", "readonly"];
-  const sx = window.scrollX, sy = window.scrollY;
-  const vw = window.innerWidth, vh = window.innerHeight;
+  // The view: the layout viewport, but on a phone (opts.mobile) a page wider than the screen grows
+  // the layout viewport to its own width (innerWidth) while the screen, and the screenshot, show the
+  // visual viewport at scale 1; the view is that one then, at its page offset.
+  const vv = window.visualViewport;
+  const visual = !!(opts.mobile && vv && window.innerWidth > vv.width + 1);
+  const lx = window.scrollX, ly = window.scrollY;  // boxes: page CSS px (client rect + layout scroll)
+  const ox = visual ? vv.offsetLeft : 0, oy = visual ? vv.offsetTop : 0;  // the view within the layout viewport
+  const sx = lx + ox, sy = ly + oy;  // the view's page offset (the snapshot's scroll)
+  const vw = visual ? vv.width : window.innerWidth, vh = visual ? vv.height : window.innerHeight;
   const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
   const cut = (s, n) => (s.length > n ? s.slice(0, n) : s);
   // DOM paths (XPath) computed in one pass: elements arrive in document order, so each
@@ -176,7 +183,7 @@
       role: role,
       name: nameOf(el, role, inner),
       text: cut(norm(text), 300),
-      box: [r.x + sx, r.y + sy, r.width, r.height],
+      box: [r.x + lx, r.y + ly, r.width, r.height],
       visible: visible,
       clickable: !!clickable,
       color: cs.color,
@@ -185,7 +192,7 @@
       position: cs.position,
       z_index: cs.zIndex,
       attrs: attrs,
-      in_viewport: visible && r.right > 0 && r.bottom > 0 && r.left < vw && r.top < vh,
+      in_viewport: visible && r.right > ox && r.bottom > oy && r.left - ox < vw && r.top - oy < vh,
     });
   }
   const de = document.documentElement, body = document.body;
@@ -202,8 +209,6 @@
     title: document.title,
     scroll: [sx, sy],
     viewport: [vw, vh],
-    // the layout viewport's width: narrower than innerWidth when a phone zoomed a wide page out
-    layout_width: document.documentElement.clientWidth,
     // the page size as Playwright measures a full-page screenshot (and settle.js the layout)
     page_size: pageSize(),
     ready_state: document.readyState,

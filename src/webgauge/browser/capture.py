@@ -123,7 +123,7 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     try:
         # the table comes back while the screenshot still waits for its frame: parsed meanwhile
-        data, elements, after = await _element_table(page, max_elements, id_salt)
+        data, elements, after = await _element_table(page, max_elements, id_salt, profile.is_mobile)
     except BaseException:
         await _cancel(shot)  # no screenshot left running behind the table's error
         raise
@@ -133,10 +133,12 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
                      warnings=warnings, max_elements=max_elements)
 
 
-async def _element_table(page: Any, max_elements: int, id_salt: str) -> tuple[dict[str, Any], list[Element],
-                                                                                 dict[str, Any]]:
-    """The element table (its raw data and elements) and the layout probe taken right after it."""
-    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements})
+async def _element_table(page: Any, max_elements: int, id_salt: str, mobile: bool = False
+                         ) -> tuple[dict[str, Any], list[Element], dict[str, Any]]:
+    """The element table (its raw data and elements) and the layout probe taken right after it.
+    ``mobile``: the page is emulated on a phone, whose view of a page wider than its screen is the
+    visual viewport (see capture.js)."""
+    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements, "mobile": mobile})
     data = json.loads(raw_table)
     elements: list[Element] = []
     for raw in data["elements"]:
@@ -168,10 +170,6 @@ def _snapshot(page: Any, profile: RenderProfile, data: dict[str, Any], elements:
     if data.get("ready_state") != "complete":
         warnings.append("load event did not fire before the capture; captured after DOMContentLoaded")
     vw, vh = data["viewport"]
-    if profile.is_mobile and vw > data.get("layout_width", vw) + 1:  # (a phone's scroll bars take no width)
-        warnings.append(f"the page is wider than the phone's screen: the browser zoomed it out to show {vw:.0f} "
-                        f"CSS px in {data['layout_width']:.0f}; element boxes and pointer points are not mapped "
-                        "through that zoom")
     snap = Snapshot(
         url=page.url, viewport=(int(vw), int(vh)), device_scale_factor=profile.device_scale_factor,
         scroll=(float(data["scroll"][0]), float(data["scroll"][1])), png=png,
@@ -359,7 +357,7 @@ async def _capture_loaded(page: Any, profile: RenderProfile, *, max_elements: in
     shot = asyncio.ensure_future(viewport_screenshot(_UNSCROLLED))
     check = asyncio.ensure_future(settle_loaded_in(_settle_js(), now_arg(quiet_ms, tracker=True)))
     try:
-        data, elements, after = await _element_table(page, max_elements, id_salt)
+        data, elements, after = await _element_table(page, max_elements, id_salt, profile.is_mobile)
         res = await check
         png = await shot
     except BaseException:

@@ -104,7 +104,7 @@ BLOCKED_ANIMATION_WAIT = 0.25
 
 #: The center of a target (an XPath) when a plain mouse click there is what Playwright's click
 #: does (attached, one box wholly in the viewport, visible, enabled, no animation running,
-#: the element or a descendant hit at the center); else null. Read-only.
+#: the element or a descendant hit at the center), as the mouse takes it; else null. Read-only.
 _CLICK_POINT_JS = """([xpath, scroll]) => {
   """ + _BLOCKED_JS + """
   const el = document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
@@ -122,7 +122,9 @@ return null;
   if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const hit = document.elementFromPoint(x, y);
-  return hit && (hit === el || el.contains(hit)) ? [x, y] : null;
+  // the mouse's point is in the visual viewport's terms (a phone's view may be panned across a wider page)
+  const vv = window.visualViewport, ox = vv ? vv.offsetLeft : 0, oy = vv ? vv.offsetTop : 0;
+  return hit && (hit === el || el.contains(hit)) ? [x - ox, y - oy] : null;
 }"""
 
 

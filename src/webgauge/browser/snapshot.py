@@ -78,6 +78,10 @@ class Snapshot:
     page size and element boxes kept disagreeing; ``warnings`` then start with ``unsettled:``
     and say why. ``blocked_requests`` are sorted and deduplicated; ``dialogs`` keep the page's
     order (each dialog is modal, so that order is the script's own).
+
+    ``viewport`` (CSS px) and ``scroll`` (its page offset) are the view the screenshot shows: the
+    layout viewport, or on a phone showing a page wider than its screen, the visual viewport (the
+    layout viewport then grows to the page's width; see ``capture.js``).
     """
 
     url: str

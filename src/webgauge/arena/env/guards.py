@@ -23,9 +23,11 @@ def _is_key_activation(action: Action) -> bool:
 
 
 #: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
-#: topmost element at viewport point (x, y); -1 if none does. Read-only.
+#: topmost element at viewport point (x, y); -1 if none does. Read-only. The point is in the view the
+#: screenshot shows (a phone's visual viewport, which may be panned across a wider page: see capture.js).
 _HIT_JS = """([x, y, paths]) => {
-  const hit = document.elementFromPoint(x, y);
+  const vv = window.visualViewport;
+  const hit = document.elementFromPoint(x + (vv ? vv.offsetLeft : 0), y + (vv ? vv.offsetTop : 0));
   if (!hit) return -1;
   const index = new Map();
   paths.forEach((p, i) => {
