@@ -1,7 +1,7 @@
 """Suite time: how long the test suite takes, read against how fast this machine is right then.
 
     .venv/bin/python bench/suite_time.py                  # probe, `make test`, probe
-    .venv/bin/python bench/suite_time.py --probe-only     # the probe alone (about 20 s)
+    .venv/bin/python bench/suite_time.py --probe-only     # the probe alone (about 10 s)
     .venv/bin/python bench/suite_time.py --json runs.jsonl  # append each run's figures to a file
 
 The same commit's suite has taken from 8 min 26 s to 11 min 32 s on one 2-core machine within an

@@ -113,13 +113,14 @@ class OracleAgent:
                 return AgentStep(Action("click", element=menu.id), thought="close the menu that covers the target")
         if not self._steps:
             return AgentStep(Action("done", answer=self.task.answer), thought="script finished")
+        view = self._view(obs)
         try:
             if self.obs_mode != "screenshot":  # a point outside the view: the element action scrolls to it
-                swap = by_element_out_of_view(self._steps, self._view(obs))
+                swap = by_element_out_of_view(self._steps, view)
                 if swap is not None:
                     self._steps[:swap[0]] = swap[1]
             step = self._steps[0]
-            action = step.act(self._view(obs), self._base)
+            action = step.act(view, self._base)
         except ScriptError as exc:
             menu = _menu_button(obs)
             if menu is not None and self._menu_nav != obs.navigation_id:
