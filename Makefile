@@ -15,9 +15,9 @@ harness-venvs: bootstrap
 demo: bootstrap
 	$(VENV)/bin/webgauge demo --out $(OUT)
 
-# Two pytest-xdist workers (TEST_WORKERS=0: one process); each test file runs on one worker, with
-# its own Chromium (tests/conftest.py).
-TEST_WORKERS ?= 2
+# Three pytest-xdist workers on two cores (TEST_WORKERS=0: one process); each test file runs on one
+# worker, with its own Chromium (tests/conftest.py). docs/performance.md, "Test suite", compares 2 and 3.
+TEST_WORKERS ?= 3
 XDIST := $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
 
 # Everything but the third-party harness runs, which need venvs of their own (make test-harnesses).

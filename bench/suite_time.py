@@ -112,7 +112,7 @@ def _mmss(s: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--probe-only", action="store_true", help="only probe the machine's speed")
-    ap.add_argument("--workers", default=os.environ.get("TEST_WORKERS", "2"),
+    ap.add_argument("--workers", default=os.environ.get("TEST_WORKERS", "3"),
                     help="pytest-xdist workers (make test's TEST_WORKERS; 0: one process)")
     ap.add_argument("--json", type=Path, help="append this run's figures to this file (JSON lines)")
     args = ap.parse_args()
