@@ -88,12 +88,14 @@ def folder_times(junit: Path) -> dict[str, float]:
     return dict(sorted(by.items(), key=lambda kv: -kv[1]))
 
 
-def run_suite(workers: str) -> dict:
-    """``make test`` itself (``TEST_WORKERS`` workers), with a JUnit XML for the folders (``PYTEST_ADDOPTS``)."""
+def run_suite(workers: str | None) -> dict:
+    """``make test`` itself (``TEST_WORKERS`` workers; None: the Makefile's), with a JUnit XML for the
+    folders (``PYTEST_ADDOPTS``)."""
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
-        env = dict(os.environ, TEST_WORKERS=workers,
-                   PYTEST_ADDOPTS=(os.environ.get("PYTEST_ADDOPTS", "") + f" --junitxml={junit}").strip())
+        env = dict(os.environ, PYTEST_ADDOPTS=(os.environ.get("PYTEST_ADDOPTS", "") + f" --junitxml={junit}").strip())
+        if workers is not None:
+            env["TEST_WORKERS"] = workers
         t = time.perf_counter()
         proc = subprocess.run(["make", "test"], cwd=ROOT, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t
@@ -112,8 +114,8 @@ def _mmss(s: float) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--probe-only", action="store_true", help="only probe the machine's speed")
-    ap.add_argument("--workers", default=os.environ.get("TEST_WORKERS", "3"),
-                    help="pytest-xdist workers (make test's TEST_WORKERS; 0: one process)")
+    ap.add_argument("--workers", default=os.environ.get("TEST_WORKERS"),
+                    help="pytest-xdist workers (make test's TEST_WORKERS; 0: one process; default: the Makefile's)")
     ap.add_argument("--json", type=Path, help="append this run's figures to this file (JSON lines)")
     args = ap.parse_args()
     out: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "commit": subprocess.run(
@@ -122,6 +124,7 @@ def main() -> None:
     print(f"probe before: python {out['probe_before']['python_ms']} ms, chromium step floor "
           f"{out['probe_before']['chromium_ms']} ms, load average {out['probe_before']['load']}", flush=True)
     if not args.probe_only:
+        out["workers"] = args.workers or "the Makefile's"
         out["suite"] = suite = run_suite(args.workers)
         out["probe_after"] = after = probe()
         print(f"suite: {_mmss(suite['wall_s'])} wall ({suite['result'] or 'no result line'}), "
