@@ -102,6 +102,11 @@ _REACHABLE_FOCUS_JS = ("() => { " + _BLOCKED_JS + " const el = document.activeEl
 BLOCKED_ANIMATION_WAIT = 0.25
 
 
+#: ``ox``, ``oy``: where the view the screenshot shows sits in the layout viewport (CSS px). A point in
+#: the view is the client point minus them: a phone's view (the visual viewport) may be panned across
+#: a page wider than its screen (capture.js); elsewhere both are 0. The mouse takes points in the view.
+VIEW_OFFSET_JS = "const vv = window.visualViewport, ox = vv ? vv.offsetLeft : 0, oy = vv ? vv.offsetTop : 0;"
+
 #: The center of a target (an XPath) when a plain mouse click there is what Playwright's click
 #: does (attached, one box wholly in the viewport, visible, enabled, no animation running,
 #: the element or a descendant hit at the center), as the mouse takes it; else null. Read-only.
@@ -122,8 +127,7 @@ return null;
   if (el.matches(':disabled') || el.closest('[aria-disabled=true]')) return null;
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const hit = document.elementFromPoint(x, y);
-  // the mouse's point is in the visual viewport's terms (a phone's view may be panned across a wider page)
-  const vv = window.visualViewport, ox = vv ? vv.offsetLeft : 0, oy = vv ? vv.offsetTop : 0;
+  """ + VIEW_OFFSET_JS + """
   return hit && (hit === el || el.contains(hit)) ? [x - ox, y - oy] : null;
 }"""
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 
-from ...browser import Element
+from ...browser import VIEW_OFFSET_JS, Element
 from ..core.actions import Action, need
 from ..core.agent import AgentStep
 from ..core.observation import Observation
@@ -44,11 +44,11 @@ def _ancestors(obs: Observation, el: Element) -> set[str]:
 
 #: The first of the viewport points where a click would hit the element at an XPath (the element or
 #: a descendant is what the browser finds there: nothing covers it), or -1. Read-only. The points are in
-#: the view the screenshot shows (a phone's visual viewport may be panned across a wider page).
+#: the view the screenshot shows (:data:`~webgauge.browser.VIEW_OFFSET_JS`).
 _HIT_JS = """([path, points]) => {
   const el = document.evaluate(path, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   if (!el) return -1;
-  const vv = window.visualViewport, ox = vv ? vv.offsetLeft : 0, oy = vv ? vv.offsetTop : 0;
+  """ + VIEW_OFFSET_JS + """
   for (let i = 0; i < points.length; i++) {
     const hit = document.elementFromPoint(points[i][0] + ox, points[i][1] + oy);
     if (hit && (hit === el || el.contains(hit))) return i;

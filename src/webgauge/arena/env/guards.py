@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ...browser import Element
+from ...browser import VIEW_OFFSET_JS, Element
 from ..core.actions import Action
 from .env_state import EnvState
 
@@ -24,10 +24,10 @@ def _is_key_activation(action: Action) -> bool:
 
 #: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
 #: topmost element at viewport point (x, y); -1 if none does. Read-only. The point is in the view the
-#: screenshot shows (a phone's visual viewport, which may be panned across a wider page: see capture.js).
+#: screenshot shows (:data:`~webgauge.browser.VIEW_OFFSET_JS`).
 _HIT_JS = """([x, y, paths]) => {
-  const vv = window.visualViewport;
-  const hit = document.elementFromPoint(x + (vv ? vv.offsetLeft : 0), y + (vv ? vv.offsetTop : 0));
+  """ + VIEW_OFFSET_JS + """
+  const hit = document.elementFromPoint(x + ox, y + oy);
   if (!hit) return -1;
   const index = new Map();
   paths.forEach((p, i) => {
