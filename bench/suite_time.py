@@ -16,9 +16,15 @@ between two probes of the machine's speed, on the work the suite is made of:
   median of 30, in ms.
 
 It prints the suite's wall time, the pytest result line, the summed test time per top-level test
-folder (from pytest's JUnit XML) and both probes before and after, and, with ``--json``, appends one
-JSON object per run. Compare suite times at like probe figures: a run whose probes read 20% slower
-ran on a machine 20% slower.
+folder (from pytest's JUnit XML), where the CPU went (below) and both probes before and after, and,
+with ``--json``, appends one JSON object per run. Compare suite times at like probe figures: a run
+whose probes read 20% slower ran on a machine 20% slower.
+
+Where the CPU went: every half second the run reads, from /proc, the CPU time of each process under
+``make test`` and sorts it by kind (Chromium's browser, renderer, GPU and other processes, the
+Playwright drivers, the pytest workers and the Python processes tests start, anything else), and
+``/proc/stat`` gives what the whole machine kept busy. The difference, "not seen", is processes that
+lived less than half a second or left the process tree (daemons), and anything else the machine ran.
 """
 
 from __future__ import annotations
@@ -88,23 +94,108 @@ def folder_times(junit: Path) -> dict[str, float]:
     return dict(sorted(by.items(), key=lambda kv: -kv[1]))
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_kind(cmdline: str, name: str) -> str:
+    """What a process under ``make test`` is, from its command line and its name."""
+    if "chrom" in cmdline:
+        if "--type=renderer" in cmdline:
+            return "Chromium renderers"
+        if "--type=gpu-process" in cmdline:
+            return "Chromium GPU process"
+        return "Chromium utility and zygote processes" if "--type=" in cmdline else "Chromium browser process"
+    if "node" in name or "playwright" in cmdline and "driver" in cmdline:
+        return "Playwright drivers (Node)"
+    if "python" in name or "python" in cmdline.split(" ", 1)[0]:
+        return "pytest workers and Python processes tests start"
+    return "other processes"
+
+
+def machine_busy() -> tuple[int, int]:
+    """Busy and total clock ticks of all cores since boot (``/proc/stat``; idle and iowait are not busy)."""
+    with open("/proc/stat") as f:
+        ticks = [int(v) for v in f.readline().split()[1:8]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+class CpuByKind:
+    """CPU seconds of every process under ``root`` by :func:`process_kind`, read from /proc each
+    time :meth:`sample` is called (a process's last reading counts once it is gone)."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.seen: dict[tuple[int, int], list] = {}  # (pid, start time) -> [kind, CPU ticks]
+
+    def sample(self) -> None:
+        parent: dict[int, int] = {}
+        stats: dict[int, list[str]] = {}
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    stats[int(d)] = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+                    parent[int(d)] = int(stats[int(d)][1])
+                except (OSError, IndexError, ValueError):
+                    pass
+        children = collections.defaultdict(list)
+        for pid, pp in parent.items():
+            children[pp].append(pid)
+        todo = [self.root]
+        while todo:
+            pid = todo.pop()
+            todo += children[pid]
+            f = stats.get(pid)
+            if f is None:
+                continue
+            key = (pid, int(f[19]))
+            if key not in self.seen:
+                try:
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ")
+                    name = Path(f"/proc/{pid}/comm").read_text().strip()
+                except OSError:
+                    continue
+                self.seen[key] = [process_kind(cmd, name), 0]
+            self.seen[key][1] = int(f[11]) + int(f[12])
+
+    def by_kind(self) -> dict[str, float]:
+        out: dict[str, float] = collections.defaultdict(float)
+        for kind, ticks in self.seen.values():
+            out[kind] += ticks / TICKS
+        return dict(sorted(((k, round(v, 1)) for k, v in out.items()), key=lambda kv: -kv[1]))
+
+
 def run_suite(workers: str | None) -> dict:
     """``make test`` itself (``TEST_WORKERS`` workers; None: the Makefile's), with a JUnit XML for the
-    folders (``PYTEST_ADDOPTS``)."""
+    folders (``PYTEST_ADDOPTS``) and its CPU by process kind (:class:`CpuByKind`)."""
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
         env = dict(os.environ, PYTEST_ADDOPTS=(os.environ.get("PYTEST_ADDOPTS", "") + f" --junitxml={junit}").strip())
         if workers is not None:
             env["TEST_WORKERS"] = workers
+        busy0, total0 = machine_busy()
         t = time.perf_counter()
-        proc = subprocess.run(["make", "test"], cwd=ROOT, env=env, capture_output=True, text=True)
-        wall = time.perf_counter() - t
-        tail = [ln for ln in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed)", ln)]
+        with open(Path(tmp) / "out.txt", "w+") as out, open(Path(tmp) / "err.txt", "w+") as err:
+            proc = subprocess.Popen(["make", "test"], cwd=ROOT, env=env, stdout=out, stderr=err, text=True)
+            cpu = CpuByKind(proc.pid)
+            while proc.poll() is None:
+                cpu.sample()
+                time.sleep(0.5)
+            wall = time.perf_counter() - t
+            busy1, total1 = machine_busy()
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read(), err.read()
+        tail = [ln for ln in stdout.splitlines() if re.search(r"\d+ (passed|failed)", ln)]
         folders = folder_times(junit) if junit.exists() else {}
     if proc.returncode != 0:
-        sys.stdout.write(proc.stdout[-4000:] + proc.stderr[-2000:])
+        sys.stdout.write(stdout[-4000:] + stderr[-2000:])
+    kinds = cpu.by_kind()
+    cores = os.cpu_count() or 1
+    machine_s = (busy1 - busy0) / max(1, total1 - total0) * cores * wall
     return {"wall_s": round(wall, 1), "returncode": proc.returncode, "result": tail[-1] if tail else "",
-            "summed_s": round(sum(folders.values()), 1), "folders": {k: round(v, 1) for k, v in folders.items()}}
+            "summed_s": round(sum(folders.values()), 1), "folders": {k: round(v, 1) for k, v in folders.items()},
+            "cpu_s": kinds, "machine_busy_s": round(machine_s, 1), "machine_s": round(wall * cores, 1),
+            "not_seen_s": round(machine_s - sum(kinds.values()), 1)}
 
 
 def _mmss(s: float) -> str:
@@ -131,6 +222,10 @@ def main() -> None:
               f"summed test time {suite['summed_s']:.0f} s")
         for folder, s in suite["folders"].items():
             print(f"  {folder:32s} {s:7.1f} s")
+        busy, avail = suite["machine_busy_s"], suite["machine_s"]
+        print(f"CPU: the machine's cores were busy {busy:.0f} of {avail:.0f} core-seconds ({busy / avail:.0%})")
+        for kind, s in (*suite["cpu_s"].items(), ("not seen (short-lived, daemons, others)", suite["not_seen_s"])):
+            print(f"  {kind:50s} {s:7.1f} s  {s / busy:4.0%}")
         print(f"probe after: python {after['python_ms']} ms, chromium step floor {after['chromium_ms']} ms, "
               f"load average {after['load']}")
     if args.json:
