@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import statistics
 import time
@@ -26,39 +27,51 @@ import time
 TCK = os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu() -> dict[str, float]:
-    """CPU seconds of this process and its descendants, by kind."""
-    parent: dict[int, int] = {}
+def process_tree(root: int) -> dict[int, tuple[str, str, list[str]]]:
+    """Every process under ``root``, ``root`` included: pid -> (name, command line, the fields of
+    /proc/PID/stat after the name: [11] and [12] are user and system CPU in clock ticks, [19] the start time)."""
+    stats: dict[int, tuple[str, list[str]]] = {}
+    children: dict[int, list[int]] = collections.defaultdict(list)
     for p in os.listdir("/proc"):
         if p.isdigit():
             try:
-                parent[int(p)] = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1])
+                line = open(f"/proc/{p}/stat").read()
+                fields = line.rsplit(")", 1)[1].split()
+                stats[int(p)] = (line[line.find("(") + 1:line.rfind(")")], fields)
+                children[int(fields[1])].append(int(p))
             except (OSError, IndexError, ValueError):
                 pass
-    mine, todo = set(), [os.getpid()]
+    out: dict[int, tuple[str, str, list[str]]] = {}
+    todo = [root]
     while todo:
         pid = todo.pop()
-        mine.add(pid)
-        todo.extend(c for c, pp in parent.items() if pp == pid)
+        todo.extend(children[pid])
+        if pid in stats:
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="ignore")
+            except OSError:
+                continue
+            out[pid] = (stats[pid][0], cmd, stats[pid][1])
+    return out
+
+
+def chromium_kind(cmd: str) -> str | None:
+    """"renderer", "gpu", "other" (utility, zygote) or "browser" for a Chromium process's command line;
+    None for any other process."""
+    if "--type=renderer" in cmd:
+        return "renderer"
+    if "--type=gpu-process" in cmd:
+        return "gpu"
+    if "--type=" in cmd:
+        return "other"
+    return "browser" if "chrom" in cmd else None
+
+
+def tree_cpu() -> dict[str, float]:
+    """CPU seconds of this process and its descendants, by kind."""
     out: dict[str, float] = {}
-    for pid in mine:
-        try:
-            cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="ignore")
-            f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if pid == os.getpid():
-            kind = "python"
-        elif "--type=renderer" in cmd:
-            kind = "renderer"
-        elif "--type=gpu-process" in cmd:
-            kind = "gpu"
-        elif "--type=" in cmd:
-            kind = "other"
-        elif "chrom" in cmd:
-            kind = "browser"
-        else:
-            kind = "driver"
+    for pid, (_name, cmd, f) in process_tree(os.getpid()).items():
+        kind = "python" if pid == os.getpid() else chromium_kind(cmd) or "driver"
         out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / TCK
     return out
 

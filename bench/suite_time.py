@@ -44,7 +44,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_bench's floor
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_bench's floor, launch_flags_bench's process tree
+
+from launch_flags_bench import chromium_kind, process_tree  # noqa: E402
 
 
 def python_probe(reps: int = 15) -> float:
@@ -96,16 +98,17 @@ def folder_times(junit: Path) -> dict[str, float]:
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
+#: :func:`launch_flags_bench.chromium_kind`'s kinds, as the report names them
+CHROMIUM_KINDS = {"renderer": "Chromium renderers", "gpu": "Chromium GPU processes",
+                  "other": "Chromium utility and zygote processes", "browser": "Chromium browser processes"}
+
 
 def process_kind(cmdline: str, name: str) -> str:
     """What a process under ``make test`` is, from its command line and its name."""
-    if "chrom" in cmdline:
-        if "--type=renderer" in cmdline:
-            return "Chromium renderers"
-        if "--type=gpu-process" in cmdline:
-            return "Chromium GPU process"
-        return "Chromium utility and zygote processes" if "--type=" in cmdline else "Chromium browser process"
-    if "node" in name or "playwright" in cmdline and "driver" in cmdline:
+    chromium = chromium_kind(cmdline)
+    if chromium is not None:
+        return CHROMIUM_KINDS[chromium]
+    if "node" in name:
         return "Playwright drivers (Node)"
     if "python" in name or "python" in cmdline.split(" ", 1)[0]:
         return "pytest workers and Python processes tests start"
@@ -128,32 +131,9 @@ class CpuByKind:
         self.seen: dict[tuple[int, int], list] = {}  # (pid, start time) -> [kind, CPU ticks]
 
     def sample(self) -> None:
-        parent: dict[int, int] = {}
-        stats: dict[int, list[str]] = {}
-        for d in os.listdir("/proc"):
-            if d.isdigit():
-                try:
-                    stats[int(d)] = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
-                    parent[int(d)] = int(stats[int(d)][1])
-                except (OSError, IndexError, ValueError):
-                    pass
-        children = collections.defaultdict(list)
-        for pid, pp in parent.items():
-            children[pp].append(pid)
-        todo = [self.root]
-        while todo:
-            pid = todo.pop()
-            todo += children[pid]
-            f = stats.get(pid)
-            if f is None:
-                continue
+        for pid, (name, cmd, f) in process_tree(self.root).items():
             key = (pid, int(f[19]))
             if key not in self.seen:
-                try:
-                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").replace("\0", " ")
-                    name = Path(f"/proc/{pid}/comm").read_text().strip()
-                except OSError:
-                    continue
                 self.seen[key] = [process_kind(cmd, name), 0]
             self.seen[key][1] = int(f[11]) + int(f[12])
 
