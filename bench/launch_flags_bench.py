@@ -27,9 +27,9 @@ import time
 TCK = os.sysconf("SC_CLK_TCK")
 
 
-def process_tree(root: int) -> dict[int, tuple[str, str, list[str]]]:
-    """Every process under ``root``, ``root`` included: pid -> (name, command line, the fields of
-    /proc/PID/stat after the name: [11] and [12] are user and system CPU in clock ticks, [19] the start time)."""
+def process_tree(root: int) -> dict[int, tuple[str, list[str]]]:
+    """Every process under ``root``, ``root`` included: pid -> (name, the fields of /proc/PID/stat
+    after the name: [11] and [12] are user and system CPU in clock ticks, [19] the start time)."""
     stats: dict[int, tuple[str, list[str]]] = {}
     children: dict[int, list[int]] = collections.defaultdict(list)
     for p in os.listdir("/proc"):
@@ -41,18 +41,22 @@ def process_tree(root: int) -> dict[int, tuple[str, str, list[str]]]:
                 children[int(fields[1])].append(int(p))
             except (OSError, IndexError, ValueError):
                 pass
-    out: dict[int, tuple[str, str, list[str]]] = {}
+    out: dict[int, tuple[str, list[str]]] = {}
     todo = [root]
     while todo:
         pid = todo.pop()
         todo.extend(children[pid])
         if pid in stats:
-            try:
-                cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="ignore")
-            except OSError:
-                continue
-            out[pid] = (stats[pid][0], cmd, stats[pid][1])
+            out[pid] = stats[pid]
     return out
+
+
+def command_line(pid: int) -> str | None:
+    """A process's command line, its arguments joined by spaces; None once it is gone."""
+    try:
+        return open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="ignore")
+    except OSError:
+        return None
 
 
 def chromium_kind(cmd: str) -> str | None:
@@ -70,7 +74,10 @@ def chromium_kind(cmd: str) -> str | None:
 def tree_cpu() -> dict[str, float]:
     """CPU seconds of this process and its descendants, by kind."""
     out: dict[str, float] = {}
-    for pid, (_name, cmd, f) in process_tree(os.getpid()).items():
+    for pid, (_name, f) in process_tree(os.getpid()).items():
+        cmd = command_line(pid)
+        if cmd is None:
+            continue
         kind = "python" if pid == os.getpid() else chromium_kind(cmd) or "driver"
         out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / TCK
     return out

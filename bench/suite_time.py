@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_bench's floor, launch_flags_bench's process tree
 
-from launch_flags_bench import chromium_kind, process_tree  # noqa: E402
+from launch_flags_bench import TCK, chromium_kind, command_line, process_tree  # noqa: E402
 
 
 def python_probe(reps: int = 15) -> float:
@@ -96,8 +96,6 @@ def folder_times(junit: Path) -> dict[str, float]:
     return dict(sorted(by.items(), key=lambda kv: -kv[1]))
 
 
-TICKS = os.sysconf("SC_CLK_TCK")
-
 #: :func:`launch_flags_bench.chromium_kind`'s kinds, as the report names them
 CHROMIUM_KINDS = {"renderer": "Chromium renderers", "gpu": "Chromium GPU processes",
                   "other": "Chromium utility and zygote processes", "browser": "Chromium browser processes"}
@@ -131,16 +129,19 @@ class CpuByKind:
         self.seen: dict[tuple[int, int], list] = {}  # (pid, start time) -> [kind, CPU ticks]
 
     def sample(self) -> None:
-        for pid, (name, cmd, f) in process_tree(self.root).items():
+        for pid, (name, f) in process_tree(self.root).items():
             key = (pid, int(f[19]))
-            if key not in self.seen:
+            if key not in self.seen:  # its command line is read once
+                cmd = command_line(pid)
+                if cmd is None:
+                    continue
                 self.seen[key] = [process_kind(cmd, name), 0]
             self.seen[key][1] = int(f[11]) + int(f[12])
 
     def by_kind(self) -> dict[str, float]:
         out: dict[str, float] = collections.defaultdict(float)
         for kind, ticks in self.seen.values():
-            out[kind] += ticks / TICKS
+            out[kind] += ticks / TCK
         return dict(sorted(((k, round(v, 1)) for k, v in out.items()), key=lambda kv: -kv[1]))
 
 
