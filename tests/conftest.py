@@ -70,13 +70,10 @@ async def browser():
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
-async def arena_browser():
-    """The arena's browser for the session: Chromium's headless shell, as the arena runner launches
+async def arena_browser(browser):
+    """The arena's browser: the session's one, Chromium's headless shell as the arena runner launches
     it (the arena test folders make it their ``browser``)."""
-    from webgauge.browser import Browser
-
-    async with Browser.launch(headless_shell=True) as b:
-        yield b
+    return browser
 
 
 @pytest.fixture

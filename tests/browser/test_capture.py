@@ -144,15 +144,21 @@ def test_missing_chromium_names_the_fix(monkeypatch, tmp_path):
     assert find_chromium().endswith(("chromium", "chrome", "google-chrome", "chromium-browser", "Chromium"))
 
 
-def test_the_arena_finds_the_headless_shell_and_an_explicit_choice_still_wins(monkeypatch, tmp_path):
-    """The arena's browser is Chromium's headless shell (``make bootstrap`` installs it); an explicit
-    executable or WEBGAUGE_CHROMIUM still decides, and the page suites keep the full browser."""
+def test_webgauge_launches_the_headless_shell_and_an_explicit_choice_still_wins(monkeypatch, tmp_path):
+    """webgauge's browser is Chromium's headless shell (``make bootstrap`` installs it); an explicit
+    executable or WEBGAUGE_CHROMIUM still decides, ``headless_shell=False`` or a headed launch take
+    the full browser."""
+    from webgauge.browser import Browser
+
     monkeypatch.delenv("WEBGAUGE_CHROMIUM", raising=False)
     shell = find_chromium(headless_shell=True)
     assert shell.endswith("chromium-headless-shell"), (
-        f"the arena would run on {shell}: install the headless shell with `make bootstrap` "
+        f"webgauge would run on {shell}: install the headless shell with `make bootstrap` "
         "(or `sudo apt-get install -y chromium-headless-shell`)")
+    assert Browser.launch().executable == shell
     assert not find_chromium().endswith("headless-shell")
+    assert Browser.launch(headless_shell=False).executable == find_chromium()
+    assert Browser.launch(headless=False).executable == find_chromium()
     full = find_chromium()
     assert find_chromium(full, headless_shell=True) == full
     monkeypatch.setenv("WEBGAUGE_CHROMIUM", full)

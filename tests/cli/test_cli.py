@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -56,7 +57,11 @@ def test_capture_writes_a_run_and_resumes(tmp_path):
     b = store.get("b")
     assert b.ok and b.record["snapshot"]["blocked_requests"][0]["url"] == "https://example.com/x.png"
     assert store.blob(b.blobs["screenshot.png"]).startswith(b"\x89PNG")
-    assert store.spec["environment"]["chromium"].startswith("Chromium")
+    # the browser the capture ran in: its binary's name and the version it prints
+    from webgauge.browser import find_chromium
+
+    name, _, version = store.spec["environment"]["chromium"].partition(": ")
+    assert name == Path(find_chromium(headless_shell=True)).name and version.startswith("Chromium 1"), name + version
 
 
 def test_bad_arguments_are_clear(tmp_path):

@@ -1,7 +1,25 @@
 // Collects the element table of a rendered page. Read-only: it defines no globals,
-// sets no attributes and inserts nothing, so the page cannot see that it ran.
+// sets no attributes and inserts nothing, so the page cannot see that it ran (opts.freshLayout
+// only switches the root's display and back within the script).
 (opts) => {
   const maxElements = opts.maxElements || 20000;
+  if (opts.freshLayout) {
+    // The layout built afresh first: the root's display switched and back within this task,
+    // through a style sheet adopted for that moment (no attribute changes), makes Blink build the
+    // document's layout objects anew. Blink keeps some layout state from the page's history (an
+    // inline box once given a box of its own keeps it), and the fresh ones give every capture of
+    // the same DOM the same boxes. The display never becomes none: no animation restarts, no
+    // scroll or focus is lost.
+    const root = document.documentElement;
+    const other = getComputedStyle(root).display === "flow-root" ? "block" : "flow-root";
+    const swap = new CSSStyleSheet();
+    swap.replaceSync(`:root { display: ${other} !important; }`);
+    const sheets = [...document.adoptedStyleSheets];  // a copy: the property is a live array
+    document.adoptedStyleSheets = [...sheets, swap];
+    root.getBoundingClientRect();
+    document.adoptedStyleSheets = sheets;
+    root.getBoundingClientRect();
+  }
   const skip = new Set(["SCRIPT", "STYLE", "HEAD", "META", "LINK", "NOSCRIPT", "TEMPLATE", "TITLE", "BASE"]);
   const ATTRS = ["id", "class", "href", "src", "type", "name", "placeholder", "value", "aria-label",
     "title", "alt", "action", "method", "for", "role", "disabled", "target", "data-testid",

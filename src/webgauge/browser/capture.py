@@ -99,9 +99,10 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
                 viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None = None,
                 before_screenshot: Callable[[], Awaitable[None]] | None = None,
                 full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]], Awaitable[bytes]] | None = None,
-                id_salt: str = "") -> tuple[Snapshot, list[str]]:
+                id_salt: str = "", fresh_layout: bool = False) -> tuple[Snapshot, list[str]]:
     """One screenshot + element table in the settled state ``before``; returns the snapshot and
-    the problems found (the page changed between the settle, the screenshot and the table)."""
+    the problems found (the page changed between the settle, the screenshot and the table).
+    ``fresh_layout``: a full page's table is read from a layout built afresh (see capture.js)."""
     warnings: list[str] = []
     png = b""
     if before_screenshot is not None:
@@ -123,7 +124,8 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
             png = await screenshot_page(page, profile, full_page=full_page, timeout=timeout)
     try:
         # the table comes back while the screenshot still waits for its frame: parsed meanwhile
-        data, elements, after = await _element_table(page, max_elements, id_salt, profile.is_mobile)
+        data, elements, after = await _element_table(page, max_elements, id_salt, profile.is_mobile,
+                                                     fresh_layout=fresh_layout and full_page)
     except BaseException:
         await _cancel(shot)  # no screenshot left running behind the table's error
         raise
@@ -133,12 +135,13 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
                      warnings=warnings, max_elements=max_elements)
 
 
-async def _element_table(page: Any, max_elements: int, id_salt: str, mobile: bool = False
-                         ) -> tuple[dict[str, Any], list[Element], dict[str, Any]]:
+async def _element_table(page: Any, max_elements: int, id_salt: str, mobile: bool = False,
+                         fresh_layout: bool = False) -> tuple[dict[str, Any], list[Element], dict[str, Any]]:
     """The element table (its raw data and elements) and the layout probe taken right after it.
     ``mobile``: the page is emulated on a phone, whose view of a page wider than its screen is the
     visual viewport (see capture.js)."""
-    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements, "mobile": mobile})
+    raw_table, after = await page.evaluate(_capture_and_probe_js(), {"maxElements": max_elements, "mobile": mobile,
+                                                                     "freshLayout": fresh_layout})
     data = json.loads(raw_table)
     elements: list[Element] = []
     for raw in data["elements"]:
@@ -199,8 +202,8 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                        id_salt: str = "",
                        verify: Callable[[int], Awaitable[list[str]]] | None = None,
                        settle_armed_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
-                       settle_loaded_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None
-                       ) -> Snapshot:
+                       settle_loaded_in: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]] | None = None,
+                       fresh_layout: bool = False) -> Snapshot:
     """Screenshot, element table and aria snapshot of ``page``, all in one settled state.
 
     The page is settled first (see :mod:`webgauge.browser.settle`), then the screenshot is
@@ -222,6 +225,10 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
     ``full_page_screenshot`` (a coroutine function of the settle report's ``view`` and page
     ``size``) replaces Playwright's full-page screenshot (``LivePage.full_page_png``: CDP, the
     same pixels). ``id_salt`` salts the element ids (:func:`~webgauge.browser.snapshot.element_id`).
+    ``fresh_layout`` (Chromium's headless shell) reads a full page's element table from a layout built
+    afresh after the screenshot: there a full-page screenshot sends the tab's preferences again, which
+    re-lays the text out, and an inline box Blink gave a box of its own keeps it (page 1223's span:
+    20 px tall, then 17), so the table would depend on the captures taken before it.
 
     ``verify(quiet_ms)`` (with ``settle_armed_in``, which arms a change watch and then runs the settle
     script in its world in one round trip, and a viewport screenshot) lets a page that is already
@@ -282,7 +289,8 @@ async def capture_page(page: Any, profile: RenderProfile, *, full_page: bool = F
                                      with_screenshot=with_screenshot, timeout=max(1.0, deadline - loop.time()),
                                      max_full_page_height=max_full_page_height, before=report,
                                      viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
-                                     full_page_screenshot=full_page_screenshot, id_salt=id_salt)
+                                     full_page_screenshot=full_page_screenshot, id_salt=id_salt,
+                                     fresh_layout=fresh_layout)
         if not report.settled:
             unsettled = report.reasons + problems
             break

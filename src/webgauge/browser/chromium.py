@@ -12,7 +12,7 @@ from pathlib import Path
 from .errors import ChromiumNotFound
 
 __all__ = ["find_chromium", "chromium_version", "LAUNCH_FLAGS", "ENV_VAR", "HEADLESS_SHELL",
-           "installed_headless_shell", "browser_label"]
+           "installed_headless_shell", "is_headless_shell", "browser_label"]
 
 ENV_VAR = "WEBGAUGE_CHROMIUM"
 
@@ -70,10 +70,10 @@ _CANDIDATES = (
 )
 
 #: Chromium's headless shell (Debian: ``chromium-headless-shell``, the same engine and version as
-#: ``chromium``, without the browser's UI layer; Playwright's default for headless runs). The arena
-#: launches it when installed: a navigation with its capture costs about 27% less CPU and 20% less
-#: time (docs/performance.md, "Headless shell"). The page suites keep the full browser: on a real
-#: page with failing web fonts the shell laid one inline box out at another height in 1 of 3 builds.
+#: ``chromium``, without the browser's UI layer; Playwright's default for headless runs). Every
+#: headless launch takes it when installed: a navigation with its capture costs about 27% less CPU
+#: and 20% less time (docs/performance.md, "Headless shell"); the full browser runs without it, or
+#: with ``Browser.launch(headless_shell=False)``.
 HEADLESS_SHELL = ("/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell",
                   "chromium-headless-shell")
 
@@ -126,13 +126,20 @@ def installed_headless_shell() -> str | None:
     return None
 
 
+def is_headless_shell(executable: str | os.PathLike[str]) -> bool:
+    """Whether ``executable`` is Chromium's headless shell (Debian's ``chromium-headless-shell``,
+    Playwright's ``chrome-headless-shell``), by its file name."""
+    name = Path(executable).name.lower()
+    return "headless-shell" in name or "headless_shell" in name
+
+
 @lru_cache(maxsize=1)
 def _warn_no_shell() -> None:
-    warnings.warn("Chromium's headless shell is not installed: the arena runs on the full browser, about "
+    warnings.warn("Chromium's headless shell is not installed: webgauge runs on the full browser, about "
                   f"20% slower. {SHELL_FIX}", RuntimeWarning, stacklevel=3)
 
 
-def browser_label(executable: str | None = None, *, headless_shell: bool = False) -> str:
+def browser_label(executable: str | None = None, *, headless_shell: bool = True) -> str:
     """Which browser runs, for a run's record: the binary's name and the version it prints
     (``chromium-headless-shell: Chromium 156.0.8078.114``); the error text when there is none."""
     try:

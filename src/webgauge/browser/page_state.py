@@ -36,6 +36,7 @@ class PageState:
     captures_at_once: int
     captures_at_load: int  # of those, taken with no arm first (the watch armed itself at the document's load)
     _checked_at_load: bool  # the last capture's check found the watch armed at the load (until its verify)
+    headless_shell: bool  # the browser is Chromium's headless shell
     _cdp: dict[Any, Any]  # Playwright page -> CDP session
     _metrics: dict[Any, tuple[int, int, float, bool]]  # CDP session -> the metrics its emulation mirrors
     _watches: dict[Any, ChangeWatch]  # Playwright page -> ChangeWatch

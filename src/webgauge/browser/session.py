@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium
+from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium, is_headless_shell
 from .errors import BrowserError, PageError
 from .origins import is_loopback_url, origin_of
 from .page_actions import PageActions
@@ -40,6 +40,21 @@ def _playwright() -> Callable[[], Any]:
     return async_playwright
 
 
+#: Chromium's pop-up blocker for the headless shell, which has none: ``window.open`` without the
+#: transient activation a user gesture gives returns ``null`` (what Chromium's blocker does), so a
+#: page cannot flood the run with tabs; one opened from a click still opens (and uses the
+#: activation up, as in Chromium). Added to each of the shell's contexts before any document.
+#: A script clicking a ``target=_blank`` link without a gesture still opens a tab there.
+SHELL_POPUP_BLOCKER_JS = """(() => {
+  const open = window.open, activation = navigator.userActivation;
+  if (typeof open !== "function" || !activation) return;
+  Object.defineProperty(window, "open", {
+    configurable: true, enumerable: true, writable: true,
+    value: { open(...args) { return activation.isActive ? open.apply(this, args) : null; } }.open,
+  });
+})();"""
+
+
 class Browser:
     """One running system Chromium. Use ``async with Browser.launch() as browser``.
 
@@ -48,9 +63,10 @@ class Browser:
     """
 
     def __init__(self, executable: str | None = None, headless: bool = True, hide_scrollbars: bool = True,
-                 extra_args: tuple[str, ...] = (), headless_shell: bool = False) -> None:
-        # headless_shell: Chromium's headless shell when installed (the arena's browser; see
-        # webgauge.browser.chromium.HEADLESS_SHELL); a headed browser is always the full one
+                 extra_args: tuple[str, ...] = (), headless_shell: bool = True) -> None:
+        # headless_shell: Chromium's headless shell when installed (webgauge's browser; see
+        # webgauge.browser.chromium.HEADLESS_SHELL), False for the full one; a headed browser is
+        # always the full one
         self.executable = find_chromium(executable, headless_shell=headless_shell and headless)
         self.headless = headless
         self.hide_scrollbars = hide_scrollbars
@@ -73,7 +89,8 @@ class Browser:
         self._pw = await self._pw_cm.__aenter__()
         args = list(LAUNCH_FLAGS) + list(self.extra_args)
         # Keep Chromium's own pop-up blocker: window.open without a user gesture is blocked,
-        # as in a real browser, so a page cannot flood the run with tabs.
+        # as in a real browser, so a page cannot flood the run with tabs (the headless shell has
+        # none: SHELL_POPUP_BLOCKER_JS stands in).
         ignore = ["--disable-popup-blocking"] + ([] if self.hide_scrollbars else ["--hide-scrollbars"])
         if self.hide_scrollbars:
             args.append("--hide-scrollbars")
@@ -146,9 +163,13 @@ class Browser:
             service_workers="block",
             accept_downloads=True,
         )
+        shell = is_headless_shell(self.executable)
+        if shell:
+            await ctx.add_init_script(SHELL_POPUP_BLOCKER_JS)
         page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
                         max_tabs=max_tabs, dialog_policy=dialog_policy, require_settled=require_settled,
                         settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins)
+        page.headless_shell = shell
         await page._setup()
         return page
 
@@ -244,6 +265,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.captures_at_once = 0
         self.captures_at_load = 0
         self._checked_at_load = False
+        self.headless_shell = False  # Chromium's headless shell (Browser.new_page says; see PageCapture.cdp)
         self._cdp = {}  # Playwright page -> CDP session
         self._metrics = {}  # CDP session -> the metrics its device emulation mirrors (PageCapture.cdp)
         self._watches = {}  # Playwright page -> ChangeWatch
@@ -285,6 +307,8 @@ class LivePage(PageActions, PageCapture, PageReuse):
         page = await self._ctx.new_page()
         self._register(page)
         await self._freeze_clock(page)
+        if self.headless_shell:
+            await self.cdp(page)  # the shell's font families, before the first document (see cdp())
 
     def _register(self, page: Any) -> bool:
         """Attach the event handlers (synchronously, before the page can fire anything)."""

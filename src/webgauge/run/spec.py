@@ -113,14 +113,13 @@ def font_fingerprint() -> dict:
 
 
 def _chromium_version() -> str:
+    """The browser webgauge launches: its binary's name and version (``chromium-headless-shell:
+    Chromium 156.0.8078.114``), or the error."""
     try:
-        from webgauge.browser import chromium_version  # lazy: the browser layer is optional here
+        from webgauge.browser.chromium import browser_label  # lazy: the browser layer is optional here
     except Exception as exc:  # noqa: BLE001 - any import problem is recorded, not hidden
-        return f"error: cannot import webgauge.browser.chromium_version: {type(exc).__name__}: {exc}"
-    try:
-        return str(chromium_version())
-    except Exception as exc:  # noqa: BLE001
-        return f"error: {type(exc).__name__}: {exc}"
+        return f"error: cannot import webgauge.browser.chromium.browser_label: {type(exc).__name__}: {exc}"
+    return browser_label()
 
 
 def collect_environment() -> dict:
