@@ -41,9 +41,9 @@ def run_doctor(echo: Callable[[str], None] = print) -> bool:
         echo(f"[missing] chromium: {exc}")
     from webgauge.browser.chromium import SHELL_FIX, installed_headless_shell
 
-    shell = installed_headless_shell()  # the arena's browser when installed (optional: the full one works, slower)
-    echo(f"[ok] chromium headless shell (the arena's browser): {shell}" if shell else
-         f"[missing] chromium headless shell: the arena runs on the full browser, about 20% slower. {SHELL_FIX}")
+    shell = installed_headless_shell()  # webgauge's browser when installed (optional: the full one works, slower)
+    echo(f"[ok] chromium headless shell (webgauge's browser): {shell}" if shell else
+         f"[missing] chromium headless shell: webgauge runs on the full browser, about 20% slower. {SHELL_FIX}")
     fonts = font_fingerprint()
     echo(f"[{'ok' if fonts.get('count') else 'missing'}] fonts: {fonts.get('count', 0)} font files "
          f"(fingerprint {fonts.get('sha256', '')[:12]})" + ("" if fonts.get("count") else

@@ -287,7 +287,7 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
                  "approval_policy": approval_policy, "variants": variants,
                  "keep_heldout_content": bool(keep_heldout_content),
                  "heldout_tasks": sum(1 for t in tasks if t.params.get("slice") == "heldout"),
-                 # which binary plays the episodes (the environment's "chromium" is the full browser's)
+                 # which binary plays the episodes (browser_options may choose another than the environment's)
                  "browser": browser_label(browser_options.get("executable"),
                                           headless_shell=bool(browser_options["headless_shell"]))},
     )
