@@ -111,9 +111,13 @@ def snapshot_dict(snapshot) -> dict:
     return d
 
 
-_HIDE_CARET_JS = """() => {
-  const a = document.activeElement;
-  if (!a || !(a.isContentEditable || a.matches('input, textarea'))) return false;
+_HIDE_CARET_JS = """async () => {
+  const field = (a) => !!a && (a.isContentEditable || a.matches('input, textarea'));
+  // autofocus is applied at the first rendering update after the load, which may not have run yet
+  const auto = [...document.querySelectorAll('[autofocus]')].some(field);
+  if (auto && !field(document.activeElement))
+    await new Promise((done) => { requestAnimationFrame(() => setTimeout(done, 0)); setTimeout(done, 500); });
+  if (!auto && !field(document.activeElement)) return false;
   const sheet = new CSSStyleSheet();
   sheet.replaceSync('*, *::before, *::after { caret-color: transparent !important; }');
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
@@ -126,8 +130,11 @@ async def hide_caret(live) -> bool:
     blinks, so two captures of the same page differed by it (page 2293 of the shared corpus).
     An adopted style sheet makes every caret transparent: no node or attribute is added, the
     element keeps its focus (and focus ring), and the pixels are those of the caret's off phase.
-    Returns whether the page had such a field. Call after every load or reload. The build
-    reloads such a page between its edits instead of undoing them (see ``PageContext.begin_edit``)."""
+    Returns whether the page had such a field: a focused one, or one with ``autofocus`` (waited for a
+    frame when not focused yet: the browser focuses it at its first rendering update after the load,
+    and in the headless shell under load the check once ran before that). Call after every load or
+    reload. The build reloads such a page between its edits instead of undoing them (see
+    ``PageContext.begin_edit``)."""
     return bool(await live.evaluate(_HIDE_CARET_JS))
 
 
