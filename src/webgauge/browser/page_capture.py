@@ -14,13 +14,6 @@ from .page_state import PageState
 from .settle import STABLE_FRAMES, SettleReport, probe_layout, settle
 from .snapshot import Snapshot
 
-#: The generic font families Chromium's headless shell sends a tab whenever its preferences are sent
-#: again, as a full-page capture (``captureBeyondViewport``) does; a new document starts from
-#: fontconfig's ``monospace`` instead (DejaVu Sans Mono here, Liberation Mono after). Each tab of the
-#: shell gets them from its start, so a capture changes no font under the page (docs/performance.md,
-#: "Headless shell").
-SHELL_FONT_FAMILIES = {"fixed": "Courier New"}
-
 #: Seconds a capture may still take after the page navigated under it before it is taken afresh.
 NAVIGATION_GRACE = 3.0
 
@@ -186,8 +179,6 @@ class PageCapture(PageState):
         size = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
         if page not in self._cdp:
             self._cdp[page] = await self._ctx.new_cdp_session(page)
-            if self.headless_shell:
-                await self._cdp[page].send("Page.setFontFamilies", {"fontFamilies": SHELL_FONT_FAMILIES})
         cdp = self._cdp[page]
         metrics = (size["width"], size["height"], self.profile.device_scale_factor, self.profile.is_mobile)
         if self._metrics.get(cdp) != metrics:  # a new session, viewport, or profile (a reused page's next episode)

@@ -55,6 +55,15 @@ SHELL_POPUP_BLOCKER_JS = """(() => {
 })();"""
 
 
+#: The generic font families Chromium's headless shell sends a tab whenever its preferences are sent
+#: again, as a full-page capture (``captureBeyondViewport``) does; a new document starts from
+#: fontconfig's ``monospace`` instead (DejaVu Sans Mono here, Liberation Mono after). The shell's
+#: first tab of each page gets them before its first document, so a capture changes no font under
+#: the page (docs/performance.md, "Headless shell"). A pop-up tab keeps its own start: its captures
+#: are of the viewport, which sends nothing.
+SHELL_FONT_FAMILIES = {"fixed": "Courier New"}
+
+
 class Browser:
     """One running system Chromium. Use ``async with Browser.launch() as browser``.
 
@@ -265,7 +274,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.captures_at_once = 0
         self.captures_at_load = 0
         self._checked_at_load = False
-        self.headless_shell = False  # Chromium's headless shell (Browser.new_page says; see PageCapture.cdp)
+        self.headless_shell = False  # Chromium's headless shell (Browser.new_page says; see _setup)
         self._cdp = {}  # Playwright page -> CDP session
         self._metrics = {}  # CDP session -> the metrics its device emulation mirrors (PageCapture.cdp)
         self._watches = {}  # Playwright page -> ChangeWatch
@@ -307,8 +316,8 @@ class LivePage(PageActions, PageCapture, PageReuse):
         page = await self._ctx.new_page()
         self._register(page)
         await self._freeze_clock(page)
-        if self.headless_shell:
-            await self.cdp(page)  # the shell's font families, before the first document (see cdp())
+        if self.headless_shell:  # the shell's font families, before the tab's first document
+            await (await self.cdp(page)).send("Page.setFontFamilies", {"fontFamilies": SHELL_FONT_FAMILIES})
 
     def _register(self, page: Any) -> bool:
         """Attach the event handlers (synchronously, before the page can fire anything)."""
