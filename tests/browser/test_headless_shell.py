@@ -11,6 +11,7 @@ span: 20 px tall, then 17). A page built after another then differed from the sa
 """
 
 import asyncio
+import os
 
 import pytest
 
@@ -23,9 +24,11 @@ RAW_FULL_PAGE = {"format": "png", "captureBeyondViewport": True,
 
 
 def _needs_shell(browser):
+    chosen = os.environ.get("WEBGAUGE_CHROMIUM")
     assert "headless-shell" in browser.executable, (
-        f"the tests' browser is {browser.executable}, not Chromium's headless shell: install it with "
-        "`make bootstrap` (or `sudo apt-get install -y chromium-headless-shell`)")
+        f"the tests' browser is {browser.executable}, not Chromium's headless shell: "
+        + ("WEBGAUGE_CHROMIUM chose it; unset it to test the shell" if chosen else
+           "install it with `make bootstrap` (or `sudo apt-get install -y chromium-headless-shell`)"))
 
 
 @pytest.mark.browser
