@@ -177,8 +177,7 @@ class Browser:
             await ctx.add_init_script(SHELL_POPUP_BLOCKER_JS)
         page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
                         max_tabs=max_tabs, dialog_policy=dialog_policy, require_settled=require_settled,
-                        settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins)
-        page.headless_shell = shell
+                        settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins, headless_shell=shell)
         await page._setup()
         return page
 
@@ -254,7 +253,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
     def __init__(self, ctx: Any, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
                  dialog_policy: str | Callable[..., Any], require_settled: bool = False,
                  settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
-                 stand_ins: dict[str, tuple[bytes, str]] | None = None) -> None:
+                 stand_ins: dict[str, tuple[bytes, str]] | None = None, headless_shell: bool = False) -> None:
         self._ctx = ctx
         self._stand_ins = dict(stand_ins or {})  # remote URL -> (body, content type), answered offline
         self.stood_in_requests = []
@@ -274,7 +273,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self.captures_at_once = 0
         self.captures_at_load = 0
         self._checked_at_load = False
-        self.headless_shell = False  # Chromium's headless shell (Browser.new_page says; see _setup)
+        self.headless_shell = headless_shell  # the browser is Chromium's headless shell (see _setup)
         self._cdp = {}  # Playwright page -> CDP session
         self._metrics = {}  # CDP session -> the metrics its device emulation mirrors (PageCapture.cdp)
         self._watches = {}  # Playwright page -> ChangeWatch
