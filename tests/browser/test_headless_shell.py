@@ -15,6 +15,7 @@ import os
 
 import pytest
 
+from webgauge.browser.chromium import is_headless_shell
 from webgauge.pages import StaticServer
 
 SPAN = "[data-aid=FOOTER_POWERED_BY_RENDERED] span"
@@ -25,7 +26,7 @@ RAW_FULL_PAGE = {"format": "png", "captureBeyondViewport": True,
 
 def _needs_shell(browser):
     chosen = os.environ.get("WEBGAUGE_CHROMIUM")
-    assert "headless-shell" in browser.executable, (
+    assert is_headless_shell(browser.executable), (
         f"the tests' browser is {browser.executable}, not Chromium's headless shell: "
         + ("WEBGAUGE_CHROMIUM chose it; unset it to test the shell" if chosen else
            "install it with `make bootstrap` (or `sudo apt-get install -y chromium-headless-shell`)"))
@@ -82,9 +83,9 @@ async def test_every_full_page_capture_of_a_document_reads_its_first_layout(brow
 
 @pytest.mark.browser
 async def test_a_full_page_capture_of_a_scrolled_page_reads_what_is_in_view(browser):
-    """The table of a full page is read from a layout built afresh, which scrolls the page to its top
-    within the script: the capture scrolls it back before reading, so the elements in view are the
-    ones the user sees, and the page keeps its scroll and focus."""
+    """The table of a full page is read from a layout built afresh (the root's display switched and
+    back): the elements in view are still the ones the user sees, and the page keeps its scroll and
+    focus (a rebuild through ``display: none`` lost the scroll)."""
     _needs_shell(browser)
     html = ("<!doctype html><body style='margin:0;height:3000px'><div id=top style='height:100px'>top</div>"
             "<input id=q style='margin-top:800px'></body>")
