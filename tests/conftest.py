@@ -7,8 +7,16 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from hypothesis import settings
 
 FAST_TIER_ENV = "WEBGAUGE_TEST_TIER"
+
+# Hypothesis: no per-example deadline (three workers share two cores, so wall time per example is
+# noise), and the example database kept out of the tree. CI derandomizes, so a landing run is
+# reproducible; locally each run explores new examples.
+settings.register_profile("webgauge", deadline=None, database=None, print_blob=True,
+                          derandomize=bool(os.environ.get("CI")))
+settings.load_profile("webgauge")
 
 
 def pytest_configure(config: pytest.Config) -> None:
