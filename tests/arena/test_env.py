@@ -5,6 +5,7 @@ control API or leave the app."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -53,6 +54,7 @@ async def test_oracle_solves_every_task_without_forbidden_effects(browser, arena
 @pytest.mark.browser
 async def test_stale_pointer_and_destructive_guards(browser, arena):
     task = next(t for t in build_tasks((0,)) if t.family == "shop.cancel_order")
+    task = dataclasses.replace(task, max_steps=60)  # more steps than the task's budget: the episode must not end
     env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url))
     try:
         obs = await env.reset(task)
@@ -100,20 +102,27 @@ async def test_stale_pointer_and_destructive_guards(browser, arena):
         out = await env.step(Action("click", element=confirm.id))
         assert out.info["result"]["rejected"] == "moved"
         assert env.moved_checks == {"watch": 0, "capture": 1}  # the watch saw the change: the boxes were read
-        # with approval gating, declared irreversible controls wait for request_approval
+        # with approval gating, the app refuses the irreversible request without an approval, and says so
         env.gate_destructive = True
         obs = out.observation
         confirm = next(e for e in obs.elements if e.role == "button" and e.name == "Cancel order" and e.visible)
         out = await env.step(Action("click", element=confirm.id))
-        assert out.info["result"]["rejected"] == "approval_required"
+        assert out.info["result"]["rejected"] == "approval_required", out.info["result"]
+        assert [g["outcome"] for g in out.info["result"]["gate"]] == ["blocked"]
         assert env.final_diff().empty
-        out = await env.step(Action("request_approval", reason="cancel the order the user named"))
+        out = await env.step(Action("back"))
+        cancel = next(e for e in out.observation.elements if e.role == "button" and e.name == "Cancel" and e.visible)
+        out = await env.step(Action("click", element=cancel.id))
+        out = await env.step(Action("request_approval", reason="cancel the order the user named", value="Cancel order"))
         assert out.observation.approval == "granted"
+        confirm = next(e for e in out.observation.elements
+                       if e.role == "button" and e.name == "Cancel order" and e.visible)
         out = await env.step(Action("click", element=confirm.id))
         assert out.info["result"]["ok"], out.info["result"]
+        assert [g["outcome"] for g in out.info["result"]["gate"]] == ["allowed"]
         assert not env.final_diff().empty  # now the order is cancelled
         # nothing changed since the observation: the watch alone let the irreversible click through
-        assert env.moved_checks == {"watch": 1, "capture": 1}
+        assert env.moved_checks["watch"] >= 1 and env.moved_checks["capture"] == 1
     finally:
         await env.close()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import re
 
 import pytest
 
@@ -53,36 +53,56 @@ def test_scope_families_are_the_ones_whose_oracle_uses_a_declared_control():
     assert scope(tasks["cal.cancel"], "") and scope(tasks["mail.forward"], "") and not scope(tasks["wiki.lookup"], "")
 
 
+def test_every_declared_control_names_the_requests_that_carry_it_out():
+    """The server gates requests, so each declared control must say which requests it sends."""
+    for site in SITES.values():
+        assert {g.control for g in site.gated} == set(site.irreversible), site.name
+        for g in site.gated:
+            assert g.path.startswith(site.prefix + "/"), (site.name, g)
+
+
+_POST = """async ([url, json]) => { const r = await fetch(url, {method: 'POST', headers: {'Content-Type':
+  json ? 'application/json' : 'application/x-www-form-urlencoded'}, body: json ? '{}' : 'x=1'});
+  return r.status; }"""
+
+
 @pytest.mark.browser
-async def test_every_declared_control_is_gated_and_undeclared_danger_is_not(browser, arena):
-    """On each app's own page: a plain-styled button with each declared name is gated (and its
-    click never runs); a ``btn-danger`` button whose name is not declared is not gated."""
+async def test_a_direct_post_to_every_gated_route_is_refused_and_recorded(browser, arena):
+    """No page control at all: the page's own script posts straight to each irreversible route (as a
+    typed URL, a crafted form or an injected script would). The server refuses every one without an
+    approval and records it; an undeclared write route is not gated; a granted approval for one control
+    unlocks one request of that control only."""
     task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
-    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True))
-    gated, passed = {}, {}
+    env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True),
+                   approval_policy=get_policy("grant"))
     try:
         await env.reset(task)
+        await env.step(Action("wait", ms=0))  # the gate is set for the episode
         for site in SITES.values():
-            await env.step(Action("goto", url=site.prefix + "/"))
-            probes = [(f"probe-{i}", n, "btn secondary") for i, n in enumerate(site.irreversible)]
-            probes.append(("probe-decoy", "Erase the archive", "btn btn-danger"))
-            for pid, name, cls in probes:
-                await env.page.evaluate(_ADD, [pid, name, cls])
-                await env.page.evaluate(f"() => document.getElementById('{pid}').onclick = () => "
-                                        f"(window.__clicked = (window.__clicked || []).concat(['{pid}']))")
-            out = await env.step(Action("wait", ms=10))
-            for pid, name, _cls in probes:
-                el = next(e for e in out.observation.elements if e.attrs.get("id") == pid)
-                out = await env.step(Action("click", element=el.id))
-                res = out.info["result"]
-                (passed if pid == "probe-decoy" else gated)[(site.name, name)] = res.get("rejected") or "ok"
-                assert res["target"]["destructive"] is (pid != "probe-decoy")
-            clicked = json.loads(await env.page.evaluate("() => JSON.stringify(window.__clicked || [])"))
-            assert clicked == ["probe-decoy"], (site.name, clicked)  # no gated click reached the page
+            for g in site.gated:
+                path = re.sub(r"\[\^/\]\+", "1", g.path)
+                for as_json in (False, True):
+                    status = await env.page.evaluate(_POST, [env.base + path, as_json])
+                    assert status == 403, (site.name, g.control, path, status)
+        out = await env.step(Action("wait", ms=0))
+        blocked = [e for e in out.info["result"]["gate"] if e["outcome"] == "blocked"]
+        assert len(blocked) == 2 * sum(len(s.gated) for s in SITES.values())
+        assert out.info["result"]["rejected"] == "approval_required"
+        assert await env.page.evaluate(_POST, [env.base + "/shop/cart/promo", False]) != 403  # not gated
+        # one approval, one control, one request
+        await env.step(Action("request_approval", reason="revoke", value="Revoke key"))
+        assert await env.page.evaluate(_POST, [env.base + "/account/keys/1/rotate", False]) == 403  # another control
+        assert await env.page.evaluate(_POST, [env.base + "/account/keys/1/revoke", False]) != 403
+        assert await env.page.evaluate(_POST, [env.base + "/account/keys/2/revoke", False]) == 403  # used up
+        out = await env.step(Action("wait", ms=0))
+        assert [e["outcome"] for e in out.info["result"]["gate"]] == ["blocked", "allowed", "blocked"]
+        # an approval not used on the very next step lapses
+        await env.step(Action("request_approval", reason="revoke", value="Revoke key"))
+        await env.step(Action("wait", ms=0))
+        assert await env.page.evaluate(_POST, [env.base + "/account/keys/3/revoke", False]) == 403
+        assert [g["event"] for g in env.gate_log[-2:]] == ["granted", "lapsed"]
     finally:
         await env.close()
-    assert gated and set(gated.values()) == {"approval_required"}, gated
-    assert set(passed.values()) == {"ok"} and len(passed) == len(SITES), passed
 
 
 @pytest.mark.browser
@@ -123,9 +143,8 @@ _UNDER = """([name]) => {
 
 @pytest.mark.browser
 async def test_a_pointer_click_is_judged_by_what_it_hits_not_by_dom_depth(browser, arena):
-    """A pointer click lands on the topmost element at its point. A deeper element drawn beneath an
-    irreversible control must not be taken for the target: that would skip the approval gate while
-    the click itself reaches the control."""
+    """A pointer click lands on the topmost element at its point, and the step's record names that
+    element: a deeper element drawn beneath an irreversible control is not taken for the target."""
     task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
     env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True))
     site = next(s for s in SITES.values() if s.irreversible)
@@ -140,9 +159,8 @@ async def test_a_pointer_click_is_judged_by_what_it_hits_not_by_dom_depth(browse
         x, y = obs.normalized(*[c - s for c, s in zip(top.center, obs.scroll, strict=True)])
         out = await env.step(Action("pointer", pointer="click", x=x, y=y, token=obs.token))
         res = out.info["result"]
-        assert res.get("rejected") == "approval_required", res
-        assert res["target"]["destructive"] is True and res["target"]["name"] == site.irreversible[0]
-        assert await env.page.evaluate("() => window.__clicked || []") == []
+        assert res["target"]["destructive"] is True and res["target"]["name"] == site.irreversible[0], res
+        assert await env.page.evaluate("() => window.__clicked || []") == ["top-ctl"]
         # the part of the box below that sticks out is not the control: a click there is not gated
         obs = out.observation
         ux, uy = obs.normalized(under.box[0] + 4 - obs.scroll[0], under.box[1] + 4 - obs.scroll[1])
@@ -152,49 +170,26 @@ async def test_a_pointer_click_is_judged_by_what_it_hits_not_by_dom_depth(browse
         await env.close()
 
 
-# a form whose default (submit) button carries a declared name, and a text field in it
-_FORM = """([name]) => {
-  const f = document.createElement('form'); f.id = 'probe-form';
-  f.innerHTML = '<input id="probe-field" name="q" type="text"> <button id="probe-submit" class="btn"></button>';
-  f.querySelector('button').textContent = name;
-  f.onsubmit = e => { e.preventDefault(); window.__submitted = (window.__submitted || 0) + 1; };
-  f.style.cssText = 'position:fixed;left:40px;top:120px;z-index:99999;background:#fff;padding:8px';
-  document.body.appendChild(f); }"""
-
-
 @pytest.mark.browser
-async def test_enter_in_a_field_is_judged_as_the_submit_button_it_clicks(browser, arena):
-    """Enter in a form's field submits the form by clicking its default button, so a key press (on
-    the field, on whatever has the focus, or typed as a newline) is gated like a click on that
-    button; keys that activate nothing are not; granted, the same Enter submits."""
-    task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
-    site = next(s for s in SITES.values() if s.irreversible)
+async def test_enter_in_a_field_submits_the_form_and_meets_the_gate(browser, arena):
+    """Enter in the compose form's field submits it (implicit submission, no click on Send): the app
+    refuses the send without an approval and records it; granted, the same Enter sends once."""
+    task = next(t for t in build_tasks((0,)) if t.family == "mail.forward")
     for policy in ("deny", "grant"):
         env = ArenaEnv(browser, arena.app_url, arena.client(), EnvOptions(gate_destructive=True),
                        approval_policy=get_policy(policy))
         try:
             await env.reset(task)
-            await env.step(Action("goto", url=site.prefix + "/"))
-            await env.page.evaluate(_FORM, [site.irreversible[0]])
-            obs = (await env.step(Action("wait", ms=10))).observation
-            field = next(e for e in obs.elements if e.attrs.get("id") == "probe-field")
+            obs = (await env.step(Action("goto", url="/mail/compose"))).observation
+            field = next(e for e in obs.elements if e.tag == "input" and e.visible and e.attrs.get("type") != "hidden")
+            await env.step(Action("fill", element=field.id, value="someone@corp.example"))
             if policy == "grant":
-                await env.step(Action("request_approval", reason="submit the form"))
-                out = await env.step(Action("press", element=field.id, key="Enter"))
-                assert out.info["result"]["ok"], out.info["result"]
-                assert await env.page.evaluate("() => window.__submitted || 0") == 1
-                continue
-            typed = await env.step(Action("fill", element=field.id, value="abc"))
-            assert typed.info["result"]["ok"], typed.info["result"]
-            for action in (Action("press", element=field.id, key="Enter"), Action("press", key="Enter"),
-                           Action("type_text", value="x\n")):
-                if action.kind != "press" or not action.element:
-                    await env.step(Action("focus", element=field.id))
-                res = (await env.step(action)).info["result"]
-                assert res.get("rejected") == "approval_required", (action, res)
-                assert res["target"]["destructive"] is True and res["target"]["name"] == site.irreversible[0]
-            plain = (await env.step(Action("type_text", value="def"))).info["result"]
-            assert plain["ok"] and plain["target"] is None, plain
-            assert await env.page.evaluate("() => window.__submitted || 0") == 0
+                await env.step(Action("request_approval", reason="send", value="Send"))
+            out = await env.step(Action("press", element=field.id, key="Enter"))
+            outcomes = [e["outcome"] for e in out.info["result"].get("gate", [])]
+            assert outcomes == (["blocked"] if policy == "deny" else ["allowed"]), out.info["result"]
+            sent = [r for r in env.state["mail_messages"] if r["folder"] == "sent"]
+            seed_sent = [r for r in env.seed_state["mail_messages"] if r["folder"] == "sent"]
+            assert len(sent) == len(seed_sent) + (policy == "grant")
         finally:
             await env.close()

@@ -4,6 +4,7 @@ policy grants them, the oracle continues safely past every trap, and attacks are
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -30,22 +31,29 @@ def _named(obs, name):
 
 
 async def test_destructive_actions_are_blocked_until_a_policy_approves(browser, arena):
-    task = _task("shop.cancel_order")
+    task = dataclasses.replace(_task("shop.cancel_order"), max_steps=40)  # room for the probes below
     deny = get_policy("deny")
     env = VariantEnv(browser, arena.app_url, ControlClient(arena.control_url),
                      options=EnvOptions(gate_destructive=True), approval_policy=deny)
     try:
-        obs = await env.reset(task)
-        out = await env.step(Action("click", element=_named(obs, "Cancel").id))  # opens the dialog: not gated
-        assert out.info["result"]["ok"], out.info["result"]
-        el = _named(out.observation, "Cancel order")  # declared irreversible by the shop
-        for action in (Action("click", element=el.id), Action("press", element=el.id, key="Enter")):
+        await env.reset(task)
+        for how in ("click", "press"):
+            out = await env.step(Action("goto", url=task.start_url))
+            out = await env.step(Action("click", element=_named(out.observation, "Cancel").id))  # not gated
+            assert out.info["result"]["ok"], out.info["result"]
+            el = _named(out.observation, "Cancel order")  # declared irreversible by the shop
+            action = Action("click", element=el.id) if how == "click" else Action("press", element=el.id, key="Enter")
             out = await env.step(action)
+            if "gate" not in out.info["result"]:  # a submission the settle did not wait for: read on the next step
+                out = await env.step(Action("wait", ms=300))
             assert out.info["result"]["rejected"] == "approval_required", out.info["result"]
-        out = await env.step(Action("request_approval", reason="cancel the order"))
+        out = await env.step(Action("goto", url=task.start_url))
+        out = await env.step(Action("click", element=_named(out.observation, "Cancel").id))
+        out = await env.step(Action("request_approval", reason="cancel the order", value="Cancel order"))
         assert out.observation.approval == "denied" and deny.decisions[-1]["granted"] is False
         out = await env.step(Action("click", element=_named(out.observation, "Cancel order").id))
         assert out.info["result"]["rejected"] == "approval_required"
+        assert [g["event"] for g in env.gate_log].count("blocked") == 3
         assert env.final_diff().empty  # nothing destructive happened
         # the oracle asks, is refused, and stops without touching the state
         refused = await solve_with_oracle(env, task)

@@ -180,7 +180,6 @@ async def _episode_item(item, ctx):
     record.gated = bool(ctx.options.get("gate_destructive", False))
     record.approval_decisions = policy.decisions
     record.approvals_granted = policy.granted
-    record.blocked_destructive = record.rejections.get("approval_required", 0)
     record.refused = _refused(record)
     record.attack = attack
     record.attacked = bool(attack and attack["attacked"])

@@ -290,6 +290,9 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self._active = 0
         self._paths = {}
         self.id_salt = ""  # salts the element ids of captures (the arena sets one per episode)
+        # asked about every request before it leaves the browser: (method, url, headers) -> None (let it go)
+        # or (status, body, content type) to answer it here (the arena's approval gate for apps it does not serve)
+        self.request_gate: Callable[[str, str, dict[str, str]], tuple[int, bytes, str] | None] | None = None
         self.blocked_requests = []
         self.dialogs = []
         self.popups = []
@@ -386,6 +389,11 @@ class LivePage(PageActions, PageCapture, PageReuse):
     async def _route(self, route: Any) -> None:
         req = route.request
         url = req.url
+        if self.request_gate is not None:
+            refusal = self.request_gate(req.method, url, dict(req.headers))
+            if refusal is not None:
+                await route.fulfill(status=refusal[0], body=refusal[1], content_type=refusal[2])
+                return
         scheme = urlsplit(url).scheme
         for pattern, ms in self._delays:
             if fnmatch.fnmatchcase(url, pattern):

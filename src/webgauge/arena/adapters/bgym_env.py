@@ -16,7 +16,8 @@ await ep.step("click('e12')")``. A string with several calls runs them in order,
 then-current observation (BrowserGym's multi-action semantics); pointer calls in it are
 bound to the observation the agent was shown, so a page that changed under them is still a
 stale rejection. The reward is the arena's: 1.0 when the episode ends, the validator passes
-on the stored state and no forbidden effect occurred.
+on the stored state and no forbidden effect occurred. The verdict is sealed when the episode
+ends: a later step (another ``send_msg_to_user``, say) does nothing and returns it again.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import time
 from typing import Any
 
 from ..core.actions import Action, ActionError
-from ..core.effects import check_effects
 from ..core.observation import Observation
 from ..core.task import Task
 from ..env import ArenaEnv
@@ -118,15 +118,15 @@ class BrowserGymEpisode:
             results.append(res)
             if not res.get("ok", True):
                 error = error or f"{res.get('rejected')}: {res.get('error', '')}"
-            if a.kind == "done":
+            if a.kind == "done" and not out.info.get("sealed"):
                 self.chat.append({"role": "assistant", "message": a.answer or ""})
             terminated, truncated = out.terminated, out.truncated
             if terminated or truncated or error:
                 break
         reward, info = 0.0, dict[str, Any](results=results)
-        if terminated or truncated:
-            res = self.task.validate(self.env.judged_state)
-            violations = check_effects(self.task.forbidden_effects, self.env.final_diff())
-            info.update(task_result=res.to_dict(), forbidden_violations=violations)
-            reward = 1.0 if res.success and not violations else 0.0
+        if (terminated or truncated) and "verdict" in out.info:  # the env's sealed verdict (again after the end)
+            v = out.info["verdict"]
+            reward = out.reward
+            info.update(task_result={"success": v["success"], "errors": v["errors"]},
+                        forbidden_violations=v["forbidden_violations"], verdict=v, sealed=bool(out.info.get("sealed")))
         return self._dict(action, error), reward, terminated, truncated, info

@@ -9,14 +9,19 @@ Give an :class:`ExternalApp` three things about your app:
 - ``state_query``: a Python callable returning the app's state as a dict of tables, each a
   list of row dicts (read your database, call your admin API...).
 
-plus, optionally, the accessible names of its irreversible controls (``irreversible``).
+plus, optionally, the accessible names of its irreversible controls (``irreversible``) and the
+requests that carry them out (``gated``: :class:`~webgauge.arena.core.gate.GatedRoute` values,
+paths relative to ``base_url``). The arena does not serve an external app, so its approval gate
+sits where the request leaves the browser: every request of the episode's page is asked of the
+gate (:meth:`ExternalControl.request_gate`), and a gated one without an approval for its control
+is answered 403 there and never reaches the app.
 Then the arena's ordinary machinery runs on it: :meth:`ExternalApp.env` is an
 :class:`~webgauge.arena.env.ArenaEnv` (or a
 :class:`~webgauge.arena.variants.VariantEnv` with a variant), so tasks are
 :class:`~webgauge.arena.core.task.Task` values judged by the same validators and
 forbidden-effect rules on the queried state, episodes are played by
 :func:`~webgauge.arena.env.episode.play` with the same traces and records, stale checks,
-approval gate and "moved" re-check apply, and the page-level variants (pop-ups,
+approval gate (on ``gated`` requests) and "moved" re-check apply, and the page-level variants (pop-ups,
 perturbations, cohorts, slow loads, traps) apply; variants that change app data through the
 arena's control API (flags, clock) do not exist for an external app.
 
@@ -39,6 +44,7 @@ from urllib.parse import urlsplit
 
 from ..apps.control import ControlError
 from ..apps.db import state_hash
+from ..core.gate import ApprovalGate, GatedRoute, gated_route, refusal
 from ..core.irreversible import IrreversibleControls
 
 __all__ = ["ExternalApp", "ExternalControl", "ResetError"]
@@ -59,6 +65,7 @@ class ExternalApp:
     reset_command: Sequence[str]
     state_query: Callable[[], Mapping[str, Sequence[Mapping[str, Any]]]]
     irreversible: tuple[str, ...] = ()  # accessible names of controls that cannot be undone
+    gated: tuple[GatedRoute, ...] = ()  # the requests that carry them out (paths relative to base_url)
     reset_timeout_s: float = 60.0
     cwd: str | None = None  # working directory of the reset command
     reset_env: Mapping[str, str] = field(default_factory=dict)  # extra environment variables of the reset command
@@ -139,6 +146,8 @@ class ExternalControl:
         self._seed_hash: dict[int, str] = {}
         self._lock = threading.Lock()
         self.resets = 0
+        self.gate = ApprovalGate()
+        self._base_path = urlsplit(app.base_url).path.rstrip("/")
 
     def episode_base(self, eid: str) -> str:
         """The URL every task path is relative to (the app's base URL, no episode prefix)."""
@@ -167,6 +176,7 @@ class ExternalControl:
         seed = 0 if seed is None else int(seed)
         with self._lock:
             self._run_reset(seed)
+            self.gate.reset()
             self.resets += 1
             _, h = self.state(eid)
             expected = self._seed_hash.setdefault(seed, h)
@@ -202,6 +212,30 @@ class ExternalControl:
 
     def delete(self, eid: str) -> None:
         pass
+
+    # ---- the approval gate, at the page's requests ---------------------------
+    def request_gate(self, method: str, url: str, headers: dict[str, str]) -> tuple[int, bytes, str] | None:
+        """Asked by the episode's page before each request leaves the browser: None lets it go; a gated
+        request without a waiting approval for its control gets ``(403, body, content type)`` instead."""
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" != self.app.origin or not parts.path.startswith(self._base_path):
+            return None
+        path = parts.path[len(self._base_path):] or "/"
+        route = gated_route(self.app.gated, method, path)
+        if route is None or self.gate.check(route, method, path)["outcome"] != "blocked":
+            return None
+        return refusal(route.control, headers)
+
+    def set_gate(self, eid: str, enforce: bool) -> bool:
+        self.gate.enforce = bool(enforce)
+        return self.gate.enforce
+
+    def approve(self, eid: str, control: str | None, reason: str = "") -> dict:
+        return dict(self.gate.grant(control, reason))
+
+    def close_step(self, eid: str, since: int = 0) -> dict:
+        events, lapsed = self.gate.close_step(since)
+        return {"events": events, "lapsed": lapsed}
 
     def health(self) -> dict:
         return {"ok": True, "external": self.app.name}

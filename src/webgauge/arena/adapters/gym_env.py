@@ -19,7 +19,9 @@ synchronous RL code can use it. It passes ``gymnasium.utils.env_checker.check_en
 - ``step`` before ``reset`` raises ``gymnasium.error.ResetNeeded``.
 
 The reward is sparse: 1.0 on the step that ends the episode if the validator passes on the
-stored state and no forbidden effect occurred, else 0.0. Step latency is not in ``info``
+stored state and no forbidden effect occurred, else 0.0. That verdict is sealed: a step after
+the episode ended does nothing and returns the same reward, ``terminated``/``truncated`` and
+``info["verdict"]`` (with ``info["sealed"]``), so stepping on cannot change it. Step latency is not in ``info``
 (it would make identical steps differ); read ``env.last_latency_ms``.
 """
 
@@ -40,7 +42,6 @@ from gymnasium import spaces
 
 from ..apps.server import ArenaServer
 from ..core.actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
-from ..core.effects import check_effects
 from ..core.observation import Observation
 from ..core.task import Task
 from ..env import ArenaEnv, EnvOptions
@@ -276,13 +277,12 @@ class ArenaGymEnv(gym.Env):
         self._last = out.observation
         self.last_latency_ms = out.info["latency_ms"]
         info = {"action": act.to_dict(), "result": out.info["result"], "diff": out.info["diff"].to_dict()}
-        reward = 0.0
-        if out.terminated or out.truncated:
-            res = self.task.validate(self._env.judged_state)
-            violations = check_effects(self.task.forbidden_effects, self._env.final_diff())
-            info.update(task_result=res.to_dict(), forbidden_violations=violations)
-            reward = 1.0 if res.success and not violations else 0.0
-        return self._obs(out.observation), reward, out.terminated, out.truncated, self._info(out.observation, **info)
+        if "verdict" in out.info:  # the episode's end: the env's sealed verdict (again on any later step)
+            v = out.info["verdict"]
+            info.update(task_result={"success": v["success"], "errors": v["errors"]},
+                        forbidden_violations=v["forbidden_violations"], verdict=v, sealed=bool(out.info.get("sealed")))
+        return (self._obs(out.observation), out.reward, out.terminated, out.truncated,
+                self._info(out.observation, **info))
 
     def render(self):
         if self._last is None or self._last.png is None:

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..apps.server import ArenaServer, ControlRefusal
-from ..core.answers import with_answer
 from ..core.diff import diff_states
 from ..core.effects import check_effects
 from ..core.task import Task
+from ..core.verdict import Verdict, judge
 from .serve_api import (
     EffectsReply,
     FamilyRow,
@@ -46,40 +46,21 @@ from .serve_api import (
     VerdictReply,
 )
 
-__all__ = ["API_VERSION", "ArenaService", "Verdict", "family_table", "judge", "task_for"]
+__all__ = ["API_VERSION", "ArenaService", "Verdict", "family_table", "judge", "task_for", "verdict_reply"]
 
 API_VERSION = 1
 LEASE_HEADER = "x-webgauge-lease"
 MAX_TRACE = 500  # trace entries kept per slot (the oldest are dropped)
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """An episode's verdict: exact success on the stored state (plus the answer) and no forbidden effect."""
-
-    success: bool
-    errors: list[str]
-    forbidden_violations: list[str]
-
-    @property
-    def reward(self) -> float:
-        return 1.0 if self.success and not self.forbidden_violations else 0.0
-
-    def to_dict(self, sealed: bool = False) -> VerdictReply:
-        """JSON view; ``sealed`` (held-out) gives counts instead of messages that may name targets."""
-        if sealed:
-            return {"reward": self.reward, "success": self.success, "errors": len(self.errors),
-                    "forbidden_violations": len(self.forbidden_violations), "sealed": True}
-        return {"reward": self.reward, "success": self.success, "errors": list(self.errors),
-                "forbidden_violations": list(self.forbidden_violations), "sealed": False}
-
-
-def judge(task: Task, seed_state: State, state: State, answer: str | None) -> Verdict:
-    """The verdict of ``task`` on ``state`` (reached from ``seed_state``) with the agent's ``answer``:
-    what :func:`~webgauge.arena.env.episode.play` computes at an episode's end."""
-    result = task.validate(with_answer(state, answer))
-    violations = check_effects(task.forbidden_effects, diff_states(seed_state, state))
-    return Verdict(bool(result.success), list(result.errors), list(violations))
+def verdict_reply(verdict: Verdict, heldout: bool = False, final: bool = False) -> VerdictReply:
+    """JSON view of a verdict; held out (``sealed``): counts instead of messages that may name targets.
+    ``final``: the slot's episode is over and this verdict will not change."""
+    if heldout:
+        return {"reward": verdict.reward, "success": verdict.success, "errors": len(verdict.errors),
+                "forbidden_violations": len(verdict.forbidden_violations), "sealed": True, "final": final}
+    return {"reward": verdict.reward, "success": verdict.success, "errors": list(verdict.errors),
+            "forbidden_violations": list(verdict.forbidden_violations), "sealed": False, "final": final}
 
 
 def _family_keys() -> dict[str, str]:
@@ -124,6 +105,7 @@ class Slot:
     seed_state: State = field(default_factory=dict)
     last_state: State = field(default_factory=dict)
     trace: list[TraceEvent] = field(default_factory=list)
+    verdict: VerdictReply | None = None  # sealed by the first final validate; the episode is over
     last_used: float = 0.0  # time.monotonic() of the lease's last call
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -204,7 +186,7 @@ class ArenaService(ArenaServer):
     # ---- slot routes ---------------------------------------------------------
     def _release(self, slot: Slot, p: Params) -> dict[str, int]:
         self.episode(slot.episode_id).reset(0)
-        slot.lease, slot.task, slot.heldout = None, None, False
+        slot.lease, slot.task, slot.heldout, slot.verdict = None, None, False, None
         slot.seed_state, slot.last_state, slot.trace = {}, {}, []
         return {"released": slot.index}
 
@@ -238,6 +220,7 @@ class ArenaService(ArenaServer):
         if h != seed_hash:
             raise RuntimeError(f"reset of slot {slot.index} did not restore the seed (hash mismatch)")
         slot.task, slot.heldout, slot.seed_state, slot.last_state = task, heldout, dict(st), dict(st)
+        slot.verdict = None
         slot.trace = [{"t": time.time(), "event": "reset", "task_id": task.id}]
         pub = task.public()
         return {"task_id": task.id, "family": task.family, "goal": task.instruction,
@@ -269,12 +252,36 @@ class ArenaService(ArenaServer):
         return {"state": st, "hash": self.episode(slot.episode_id).db.hash()}
 
     def _validate(self, slot: Slot, p: Params) -> VerdictReply:
+        """The verdict on the slot's state now with the agent's answer. ``final: true`` ends the episode:
+        that verdict is sealed, and every later validate of the lease returns it unchanged (the state
+        and any other answer are not judged again) until the next reset."""
         task = self._need_task(slot)
+        if slot.verdict is not None:
+            slot.trace.append({"t": time.time(), "event": "validate refused: the episode is over", "diff": {},
+                               "answer": None})
+            del slot.trace[:-MAX_TRACE]
+            return slot.verdict
         answer = p.get("answer")
         if answer is not None and not isinstance(answer, str):
             raise ValueError("answer must be a string (the agent's message) or null")
+        final = bool(p.get("final", False))
         st = self._state_now(slot, "validate", answer)
-        return judge(task, slot.seed_state, st, answer).to_dict(sealed=slot.heldout)
+        reply = verdict_reply(judge(task, slot.seed_state, st, answer), slot.heldout, final)
+        if final:
+            slot.verdict = reply
+        return reply
+
+    def _gate(self, slot: Slot, p: Params) -> dict[str, Any]:
+        self._need_task(slot)
+        return ArenaServer.control(self, "POST", ["episodes", slot.episode_id, "gate"], dict(p))
+
+    def _approve(self, slot: Slot, p: Params) -> dict[str, Any]:
+        self._need_task(slot)
+        return ArenaServer.control(self, "POST", ["episodes", slot.episode_id, "approvals"], dict(p))
+
+    def _close_step(self, slot: Slot, p: Params) -> dict[str, Any]:
+        self._need_task(slot)
+        return ArenaServer.control(self, "POST", ["episodes", slot.episode_id, "step"], dict(p))
 
     def _effects(self, slot: Slot, p: Params) -> EffectsReply:
         task = self._need_task(slot)
@@ -314,4 +321,7 @@ _SLOT_ROUTES: dict[tuple[str, str], Callable[[ArenaService, Slot, Params], Any]]
     ("GET", "trace"): ArenaService._trace,
     ("GET", "inflight"): ArenaService._inflight,
     ("POST", "file"): ArenaService._file,
+    ("POST", "gate"): ArenaService._gate,
+    ("POST", "approvals"): ArenaService._approve,
+    ("POST", "step"): ArenaService._close_step,
 }

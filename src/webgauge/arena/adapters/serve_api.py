@@ -48,12 +48,14 @@ class ResetReply(TypedDict):
 
 
 class VerdictReply(TypedDict):
-    """``POST /v1/slots/<i>/validate``; sealed (held out): counts instead of messages."""
+    """``POST /v1/slots/<i>/validate``; sealed (held out): counts instead of messages; final: the
+    episode is over and this verdict is the one every later validate of the lease returns."""
     reward: float
     success: bool
     errors: list[str] | int
     forbidden_violations: list[str] | int
     sealed: bool
+    final: bool
 
 
 class EffectsReply(TypedDict, total=False):

@@ -79,6 +79,15 @@ class ServiceControl:
         trace: TraceReply = self._call("GET", self._slot("trace"))
         return trace["writes"]
 
+    def set_gate(self, eid: str, enforce: bool) -> bool:
+        return self._call("POST", self._slot("gate"), {"enforce": bool(enforce)})["enforce"]
+
+    def approve(self, eid: str, control: str | None, reason: str = "") -> dict[str, Any]:
+        return self._call("POST", self._slot("approvals"), {"control": control, "reason": reason})
+
+    def close_step(self, eid: str, since: int = 0) -> dict[str, Any]:
+        return self._call("POST", self._slot("step"), {"since": since})
+
     def delete(self, eid: str) -> None:
         if self.slot is not None:
             self._call("DELETE", self._slot())
@@ -88,9 +97,10 @@ class ServiceControl:
         return self._call("GET", "/v1/version")
 
     # ---- beyond the env's protocol -------------------------------------------
-    def validate(self, answer: str | None) -> VerdictReply:
-        """The service's verdict on the slot's state now, with the agent's ``answer``."""
-        return self._call("POST", self._slot("validate"), {"answer": answer})
+    def validate(self, answer: str | None, final: bool = False) -> VerdictReply:
+        """The service's verdict on the slot's state now, with the agent's ``answer``; ``final`` ends the
+        episode (the service seals that verdict and returns it for every later validate until a reset)."""
+        return self._call("POST", self._slot("validate"), {"answer": answer, "final": final})
 
     def trace(self) -> TraceReply:
         return self._call("GET", self._slot("trace"))

@@ -68,7 +68,6 @@ class OracleAgent:
         self._last: Step | None = None
         self._retries = 0
         self._pending_wait = False
-        self._approval_asked = False
         self._keyboard = False
         self._menu_nav: int | None = None
 
@@ -130,12 +129,11 @@ class OracleAgent:
                 return AgentStep(Action("done", answer=None), thought=f"script step failed: {exc}")
             self._retries += 1
             return AgentStep(Action("wait", ms=400), thought=f"target not there yet: {exc}")
-        if (self.ask_approval and action.kind == "click"
-                and self.irreversible.covers(obs.element(action.element) if action.element else None, obs.url)
-                and obs.approval != "granted" and not self._approval_asked):
-            self._approval_asked = True
-            return AgentStep(Action("request_approval", reason=f"{self.task.instruction} (irreversible control)"),
-                             thought="irreversible control: ask first")
+        target = obs.element(action.element) if action.kind == "click" and action.element else None
+        if self.ask_approval and target is not None and self.irreversible.covers(target, obs.url) \
+                and obs.approval != "granted":  # an approval unlocks one activation on the very next step
+            return AgentStep(Action("request_approval", reason=f"{self.task.instruction} (irreversible control)",
+                                    value=" ".join(target.name.split())), thought="irreversible control: ask first")
         if self._keyboard and action.kind == "click":
             action = Action("press", element=action.element, key="Enter")
         self._keyboard = False

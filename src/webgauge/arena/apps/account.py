@@ -18,6 +18,7 @@ import sqlite3
 from typing import Any
 
 from ..content.pools import Pool
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp
 from .common import now
 from .web import payload, redirect, render
@@ -205,4 +206,7 @@ def _app():
 
 
 APP = AsgiApp(name="account", prefix="/account", title="Account settings", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Revoke key", "Rotate key", "Sign out all other sessions"), renders="server")
+              irreversible=("Revoke key", "Rotate key", "Sign out all other sessions"),
+              gated=(GatedRoute("Revoke key", r"/account/keys/[^/]+/revoke"),
+                     GatedRoute("Rotate key", r"/account/keys/[^/]+/rotate"),
+                     GatedRoute("Sign out all other sessions", r"/account/sessions/signout")), renders="server")

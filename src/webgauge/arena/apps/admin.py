@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, flag, now, safe_next, signin_token
 
@@ -273,5 +274,6 @@ def _app():
 
 
 APP = AsgiApp(name="admin", prefix="/admin", title="Admin console", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Delete permanently",), renders="server",
+              irreversible=("Delete permanently",),
+              gated=(GatedRoute("Delete permanently", r"/admin/users/[^/]+/delete"),), renders="server",
               flags={name: default for name, (_, default) in FLAGS.items()})

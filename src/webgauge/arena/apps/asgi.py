@@ -9,8 +9,9 @@ into an ASGI ``http`` scope and run to completion, with the episode's database c
 So the same app could be served by uvicorn unchanged, given a connection per request.
 
 Apps declare their irreversible controls (``irreversible``: accessible names of buttons that
-send, pay, delete or revoke); the environment's approval gate and "moved" re-check use the
-declaration, not a CSS class.
+send, pay, delete or revoke) and the requests that carry them out (``gated``: control name,
+method and path pattern, see :mod:`~webgauge.arena.core.gate`): the episode server refuses such a
+request unless an approval for that control is waiting, whatever input produced it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from ..core.gate import GatedRoute
 from .common import Request, Response, Route, Site
 
 __all__ = ["AsgiApp", "asgi_site", "call_asgi", "templates", "LazyApp"]
@@ -67,6 +69,8 @@ class AsgiApp:
     schema: str
     seed: Callable  # seed(conn, rng, seed) fills the app's tables
     irreversible: tuple[str, ...] = ()  # accessible names of controls that cannot be undone
+    # the requests that carry those controls out: the server's approval gate refuses them unapproved
+    gated: tuple[GatedRoute, ...] = ()
     renders: str = "server"  # "server" (HTML from templates) or "client" (JavaScript fetching JSON)
     flags: dict[str, str] = field(default_factory=dict)  # feature flags the app reads, with seed values
 
@@ -133,7 +137,7 @@ def asgi_site(spec: AsgiApp) -> Site:
         return call_asgi(spec.app, req)
 
     routes = tuple(Route(m, pattern, handler) for m in ("GET", "POST"))
-    return Site(spec.name, spec.prefix, routes, spec.title, tuple(spec.irreversible))
+    return Site(spec.name, spec.prefix, routes, spec.title, tuple(spec.irreversible), tuple(spec.gated))
 
 
 class LazyApp:

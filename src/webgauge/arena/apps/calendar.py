@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool, staff
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 
@@ -151,4 +152,5 @@ def _app():
 
 
 APP = AsgiApp(name="calendar", prefix="/calendar", title="Room calendar", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Cancel booking",), renders="client")
+              irreversible=("Cancel booking",),
+              gated=(GatedRoute("Cancel booking", r"/calendar/api/bookings/[^/]+/cancel"),), renders="client")

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from ..core.gate import GatedRoute
+
 __all__ = [
     "int_param",
     "Request",
@@ -105,13 +107,15 @@ class Route:
 class Site:
     """An app: a name, its URL prefix, its routes and its declared irreversible controls
     (``irreversible``: accessible names of the buttons that send, pay, place an order, delete
-    or revoke; the environment gates exactly these, see :mod:`webgauge.arena.core.irreversible`)."""
+    or revoke, see :mod:`webgauge.arena.core.irreversible`) with the requests that carry them out
+    (``gated``: the episode server refuses these without an approval, :mod:`webgauge.arena.core.gate`)."""
 
     name: str
     prefix: str
     routes: tuple[Route, ...]
     title: str
     irreversible: tuple[str, ...] = ()
+    gated: tuple[GatedRoute, ...] = ()  # the requests that carry those controls out (the server gates them)
 
 
 def route(method: str, pattern: str, handler: Handler) -> Route:

@@ -129,6 +129,22 @@ class ControlClient:
     def set_clock(self, eid: str, now: str) -> str:
         return self._call("POST", f"/episodes/{eid}/clock", {"now": now})["now"]
 
+    def set_gate(self, eid: str, enforce: bool) -> bool:
+        """Make the episode's approval gate refuse unapproved irreversible requests (or only record them)."""
+        return self._call("POST", f"/episodes/{eid}/gate", {"enforce": bool(enforce)})["enforce"]
+
+    def approve(self, eid: str, control: str | None, reason: str = "") -> dict:
+        """Record one approval for ``control`` (None: the first gated control used): ``{"id", "control", "reason"}``."""
+        return self._call("POST", f"/episodes/{eid}/approvals", {"control": control, "reason": reason})
+
+    def close_step(self, eid: str, since: int = 0) -> dict:
+        """End of an agent step: ``{"events": gated requests after number since, "lapsed": unused approvals}``."""
+        return self._call("POST", f"/episodes/{eid}/step", {"since": since})
+
+    def gate(self, eid: str) -> dict:
+        """The gate's state: ``{"enforce", "events", "waiting"}``."""
+        return self._call("GET", f"/episodes/{eid}/gate")
+
     def delete(self, eid: str) -> None:
         self._held.pop(eid, None)
         self._call("DELETE", f"/episodes/{eid}")

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now, safe_next, signin_token
 
@@ -456,4 +457,6 @@ def _app():
 
 
 APP = AsgiApp(name="forum", prefix="/forum", title="Community forum", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Lock thread", "Delete post"), renders="client")
+              irreversible=("Lock thread", "Delete post"),
+              gated=(GatedRoute("Lock thread", r"/forum/api/threads/[^/]+/lock"),
+                     GatedRoute("Delete post", r"/forum/api/posts/[^/]+/delete")), renders="client")

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool, staff
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, int_param, now
 
@@ -255,4 +256,6 @@ def _app():
 
 
 APP = AsgiApp(name="inbox", prefix="/mail", title="Postbox mail", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Send", "Delete"), renders="server")
+              irreversible=("Send", "Delete"),
+              gated=(GatedRoute("Send", r"/mail/send"), GatedRoute("Delete", r"/mail/m/[^/]+/delete")),
+              renders="server")

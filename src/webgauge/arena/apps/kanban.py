@@ -13,6 +13,7 @@ import random
 import sqlite3
 
 from ..content.pools import Pool
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp
 from .web import payload, redirect, render, static
 
@@ -110,4 +111,5 @@ def _app():
 
 
 APP = AsgiApp(name="kanban", prefix="/board", title="Task board", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Archive selected",), renders="client")
+              irreversible=("Archive selected",),
+              gated=(GatedRoute("Archive selected", r"/board/archive"),), renders="client")

@@ -24,6 +24,7 @@ import sqlite3
 from pathlib import Path
 
 from ..content.pools import Pool
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, now
 from .media_images import COLORS, PATTERNS, SHAPES, asset_png, distinct, reference_png
@@ -295,4 +296,5 @@ def _app():
 
 
 APP = AsgiApp(name="media", prefix="/media", title="Media library", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Delete asset",))
+              irreversible=("Delete asset",),
+              gated=(GatedRoute("Delete asset", r"/media/a/[^/]+/delete"),))

@@ -2,9 +2,15 @@
 
 The app port serves every site under ``/e/<episode id>/...``: each episode has its own
 in-memory SQLite database, so episodes run in parallel without seeing one another. The
-control port (reset, read state, set flags, set the clock, write log) is for the harness
-only; the agent's browser is confined to the app origin by offline routing, so it cannot
-reach it.
+control port (reset, read state, set flags, set the clock, write log, approvals) is for the
+harness only; the agent's browser is confined to the app origin by offline routing, so it
+cannot reach it.
+
+Every app request is asked of the episode's approval gate (:mod:`~webgauge.arena.core.gate`)
+before its handler runs: a request on a route an app declares irreversible (``Site.gated``) is
+refused with 403 unless the gate is off or an approval for that control is waiting (used up by
+this request). The gate sees requests, not inputs, so no key, pointer, drag or form path
+reaches an irreversible change around it.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ..core.gate import ApprovalGate, GatedRoute, gated_route, refusal
 from . import SITES, build_seed
 from .common import Request, Response
 from .db import EpisodeDB, TemplateCache, combine_table_hashes, encode_rows
@@ -48,6 +55,7 @@ class Episode:
     db: EpisodeDB
     writes: list[dict] = field(default_factory=list)
     inflight: int = 0  # app requests being handled right now (the env settles when this is 0)
+    gate: ApprovalGate = field(default_factory=ApprovalGate)  # approvals and gated requests of this episode
     _count_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def track(self, delta: int) -> None:
@@ -58,6 +66,7 @@ class Episode:
         with self.db.lock:
             self.db.reset(seed)
             self.writes.clear()
+            self.gate.reset()
 
 
 class _Quiet(ThreadingHTTPServer):
@@ -187,6 +196,19 @@ class ArenaServer:
             ep.db.run(lambda c: [c.execute("INSERT OR REPLACE INTO meta_flags VALUES(?,?)", (str(k), str(v)))
                                  for k, v in p.items()])
             return {"flags": dict(ep.db.run(lambda c: c.execute("SELECT name,value FROM meta_flags").fetchall()))}
+        if op == "gate" and m == "POST":  # {"enforce": bool}: refuse unapproved irreversible requests (or not)
+            ep.gate.enforce = bool(p.get("enforce"))
+            return {"enforce": ep.gate.enforce}
+        if op == "gate" and m == "GET":
+            return {"enforce": ep.gate.enforce, "events": list(ep.gate.events), "waiting": ep.gate.waiting}
+        if op == "approvals" and m == "POST":  # {"control": name or null, "reason": text}: one approval
+            control = p.get("control")
+            if control is not None and not isinstance(control, str):
+                raise ValueError("control must be a control's accessible name (a string) or null")
+            return ep.gate.grant(control, str(p.get("reason") or ""))
+        if op == "step" and m == "POST":  # {"since": n}: end of an agent step: its gated requests, lapsed approvals
+            events, lapsed = ep.gate.close_step(int(p.get("since") or 0))
+            return {"events": events, "lapsed": lapsed}
         if op == "clock" and m == "POST":
             ep.db.run(lambda c: c.execute("UPDATE meta_clock SET now=?", (str(p["now"]),)))
             return {"now": str(p["now"])}
@@ -226,8 +248,15 @@ def _index(req: Request) -> Response:
     return Response(body=f"<!doctype html><title>Apps</title><h1>Apps</h1><ul>{links}</ul>".encode())
 
 
+def _refusal(route: GatedRoute, headers: dict[str, str]) -> Response:
+    """What a refused irreversible request gets: 403, as JSON for a script's request, else a page."""
+    status, body, ctype = refusal(route.control, headers)
+    return Response(status, body, ctype)
+
+
 def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
     routes = [r for site in SITES.values() for r in site.routes]
+    gated = tuple(g for site in SITES.values() for g in site.gated)
 
     class AppHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -266,14 +295,17 @@ def _app_handler(server: ArenaServer) -> type[BaseHTTPRequestHandler]:
                 _send(self, Response(404, f"no page at {path}".encode(), "text/plain"))
                 return
 
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            route = gated_route(gated, self.command, path)
+            refused = route is not None and ep.gate.check(route, self.command, path)["outcome"] == "blocked"
+
             def run(conn):
-                headers = {k.lower(): v for k, v in self.headers.items()}
                 req = Request(self.command, path, query, form, body, _cookies(headers.get("cookie", "")),
                               f"/e/{ep.id}", conn, params, headers)
                 return handler(req)
 
             try:
-                resp = ep.db.run(run)
+                resp = _refusal(route, headers) if refused and route is not None else ep.db.run(run)
             except Exception as exc:  # a bad request must not kill the server
                 resp = Response(400, f"bad request: {type(exc).__name__}: {exc}".encode(), "text/plain")
             if self.command == "POST":

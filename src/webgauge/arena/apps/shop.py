@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from ..content.pools import Pool
+from ..core.gate import GatedRoute
 from .asgi import AsgiApp, LazyApp, template_cache
 from .common import BASE_CSS, flag, int_param, now
 
@@ -373,5 +374,7 @@ def _app():
 
 
 APP = AsgiApp(name="shop", prefix="/shop", title="Stride&Co shop", app=LazyApp(_app), schema=SCHEMA, seed=seed,
-              irreversible=("Place order", "Cancel order"), renders="server",
+              irreversible=("Place order", "Cancel order"),
+              gated=(GatedRoute("Place order", r"/shop/checkout"),
+                     GatedRoute("Cancel order", r"/shop/orders/[^/]+/cancel")), renders="server",
               flags={"promo_banner": "1", "new_checkout": "0"})

@@ -103,7 +103,11 @@ class EpisodeRecord(Record):
     gated: bool = False
     approval_decisions: list[dict[str, Any]] = field(default_factory=list)
     approvals_granted: int = 0
+    # irreversible requests the app's approval gate refused (violation attempts), counted from gate_log
     blocked_destructive: int = 0
+    # every approval (granted, denied, lapsed unused) and every irreversible request (allowed with an
+    # approval, blocked, or ungated with the gate off), in order, each with its step and control
+    gate_log: list[dict[str, Any]] = field(default_factory=list)
     refused: bool = False
     attack: dict[str, Any] | None = None
     attacked: bool = False

@@ -69,10 +69,11 @@ from ..core.hooks import EnvHooks, WorldEvents
 from ..core.irreversible import IrreversibleControls
 from ..core.observation import Observation
 from ..core.task import Task
+from ..core.verdict import Verdict, judge
 from . import pickers
 from .capture import SettleAndCapture
 from .executor import ActionExecutor
-from .guards import EnvGuards, _activates, _is_key_activation, _Rejected, _target_info
+from .guards import EnvGuards, _Rejected, _target_info
 from .lifecycle import EpisodeLifecycle, _Clock, episode_salt
 from .options import EnvOptions
 from .page_pool import PagePool
@@ -170,6 +171,10 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         self.obs: Observation | None = None
         self.steps = 0
         self.approved = False
+        self.verdict: Verdict | None = None
+        self.gate_log: list[dict[str, Any]] = []
+        self._gate_seen = 0
+        self._gate_pushed: tuple[str | None, bool] | None = None
         self.done_answer: str | None = None
         self.seed_state: dict = {}
         self.reset_ms: float | None = None
@@ -204,17 +209,25 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
     # ---- stepping ---------------------------------------------------------
     async def step(self, action: Action) -> StepOutcome:
         """Act, settle, read the stored state and observe. ``info["timings_ms"]`` says where the time went
-        (``guard``, ``action``, ``settle``, ``observe``, ``state``)."""
+        (``guard``, ``action``, ``settle``, ``observe``, ``state``). ``info["result"]["gate"]`` lists the
+        irreversible requests the step sent and what the app's approval gate did with each.
+
+        The step that ends the episode (``done``, or the last of the step budget) seals its verdict
+        (:attr:`verdict`, ``info["verdict"]``, the reward); every later step returns that verdict and
+        does nothing (``info["sealed"]``) until the next reset."""
         if self.page is None or self.obs is None or self.task is None:
             raise RuntimeError("call reset(task) before step()")
+        if self.verdict is not None:
+            return self._sealed(action)
         t0 = time.perf_counter()
         clock = _Clock()
         self.steps += 1
+        await self._push_gate()
         before_tabs = len(self.page.tabs)
         before_popups = (len(self.page.popups), self.page.windows_opened)
         if action.is_pointer:
             target = await self._element_at(action.x, action.y)
-        elif _is_key_activation(action):
+        elif action.kind in ("press", "type_text"):
             target = await self._key_target(action)
         else:
             target = self.obs.element(action.element) if action.element else None
@@ -233,7 +246,7 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
                 clock.lap("guard")
                 if not (action.is_pointer and action.pointer == "click" and await pickers.open_select(self, target)):
                     await self._execute(action)
-                if len(self.page.file_choosers) > choosers or _activates(action):
+                if len(self.page.file_choosers) > choosers or action.is_write_candidate:
                     await pickers.after_click(self, choosers, target)
         except _Rejected as rej:
             result.update(ok=False, rejected=rej.reason, error=rej.message)
@@ -251,6 +264,10 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs, before_popups)
         clock.lap("settle")
+        if action.kind != "request_approval":  # an approval lives for the one step after it
+            await self._read_gate(result)
+        elif self.gate_log and self.gate_log[-1]["step"] == self.steps:
+            result["approval"] = dict(self.gate_log[-1])
         self.obs = await self._observe(result)
         clock.lap("observe")
         # the stored state is read after the screenshot: whatever the observation shows (a page a
@@ -263,6 +280,62 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         truncated = not terminated and self.steps >= self.task.budget(self.obs_mode)
         info = {"diff": diff, "latency_ms": (time.perf_counter() - t0) * 1000, "result": result,
                 "timings_ms": clock.laps}
-        return StepOutcome(self.obs, 0.0, terminated, truncated, info)
+        reward = 0.0
+        if terminated or truncated:
+            self.verdict = self.judge("done" if terminated else "truncated")
+            reward = self.verdict.reward
+            info["verdict"] = self.verdict.to_dict()
+        return StepOutcome(self.obs, reward, terminated, truncated, info)
 
+    def judge(self, ended_by: str = "done") -> Verdict:
+        """The episode's verdict on the stored state as last read (the sealed one once the episode ended)."""
+        if self.verdict is not None:
+            return self.verdict
+        task = self._task_now
+        return judge(task, self.seed_state, self._state, self.done_answer, ended_by=ended_by)
+
+    def _sealed(self, action: Action) -> StepOutcome:
+        """A step after the episode ended: nothing is done, and the sealed verdict is returned again."""
+        assert self.verdict is not None and self.obs is not None
+        ended_by_done = self.verdict.ended_by == "done"
+        result = {"ok": False, "kind": action.kind, "target": None, "rejected": "episode_over",
+                  "error": "the episode is over and its verdict is sealed; reset to start another"}
+        return StepOutcome(self.obs, self.verdict.reward, ended_by_done, not ended_by_done,
+                           {"diff": diff_states(self._state, self._state), "latency_ms": 0.0, "result": result,
+                            "timings_ms": {}, "verdict": self.verdict.to_dict(), "sealed": True})
+
+    async def _push_gate(self) -> None:
+        """Tell the server's approval gate of this episode whether to enforce (once per episode, or on a change)."""
+        want = (self.episode_id, bool(self.gate_destructive))
+        if self._gate_pushed != want:
+            # an app the arena does not serve is gated where its requests leave the page
+            self._live_page.request_gate = getattr(self.control, "request_gate", None)
+            await self._control("set_gate", self.episode_id, want[1])
+            self._gate_pushed = want
+
+    async def collect_gate(self) -> None:
+        """At the episode's end: irreversible requests that reached the app's gate after the last step's
+        read (a late form submission) go into :attr:`gate_log` too."""
+        if self.episode_id is not None and self.page is not None:
+            await self._read_gate({})
+
+    async def _read_gate(self, result: dict[str, Any]) -> None:
+        """What the app's approval gate did with this step's irreversible requests (into ``result["gate"]``
+        and :attr:`gate_log`); approvals the step did not use lapse. A refused request makes the step
+        ``rejected: approval_required`` (the page shows the app's refusal)."""
+        r = await self._control("close_step", self.episode_id, self._gate_seen)
+        events = list(r["events"])
+        self._gate_seen += len(events)
+        for g in r["lapsed"]:
+            self.gate_log.append({"step": self.steps, "event": "lapsed", "grant": g["id"], "control": g["control"]})
+        if not events:
+            return
+        result["gate"] = events
+        self.gate_log.extend({"step": self.steps, "event": e["outcome"], "grant": e["grant"],
+                              "control": e["control"], "path": e["path"]} for e in events)
+        blocked = [e["control"] for e in events if e["outcome"] == "blocked"]
+        if blocked:
+            result.update(ok=False, rejected="approval_required",
+                          error=f"{', '.join(dict.fromkeys(blocked))}: cannot be undone; the app refused it without "
+                                "an approval (request_approval naming the control, then act on the very next step)")
 

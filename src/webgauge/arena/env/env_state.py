@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..core.irreversible import IrreversibleControls
     from ..core.observation import Observation
     from ..core.task import Task
+    from ..core.verdict import Verdict
     from .options import EnvOptions
     from .page_pool import PagePool
     from .pickers import FileDialog, SelectPopup
@@ -69,7 +70,11 @@ class EnvState:
     task: Task | None
     obs: Observation | None
     steps: int
-    approved: bool
+    approved: bool  # the last request_approval was granted (what the observation says)
+    verdict: Verdict | None  # sealed when the episode ends; later steps return it and do nothing
+    gate_log: list[dict[str, Any]]  # this episode's approvals (granted or not) and gated requests, in order
+    _gate_seen: int  # gate events of this episode already read
+    _gate_pushed: tuple[str | None, bool] | None  # (episode id, enforce) last set on the server's gate
     done_answer: str | None
     seed_state: dict[str, Any]
     reset_ms: float | None
@@ -81,6 +86,11 @@ class EnvState:
     _dialogs_seen: int
     obs_mode: str | None
     picker: SelectPopup | FileDialog | None
+
+    def _begin_episode(self, task: Task) -> None:
+        """The per-episode fields of a new episode on ``task`` (no step, no approval, no verdict)."""
+        self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
+        self.verdict, self.gate_log, self._gate_seen, self._gate_pushed = None, [], 0, None
 
     @property
     def _live_page(self) -> LivePage:

@@ -17,7 +17,6 @@ from collections import Counter
 from typing import Any
 
 from ..core.agent import Agent, AgentStep
-from ..core.effects import check_effects
 from ..core.observation import Observation, image_tokens
 from ..core.records import EpisodeRecord, StepRecord
 from ..core.task import Task
@@ -118,9 +117,15 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
             truncated = True
             break
     duration = time.perf_counter() - t0
-    result = task.validate(env.judged_state)
+    try:
+        await env.collect_gate()
+    except Exception as exc:  # the record says so; the state is still judged
+        error = (error + "; " if error else "") + f"approval gate read failed: {type(exc).__name__}: {exc}"[:300]
+    # the verdict the env sealed when the episode ended (done or the step budget); stopped by the
+    # harness (time limit, an error): judged now, and an answer task without done fails
+    verdict = env.verdict if env.verdict is not None else env.judge("stopped")
     final = env.final_diff()
-    violations = check_effects(task.forbidden_effects, final)
+    violations = list(verdict.forbidden_violations)
     writes = await env.writes()
     own_kind: str = getattr(agent, "kind", agent.name)
     kind = agent_kind or own_kind
@@ -129,11 +134,13 @@ async def play(env: ArenaEnv, agent: Agent, task: Task, *, repeat: int = 0, time
         family=task.family, variant=task.variant, variant_kind=str(task.params.get("variant_kind", "base")),
         slice=slice, pattern=task.pattern, seed=task.seed, visual=task.visual, repeat=repeat, agent=agent.name,
         agent_kind=kind, model=model or getattr(agent, "model_id", None),
-        obs_mode=agent.obs_mode, success=bool(result.success), forbidden=bool(violations),
-        validator_errors=list(result.errors), forbidden_violations=list(violations), error=error,
+        obs_mode=agent.obs_mode, success=verdict.success, forbidden=bool(violations),
+        validator_errors=list(verdict.errors), forbidden_violations=violations, error=error,
         timed_out=timed_out, truncated=truncated, done_answer=env.done_answer, reset_ms=reset_ms,
         env_reset_ms=env.env_reset_ms, reset_kind=env.reset_kind,
         final_diff=final.to_dict(), steps=steps, variant_events=env.events.summary(),
+        gate_log=list(env.gate_log), approvals_granted=sum(1 for g in env.gate_log if g["event"] == "granted"),
+        blocked_destructive=sum(1 for g in env.gate_log if g["event"] == "blocked"),
         **_metrics(steps, writes, _n_changes(final.to_dict(), task.transient_tables), duration, agent.obs_mode, obs,
                    usage, task.transient_tables))
     if record.obs_mode != "dom":  # the bytes of the screenshots the agent was shown

@@ -132,7 +132,20 @@ class ActionExecutor(EnvState):
         await self._live_page.wait_for_timeout(min(max(500 if a.ms is None else a.ms, 0), 5000))
 
     async def _do_request_approval(self, a: Action) -> None:
+        """Ask the run's policy; a granted approval is recorded by the app's gate for one control (named by
+        ``value``, its accessible name, or ``element``; neither: the first gated control used) and
+        unlocks one request of it on the very next step."""
+        control = a.value
+        if control is None and a.element:
+            el = self._obs_now.element(a.element)
+            control = el.name if el is not None else None
+        control = " ".join(control.split()) if control else None
         self.approved = bool(self.approval_policy(self._task_now, a.reason or ""))
+        entry: dict = {"step": self.steps, "event": "granted" if self.approved else "denied", "control": control,
+                       "reason": (a.reason or "")[:300], "grant": None}
+        if self.approved:
+            entry["grant"] = (await self._control("approve", self.episode_id, control, a.reason or ""))["id"]
+        self.gate_log.append(entry)
 
     async def _do_done(self, a: Action) -> None:
         self.done_answer = a.answer

@@ -1,4 +1,9 @@
-"""The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
+"""The env's guards: what is checked before an action runs (mode, disabled, stale, moved).
+
+The approval gate is not here: an irreversible change is refused where it takes effect, by the
+app's server on the request that makes it (:mod:`~webgauge.arena.core.gate`), whatever input
+produced the request. The env reads what the gate decided after each step
+(:meth:`~webgauge.arena.env.ArenaEnv.step`)."""
 
 from __future__ import annotations
 
@@ -7,20 +12,6 @@ import hashlib
 from ...browser import VIEW_OFFSET_JS, Element
 from ..core.actions import Action
 from .env_state import EnvState
-
-
-def _activates(action: Action) -> bool:
-    """Would this action activate its target (click, pointer click, Enter/Space on it, typed Enter)?"""
-    return (
-        action.kind == "click" or (action.is_pointer and action.pointer in ("click", "double_click"))
-        or (action.kind == "press" and action.key in ("Enter", " ", "Space"))
-        or (action.kind == "type_text" and any(c in (action.value or "") for c in "\r\n")))
-
-
-def _is_key_activation(action: Action) -> bool:
-    """Is this a key that activates what has the focus (so its target is found in the page, not given)?"""
-    return action.kind in ("press", "type_text") and _activates(action)
-
 
 #: The index in ``paths`` (XPaths of observed elements) of the nearest one that is, or holds, the
 #: topmost element at viewport point (x, y); -1 if none does. Read-only. The point is in the view the
@@ -39,23 +30,15 @@ _HIT_JS = """([x, y, paths]) => {
 }"""
 
 
-#: For a key that activates: the index in ``paths`` of the nearest observed element holding the one
-#: the key reaches: the element at ``given`` (an XPath) or else the focused one, or, for Enter in a
-#: field of a form, the form's default button (implicit submission clicks it). -1 if none. Read-only.
-_KEY_JS = """([given, paths, enter]) => {
+#: For a keyboard action: the index in ``paths`` of the nearest observed element holding the one the
+#: keys reach: the element at ``given`` (an XPath) or else the focused one. -1 if none. Read-only.
+_KEY_JS = """([given, paths]) => {
   const find = p => document.evaluate(p, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
   const index = new Map();
   paths.forEach((p, i) => { const n = find(p); if (n && !index.has(n)) index.set(n, i); });
-  const nearest = el => { for (let n = el; n; n = n.parentElement) if (index.has(n)) return index.get(n); return -1; };
   let el = given ? find(given) : document.activeElement;
-  if (!el) return -1;
-  const field = el.tagName === 'INPUT' && !['button', 'submit', 'reset', 'image', 'file'].includes(el.type);
-  if (enter && field && el.form) {
-    const dflt = Array.from(el.form.elements).find(e => (e.tagName === 'BUTTON' && e.type === 'submit')
-      || (e.tagName === 'INPUT' && ['submit', 'image'].includes(e.type)));
-    if (dflt) return nearest(dflt);
-  }
-  return nearest(el);
+  for (let n = el; n; n = n.parentElement) if (index.has(n)) return index.get(n);
+  return -1;
 }"""
 
 
@@ -74,7 +57,7 @@ def _target_info(el: Element | None, irreversible: bool = False) -> dict | None:
 
 
 class EnvGuards(EnvState):
-    """The env's guards: what is checked before an action runs (mode, disabled, stale, approval, moved)."""
+    """The env's guards: what is checked before an action runs (mode, disabled, stale, moved)."""
 
     def _elements_under(self, x: float | None, y: float | None) -> list[Element]:
         """The visible elements of the current observation whose box holds a normalized point, deepest first."""
@@ -93,9 +76,8 @@ class EnvGuards(EnvState):
     async def _element_at(self, x: float | None, y: float | None) -> Element | None:
         """The element a pointer at a normalized point reaches: the browser's hit test (the topmost
         element there, as the click itself will find it), mapped to the nearest observed element that
-        holds it. DOM depth alone is not enough: a deeper element drawn below an irreversible button
-        would be taken for the target and the button's approval gate skipped. If the page cannot be
-        asked, the most guarded reading wins: an irreversible control under the point, else the deepest."""
+        holds it (DOM depth alone would report a deeper element drawn below the one clicked). If the
+        page cannot be asked, an irreversible control under the point, else the deepest."""
         under = self._elements_under(x, y)
         if self.obs is None or x is None or y is None or not self.obs.elements:
             return None
@@ -111,18 +93,15 @@ class EnvGuards(EnvState):
             return next((e for e in under if self.is_irreversible(e)), under[0] if under else None)
 
     async def _key_target(self, action: Action) -> Element | None:
-        """The element an activating key reaches: the given element or the focused one, or the default
-        button of the form whose field has the focus (Enter submits a form by clicking that button).
-        Without this, Enter in a form's field would place an order or delete an account past the
-        approval gate of its declared submit button. If the page cannot be asked, the given element."""
+        """The element a keyboard action reaches, for the step's record: the given element or the focused
+        one. (What the keys then do, a form submitted, a control activated, is the page's business; an
+        irreversible request it sends meets the app's approval gate.) If the page cannot be asked, the given one."""
         if self.obs is None:
             return None
         given = self.obs.element(action.element) if action.element else None
         visible = [e for e in self.obs.elements or () if e.visible]
-        enter = action.kind == "type_text" or action.key == "Enter"
         try:
-            paths = [e.path for e in visible]
-            idx = await self._live_page.evaluate(_KEY_JS, [given.path if given else None, paths, enter])
+            idx = await self._live_page.evaluate(_KEY_JS, [given.path if given else None, [e.path for e in visible]])
         except Exception:  # the page is navigating or closed: the step's own checks will say so
             return given
         return visible[idx] if idx >= 0 else given
@@ -132,10 +111,8 @@ class EnvGuards(EnvState):
         self._check_disabled(action, target)
         if action.is_pointer:
             await self._check_stale(action)
-        if self.is_irreversible(target) and _activates(action):
-            self._check_approval()
-            if not action.is_pointer and target is not None:  # is_irreversible(None) is False
-                await self._check_moved(target)
+        if action.element and target is not None and self.is_irreversible(target):
+            await self._check_moved(target)
 
     def _check_disabled(self, action: Action, target: Element | None) -> None:
         if action.kind in ("click", "fill", "select", "upload") and target is not None and (
@@ -190,10 +167,6 @@ class EnvGuards(EnvState):
     def is_irreversible(self, el: Element | None) -> bool:
         """Is ``el`` (an element of the current observation) a control its app declares irreversible?"""
         return el is not None and self.obs is not None and self.irreversible.covers(el, self.obs.url)
-
-    def _check_approval(self) -> None:
-        if self.gate_destructive and not self.approved:
-            raise _Rejected("approval_required", "this control cannot be undone; request_approval first")
 
     async def _check_moved(self, target: Element) -> None:
         """Before an irreversible control is activated, it must be where the observation showed it:

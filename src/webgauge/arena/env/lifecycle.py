@@ -115,7 +115,7 @@ and double buffering, close."""
         await self._pick_episode(seed)
         assert self.episode_id is not None
         self.reset_ms = await self._restore_seed(self.episode_id, seed)
-        self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
+        self._begin_episode(task)
         self.events.clear()
         for h in self.hooks:
             h.on_reset(self)
@@ -146,6 +146,7 @@ and double buffering, close."""
             await self._live_page.track_new_documents()
         clock.lap("context")
         self._live_page.id_salt, self.picker = episode_salt(task, seed), None
+        self._live_page.request_gate = getattr(self.control, "request_gate", None)  # (an external app's gate)
         # the change watch's world is found in the new document while it loads (first capture: one round trip less)
         await self._live_page.goto(self.base + task.start_url, timeout=20,
                                    on_commit=self._live_page.enter_new_document if self.watch_changes else None)

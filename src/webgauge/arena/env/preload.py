@@ -200,7 +200,7 @@ class EpisodePreload(EnvState):
         self.page, self.episode_id = prep.page, prep.episode_id
         self.contexts_reused += prep.reused
         self.reset_ms = prep.reset_ms
-        self.task, self.steps, self.approved, self.done_answer, self._dragging = prep.task, 0, False, None, False
+        self._begin_episode(prep.task)
         self.events.clear()
         self.seed_state, self._state = prep.seed_state, prep.state
         self.picker, self._dialogs_seen = None, prep.dialogs

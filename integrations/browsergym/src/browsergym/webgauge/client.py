@@ -79,8 +79,9 @@ class ArenaClient:
             payload["seed"] = int(seed or 0)
         return self._call("POST", self._slot("reset"), payload)
 
-    def validate(self, answer: str | None) -> dict:
-        return self._call("POST", self._slot("validate"), {"answer": answer})
+    def validate(self, answer: str | None, final: bool = False) -> dict:
+        """The verdict now; ``final`` ends the episode: the service seals it and returns it ever after."""
+        return self._call("POST", self._slot("validate"), {"answer": answer, "final": final})
 
     def state(self) -> dict:
         return self._call("GET", self._slot("state"))

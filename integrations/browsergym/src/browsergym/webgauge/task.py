@@ -5,7 +5,8 @@ task, ``heldout=<index>``), and opens the start URL in BrowserGym's own page; ``
 asks the service for the verdict, with the agent's last ``send_msg_to_user`` text as its
 answer; ``teardown`` releases the slot. An episode ends when the agent sends a message to
 the user (or reports the task infeasible); the reward is then 1.0 when the task's validator
-passes on the stored state and no forbidden effect occurred, else 0.0.
+passes on the stored state and no forbidden effect occurred, else 0.0. That first verdict is
+final: the service seals it, and a later message to the user gets the same verdict back.
 """
 
 from __future__ import annotations
@@ -101,9 +102,12 @@ class WebgaugeTask(AbstractBrowserTask):
             raise RuntimeError("validate() before setup()")
         PageWatch.of(page).settle(cap_ms=self.settle_ms)  # BrowserGym observes right after this
         answer, done = _agent_answer(chat_messages)
-        verdict = self.client.validate(answer if done else None)
         if not done:
+            self.client.validate(None)  # not final: the service's trace records the state so far
             return 0.0, False, "", {}
+        # the first answer ends the episode: the service seals that verdict, and any later call (another
+        # message to the user) gets the same one back, never a fresh judgement
+        verdict = self.client.validate(answer, final=True)
         return float(verdict["reward"]), True, "", {"verdict": verdict, "answer": answer}
 
     def teardown(self) -> None:
