@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webgauge.arena.adapters.serve import API_VERSION, judge, task_for
+from webgauge.arena.adapters.serve import API_VERSION, judge, task_for, verdict_reply
 from webgauge.arena.adapters.serve_client import ServiceControl, ServiceProcess
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.server import ArenaServer
@@ -87,11 +87,34 @@ def test_untouched_world_fails_and_answer_is_judged(service):
         for answer in (None, "I do not know"):
             st, v = call(service, "POST", f"/v1/slots/{i}/validate", {"answer": answer}, lease)
             assert st == 200 and v["reward"] == 0.0 and v["errors"]
-            assert v == judge(task, seed_state(0), seed_state(0), answer).to_dict()
+            assert v == verdict_reply(judge(task, seed_state(0), seed_state(0), answer))
         st, v = call(service, "POST", f"/v1/slots/{i}/validate", {"answer": str(task.answer)}, lease)
         assert v["reward"] == 1.0 and v["success"] and not v["errors"]
         st, tr = call(service, "GET", f"/v1/slots/{i}/trace", None, lease)
         assert [e["answer"] for e in tr["trace"] if e["event"] == "validate"] == ["I do not know", str(task.answer)]
+    finally:
+        call(service, "DELETE", f"/v1/slots/{i}", None, lease)
+
+
+def test_a_final_verdict_is_sealed_wrong_then_right_stays_wrong(service):
+    """A final validate ends the lease's episode: every later validate, final or not, with the right
+    answer or not, returns that first verdict and judges nothing again, until the next reset."""
+    task = next(t for t in build_tasks((0,)) if t.family == "wiki.lookup")
+    st, r = call(service, "POST", "/v1/slots")
+    lease, i = r["lease"], r["slot"]
+    try:
+        call(service, "POST", f"/v1/slots/{i}/reset", {"family": task.family, "seed": 0}, lease)
+        st, first = call(service, "POST", f"/v1/slots/{i}/validate", {"answer": "7 days", "final": True}, lease)
+        assert st == 200 and first["reward"] == 0.0 and first["final"] is True
+        for final in (True, False):
+            st, again = call(service, "POST", f"/v1/slots/{i}/validate", {"answer": str(task.answer), "final": final},
+                             lease)
+            assert st == 200 and again == first
+        st, tr = call(service, "GET", f"/v1/slots/{i}/trace", None, lease)
+        assert [e["answer"] for e in tr["trace"] if e["event"] == "validate"] == ["7 days"]  # never judged again
+        call(service, "POST", f"/v1/slots/{i}/reset", {"family": task.family, "seed": 0}, lease)  # a new episode
+        st, v = call(service, "POST", f"/v1/slots/{i}/validate", {"answer": str(task.answer), "final": True}, lease)
+        assert v["reward"] == 1.0
     finally:
         call(service, "DELETE", f"/v1/slots/{i}", None, lease)
 
@@ -148,7 +171,8 @@ def test_heldout_by_secret_never_leaves_the_service():
         assert st == 200 and reset["task_id"] == want.id and reset["goal"] == want.instruction
         assert reset["seed"] is None and reset["slice"] == "heldout" and ".s" not in reset["task_id"]
         st, verdict = call(svc.url, "POST", f"/v1/slots/{i}/validate", {"answer": None}, lease)
-        assert verdict == {"reward": 0.0, "success": False, "errors": 1, "forbidden_violations": 0, "sealed": True}
+        assert verdict == {"reward": 0.0, "success": False, "errors": 1, "forbidden_violations": 0, "sealed": True,
+                           "final": False}
         blob = json.dumps([v, reset, verdict])
         assert SECRET not in blob and str(want.seed) not in blob
         # the public task of the same family is another task
