@@ -12,6 +12,7 @@ import pytest
 
 from webgauge.arena.adapters import ExternalApp, ResetError
 from webgauge.arena.core.effects import NoDeletes, OnlyRowsChange
+from webgauge.arena.core.gate import GatedRoute
 from webgauge.arena.core.script import Click, Fill, Match
 from webgauge.arena.core.task import Task, TaskResult, Viewport
 from webgauge.arena.env import EnvOptions
@@ -43,7 +44,8 @@ def notes_app(tmp_path_factory):
                 conn.close()
 
         yield ExternalApp("notes", url, [sys.executable, str(EXAMPLE / "reset_notes.py"), str(db), "{seed}"], query,
-                          irreversible=("Delete note",)), db
+                          irreversible=("Delete note",),
+                          gated=(GatedRoute("Delete note", r"/notes/[^/]+/delete"),)), db
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -110,6 +112,12 @@ async def test_external_app_runs_tasks_with_validators_traces_gate_and_variants(
     try:
         rec, _ = await play(env, app.oracle(tasks["delete"], env), tasks["delete"], keep_dom=False)
         assert not rec.success and deny.decisions and len(env.state["notes"]) == 12
+        # the page itself posts to the delete route (no control involved): refused before it leaves the browser
+        status = await env.page.evaluate("async (u) => (await fetch(u, {method: 'POST'})).status",
+                                         env.base + "/notes/1/delete")
+        await env.collect_gate()  # (the episode is over: its log still takes the late request)
+        await env.refresh_state()
+        assert status == 403 and len(env.state["notes"]) == 12 and env.gate_log[-1]["event"] == "blocked"
         rec, _ = await play(env, app.oracle(tasks["done"], env), tasks["done"], keep_dom=False)
         assert rec.success and len(deny.decisions) == 1  # "Done" is not declared: never asked
         env.approval_policy = get_policy("scope:notes.delete")

@@ -233,8 +233,8 @@ class ExternalControl:
     def approve(self, eid: str, control: str | None, reason: str = "") -> dict:
         return dict(self.gate.grant(control, reason))
 
-    def close_step(self, eid: str, since: int = 0) -> dict:
-        events, lapsed = self.gate.close_step(since)
+    def close_step(self, eid: str, since: int = 0, lapse_through: int | None = None) -> dict:
+        events, lapsed = self.gate.close_step(since, lapse_through)
         return {"events": events, "lapsed": lapsed}
 
     def health(self) -> dict:

@@ -85,8 +85,8 @@ class ServiceControl:
     def approve(self, eid: str, control: str | None, reason: str = "") -> dict[str, Any]:
         return self._call("POST", self._slot("approvals"), {"control": control, "reason": reason})
 
-    def close_step(self, eid: str, since: int = 0) -> dict[str, Any]:
-        return self._call("POST", self._slot("step"), {"since": since})
+    def close_step(self, eid: str, since: int = 0, lapse_through: int | None = None) -> dict[str, Any]:
+        return self._call("POST", self._slot("step"), {"since": since, "lapse_through": lapse_through})
 
     def delete(self, eid: str) -> None:
         if self.slot is not None:

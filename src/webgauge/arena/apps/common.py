@@ -154,6 +154,7 @@ border:1px solid #b9c0cf;border-radius:4px}
 pointer-events:none}
 .modal-back{position:fixed;inset:0;background:rgba(10,20,40,.45);display:none;align-items:center;justify-content:center}
 .modal-back.open{display:flex} .modal{background:#fff;border-radius:10px;padding:22px;min-width:320px}
+dialog.modal{border:0;color:inherit} dialog.modal::backdrop{background:rgba(10,20,40,.45)}
 .error{color:#b3261e;font-size:13px} input.invalid{border-color:#b3261e;background:#fff3f2}
 @media (max-width:480px){main{padding:12px 8px 140px} header.top{gap:10px;padding:10px 8px} table{font-size:13px}
  td,th{padding:5px 3px} .btn{padding:6px 8px;font-size:13px} input,select,textarea{max-width:100%}}

@@ -137,9 +137,10 @@ class ControlClient:
         """Record one approval for ``control`` (None: the first gated control used): ``{"id", "control", "reason"}``."""
         return self._call("POST", f"/episodes/{eid}/approvals", {"control": control, "reason": reason})
 
-    def close_step(self, eid: str, since: int = 0) -> dict:
-        """End of an agent step: ``{"events": gated requests after number since, "lapsed": unused approvals}``."""
-        return self._call("POST", f"/episodes/{eid}/step", {"since": since})
+    def close_step(self, eid: str, since: int = 0, lapse_through: int | None = None) -> dict:
+        """``{"events": gated requests after number since, "lapsed": unused approvals numbered up to
+        lapse_through}``."""
+        return self._call("POST", f"/episodes/{eid}/step", {"since": since, "lapse_through": lapse_through})
 
     def gate(self, eid: str) -> dict:
         """The gate's state: ``{"enforce", "events", "waiting"}``."""

@@ -206,8 +206,9 @@ class ArenaServer:
             if control is not None and not isinstance(control, str):
                 raise ValueError("control must be a control's accessible name (a string) or null")
             return ep.gate.grant(control, str(p.get("reason") or ""))
-        if op == "step" and m == "POST":  # {"since": n}: end of an agent step: its gated requests, lapsed approvals
-            events, lapsed = ep.gate.close_step(int(p.get("since") or 0))
+        if op == "step" and m == "POST":  # {"since": n, "lapse_through": id}: gated requests, lapsed approvals
+            through = p.get("lapse_through")
+            events, lapsed = ep.gate.close_step(int(p.get("since") or 0), None if through is None else int(through))
             return {"events": events, "lapsed": lapsed}
         if op == "clock" and m == "POST":
             ep.db.run(lambda c: c.execute("UPDATE meta_clock SET now=?", (str(p["now"]),)))

@@ -12,8 +12,9 @@ the gate never sees the input, only the request.
 
 Approvals are per control and per request: :meth:`ApprovalGate.grant` records one approval
 for one control (or, unnamed, for the first gated control the next step activates), and it
-unlocks exactly one request. The env closes each step (:meth:`ApprovalGate.close_step`): an
-approval not used by the step after it was granted lapses. A refused request is a recorded
+unlocks exactly one request. An approval not used by the step after it was granted lapses when
+the following step begins (:meth:`ApprovalGate.close_step`; so a submission the page sends a
+moment after the step's action still finds it). A refused request is a recorded
 violation attempt (:class:`GateEvent` with outcome ``blocked``), as is every use of an
 approval (``allowed``) and, with the gate off, every irreversible request (``ungated``).
 """
@@ -129,11 +130,12 @@ class ApprovalGate:
             self.events.append(ev)
             return dict(ev)  # type: ignore[return-value]
 
-    def close_step(self, since: int = 0) -> tuple[list[GateEvent], list[Grant]]:
-        """End of an agent step: the events after number ``since`` and the approvals that lapsed unused."""
+    def close_step(self, since: int = 0, lapse_through: int | None = None) -> tuple[list[GateEvent], list[Grant]]:
+        """The events after number ``since``, and the approvals numbered up to ``lapse_through`` that were not
+        used: they lapse now (the env lapses an approval once the step after it and its late requests are over)."""
         with self._lock:
-            lapsed = list(self._grants)
-            self._grants.clear()
+            lapsed = [g for g in self._grants if lapse_through is not None and g["id"] <= lapse_through]
+            self._grants = [g for g in self._grants if g not in lapsed]
             return [dict(e) for e in self.events[since:]], lapsed  # type: ignore[misc]
 
     @property

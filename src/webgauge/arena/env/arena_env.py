@@ -175,6 +175,7 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         self.gate_log: list[dict[str, Any]] = []
         self._gate_seen = 0
         self._gate_pushed: tuple[str | None, bool] | None = None
+        self._grants_made: list[tuple[int, int]] = []
         self.done_answer: str | None = None
         self.seed_state: dict = {}
         self.reset_ms: float | None = None
@@ -233,6 +234,14 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
             target = self.obs.element(action.element) if action.element else None
         result: dict[str, Any] = {"ok": True, "kind": action.kind,
                                   "target": _target_info(target, self.is_irreversible(target))}
+        # an approval lives for the one step after it (and what that step's page sends a moment late)
+        old = [gid for made, gid in self._grants_made if made <= self.steps - 2]
+        if old:
+            self._grants_made = [(made, gid) for made, gid in self._grants_made if made > self.steps - 2]
+            late: dict[str, Any] = {}  # what the last step's page sent late (its refusals belong to that step)
+            await self._read_gate(late, lapse_through=max(old))
+            if late.get("gate"):
+                result["gate"] = late["gate"]
         choosers = len(self.page.file_choosers)
         try:
             if (why := mode_error(action, self.obs_mode)) is not None:
@@ -264,9 +273,8 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         if result["ok"] and action.kind not in ("done", "request_approval"):
             await self._settle(before_tabs, before_popups)
         clock.lap("settle")
-        if action.kind != "request_approval":  # an approval lives for the one step after it
-            await self._read_gate(result)
-        elif self.gate_log and self.gate_log[-1]["step"] == self.steps:
+        await self._read_gate(result)
+        if action.kind == "request_approval" and self.gate_log and self.gate_log[-1]["step"] == self.steps:
             result["approval"] = dict(self.gate_log[-1])
         self.obs = await self._observe(result)
         clock.lap("observe")
@@ -317,20 +325,22 @@ class ArenaEnv(EpisodeLifecycle, EpisodePreload, EnvGuards, ActionExecutor, Sett
         """At the episode's end: irreversible requests that reached the app's gate after the last step's
         read (a late form submission) go into :attr:`gate_log` too."""
         if self.episode_id is not None and self.page is not None:
-            await self._read_gate({})
+            through = max((gid for _, gid in self._grants_made), default=None)
+            self._grants_made = []
+            await self._read_gate({}, lapse_through=through)
 
-    async def _read_gate(self, result: dict[str, Any]) -> None:
+    async def _read_gate(self, result: dict[str, Any], lapse_through: int | None = None) -> None:
         """What the app's approval gate did with this step's irreversible requests (into ``result["gate"]``
         and :attr:`gate_log`); approvals the step did not use lapse. A refused request makes the step
         ``rejected: approval_required`` (the page shows the app's refusal)."""
-        r = await self._control("close_step", self.episode_id, self._gate_seen)
+        r = await self._control("close_step", self.episode_id, self._gate_seen, lapse_through)
         events = list(r["events"])
         self._gate_seen += len(events)
         for g in r["lapsed"]:
             self.gate_log.append({"step": self.steps, "event": "lapsed", "grant": g["id"], "control": g["control"]})
         if not events:
             return
-        result["gate"] = events
+        result["gate"] = result.get("gate", []) + events
         self.gate_log.extend({"step": self.steps, "event": e["outcome"], "grant": e["grant"],
                               "control": e["control"], "path": e["path"]} for e in events)
         blocked = [e["control"] for e in events if e["outcome"] == "blocked"]

@@ -75,6 +75,7 @@ class EnvState:
     gate_log: list[dict[str, Any]]  # this episode's approvals (granted or not) and gated requests, in order
     _gate_seen: int  # gate events of this episode already read
     _gate_pushed: tuple[str | None, bool] | None  # (episode id, enforce) last set on the server's gate
+    _grants_made: list[tuple[int, int]]  # (step, approval number) of approvals that may still be waiting
     done_answer: str | None
     seed_state: dict[str, Any]
     reset_ms: float | None
@@ -91,6 +92,7 @@ class EnvState:
         """The per-episode fields of a new episode on ``task`` (no step, no approval, no verdict)."""
         self.task, self.steps, self.approved, self.done_answer, self._dragging = task, 0, False, None, False
         self.verdict, self.gate_log, self._gate_seen, self._gate_pushed = None, [], 0, None
+        self._grants_made = []
 
     @property
     def _live_page(self) -> LivePage:

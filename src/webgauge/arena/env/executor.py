@@ -145,6 +145,7 @@ class ActionExecutor(EnvState):
                        "reason": (a.reason or "")[:300], "grant": None}
         if self.approved:
             entry["grant"] = (await self._control("approve", self.episode_id, control, a.reason or ""))["id"]
+            self._grants_made.append((self.steps, entry["grant"]))
         self.gate_log.append(entry)
 
     async def _do_done(self, a: Action) -> None:

@@ -8,19 +8,29 @@ from __future__ import annotations
 
 import json
 
-__all__ = ["COOKIE_JS", "NEWSLETTER_JS", "OVERLAY_JS", "LATE_JS"]
+__all__ = ["COOKIE_JS", "NEWSLETTER_JS", "OVERLAY_JS", "LATE_JS", "modal_js"]
 
 _BTN = ("font:600 15px 'DejaVu Sans',Arial,sans-serif;padding:10px 18px;border-radius:6px;border:0;cursor:pointer;"
         "background:#ffd23f;color:#111")
 
 
-def _popup_js(key: str, node_id: str, html: str, css: str, close_ids: tuple[str, ...]) -> str:
+def modal_js(var: str) -> tuple[str, str]:
+    """JavaScript that makes the injected dialog in ``var`` modal as accessible sites do (``aria-modal``,
+    everything else in the body ``inert``: neither pointer nor keyboard reaches what it covers), and the
+    JavaScript that gives the page back when it closes."""
+    return (f"{var}.setAttribute('aria-modal', 'true'); const wgInert = Array.from(document.body.children)"
+            f".filter(c => c !== {var} && !c.inert); wgInert.forEach(c => {{ c.inert = true; }});",
+            "wgInert.forEach(c => { c.inert = false; });")
+
+
+def _popup_js(key: str, node_id: str, html: str, css: str, close_ids: tuple[str, ...], modal: bool = False) -> str:
     closers = " ".join(f"d.querySelector('#{c}').addEventListener('click', close);" for c in close_ids)
+    inert, release = modal_js("d") if modal else ("", "")
     return (f"if (localStorage.getItem('wg-dismissed-{key}')) return; const d = document.createElement('div');"
             f"d.id = '{node_id}'; d.setAttribute('role', 'dialog'); d.style.cssText = {json.dumps(css)};"
-            f"d.innerHTML = {json.dumps(html)}; document.body.appendChild(d);"
+            f"d.innerHTML = {json.dumps(html)}; document.body.appendChild(d); {inert}"
             f"const close = (e) => {{ e.preventDefault(); localStorage.setItem('wg-dismissed-{key}', '1'); "
-            f"d.remove(); }};"
+            f"d.remove(); {release} }};"
             f"{closers}")
 
 
@@ -43,7 +53,8 @@ NEWSLETTER_JS = _popup_js(
     f"<p><button style=\"{_BTN}\">Subscribe</button> <button id='wg-newsletter-no' "
     "style='border:0;background:none;color:#555;text-decoration:underline;cursor:pointer'>No thanks</button></p></div>",
     "position:fixed;inset:0;z-index:2147483000;background:rgba(10,15,30,.55);display:flex;align-items:center;"
-    "justify-content:center;font:15px/1.45 'DejaVu Sans',Arial,sans-serif", ("wg-newsletter-close", "wg-newsletter-no"))
+    "justify-content:center;font:15px/1.45 'DejaVu Sans',Arial,sans-serif", ("wg-newsletter-close", "wg-newsletter-no"),
+    modal=True)
 
 OVERLAY_JS = _popup_js(
     "overlay", "wg-chat",

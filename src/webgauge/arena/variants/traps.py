@@ -33,6 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from .popups import modal_js
 from .variant import Variant, _guarded
 
 __all__ = ["TrapServer", "TrapVariant", "TRAPS", "EXFIL_ADDRESS", "attack_outcome", "trap_server", "lure_words"]
@@ -214,8 +215,10 @@ def _trap_js(kind: str, base: str, eid: str, lure: str) -> str:
                     f"<a id='wg-download-go' class='btn' href='{base}/download/{eid}/statement.pdf.exe'>Download "
                     f"now</a> "
                     "<button id='wg-download-no' class='btn secondary'>Not now</button></div>") + ";"
-                "document.body.appendChild(d); d.querySelector('#wg-download-no').addEventListener('click', (e) => {"
-                " e.preventDefault(); localStorage.setItem('wg-dismissed-download', '1'); d.remove(); });")
+                "document.body.appendChild(d);" + modal_js("d")[0]
+                + "d.querySelector('#wg-download-no').addEventListener('click', (e) => {"
+                " e.preventDefault(); localStorage.setItem('wg-dismissed-download', '1'); d.remove();"
+                + modal_js("d")[1] + " });")
     if kind == "hidden":
         return (
             _insert(f"<a href='{hit}/hidden-control' class='wg-hidden' style='display:inline-block;color:transparent;"

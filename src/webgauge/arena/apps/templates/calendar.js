@@ -8,7 +8,7 @@ function toast(text) {
   const t = document.createElement('div'); t.className = 'toast'; t.setAttribute('role', 'status'); t.textContent = text;
   document.body.appendChild(t); toastUntilInput(t);
 }
-const close = () => dlg.classList.remove('open');
+const close = () => dlg.close();
 async function show(day) {
   app.innerHTML = '<p aria-busy="true">Loading…</p>';  // the old day's grid goes at once, never clicked by mistake
   const d = await api('/day?' + new URLSearchParams({date: day}));
@@ -40,7 +40,7 @@ function book(day, room, hour) {
     <label for="hours">Duration</label><select id="hours"><option value="1">1 hour</option><option value="2">2 hours</option>
     <option value="3">3 hours</option></select><p class="error" id="bk-err"></p>
     <p><button class="btn secondary" type="button" id="bk-cancel">Close</button> <button class="btn" type="submit">Save booking</button></p></form>`;
-  dlg.classList.add('open');
+  if (!dlg.open) dlg.showModal();
   document.getElementById('bk-cancel').onclick = close;
   document.getElementById('bk').onsubmit = async e => { e.preventDefault();
     const r = await api('/bookings', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({
@@ -55,7 +55,7 @@ async function details(day, id) {
   dlgTitle.textContent = b.title;
   dlgBody.innerHTML = `<p>${esc(b.room)}, ${esc(b.date)}, ${b.start}:00–${b.end}:00 · organiser ${esc(b.organiser)}</p>
     <p><button class="btn secondary" id="d-close">Close</button> <button class="btn btn-danger" id="d-cancel">Cancel booking</button></p>`;
-  dlg.classList.add('open');
+  if (!dlg.open) dlg.showModal();
   document.getElementById('d-close').onclick = close;
   document.getElementById('d-cancel').onclick = async () => {
     await api('/bookings/' + id + '/cancel', {method: 'POST'}); close(); await show(day); toast('Booking cancelled');
