@@ -25,6 +25,7 @@ _TASK_KEEP = ("id", "start_url", "viewport", "max_steps", "family", "variant", "
 _RECORD_DROP_TO_SEALED = ("validator_errors", "forbidden_violations")
 _OBS_KEEP = ("mode", "step", "viewport", "device_scale_factor", "scroll", "active_tab", "navigation_id")
 _RESULT_KEEP = ("ok", "kind", "rejected")
+_GATE_KEEP = ("step", "event", "control", "grant")
 _APPROVAL = (None, "granted", "denied")
 
 
@@ -74,6 +75,9 @@ def seal_heldout_content(record: dict) -> dict:
     rec["done_answer"] = None if rec.get("done_answer") is None else SEALED
     rec["error"] = None if rec.get("error") is None else seal_error(rec["error"])
     rec["approval_decisions"] = [{"granted": d.get("granted")} for d in rec.get("approval_decisions") or []]
+    # the gate's log: what happened at which step to which declared control (an app's own control names),
+    # not the reason given (it may quote the instruction) nor the request's path (it names rows)
+    rec["gate_log"] = [{k: g[k] for k in _GATE_KEEP if k in g} for g in rec.get("gate_log") or []]
     events = rec.get("variant_events") or {}
     rec["variant_events"] = {"events": dict(events.get("events") or {})} if events else {}
     if rec.get("attack") is not None:  # a trap's outcome: whether it worked, not what it showed
