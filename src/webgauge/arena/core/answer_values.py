@@ -138,9 +138,12 @@ def weekdays(text: str) -> list[Span]:
 
 
 # ---- email addresses -------------------------------------------------------------------
-_AT = r"(?:\s*@\s*|\s*[(\[{<]\s*at\s*[)\]}>]\s*|\s+at\s+)"
+_AT = r"(?:\s*@\s*|\s*[(\[{<]\s*at\s*[)\]}>]\s*)"
 _DOT = r"(?:\.|\s*[(\[{<]\s*dot\s*[)\]}>]\s*|\s+dot\s+)"
-_EMAIL = re.compile(rf"(?<![\w.+%-])([a-z0-9][a-z0-9._%+-]*){_AT}([a-z0-9-]+(?:{_DOT}[a-z0-9-]+)+)", _I)
+_DOMAIN = rf"([a-z0-9-]+(?:{_DOT}[a-z0-9-]+)+)"
+_EMAIL = re.compile(rf"(?<![\w.+%])([a-z0-9][a-z0-9._%+-]*){_AT}{_DOMAIN}", _I)
+# "a.obi at corp.example": only a local part with a dot, digit or underscore ("look at x.y" is no address)
+_EMAIL_WORDS = re.compile(rf"(?<![\w.+%])([a-z0-9]*[._\d][a-z0-9._%+-]*)\s+at\s+{_DOMAIN}", _I)
 _DOT_RE = re.compile(_DOT, _I)
 _HANDLE = re.compile(r"(?<![\w.@+%-])[a-z][a-z0-9_+%-]*(?:\.[a-z0-9_+%-]+)+(?![\w@])", _I)
 _NOT_HANDLES = {"e.g", "i.e", "a.m", "p.m", "et.al", "n.b", "p.s", "u.s", "u.k", "vs"}
@@ -148,8 +151,10 @@ _NOT_HANDLES = {"e.g", "i.e", "a.m", "p.m", "et.al", "n.b", "p.s", "u.s", "u.k",
 
 def emails(text: str) -> list[Span]:
     """Email addresses, also written ``a.obi (at) corp (dot) example`` or ``a.obi at corp.example``."""
-    out = []
-    for m in _EMAIL.finditer(text):
+    out: list[Span] = []
+    for m in [*_EMAIL.finditer(text), *_EMAIL_WORDS.finditer(mask(text, []))]:
+        if any(s.start <= m.start() < s.end for s in out):
+            continue
         domain = _DOT_RE.sub(".", m.group(2)).strip(".-").lower()
         out.append(Span(m.start(), m.start() + len(m.group(0).rstrip(".-")),
                         f"{m.group(1).lower().strip('.')}@{domain}"))
@@ -184,10 +189,11 @@ _W = "|".join(sorted(_WORDS, key=len, reverse=True))
 _WORD_RUN = re.compile(rf"(?<![\w'])(?:{_W})(?:(?:[\s-]+|\s+and\s+)(?:{_W}))*(?![\w'])", _I)
 _DIGITS = re.compile(r"(?:(?<![\w.-])-)?(?<!\d)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?", _I)
 _PRONOUN_ONE = re.compile(r"(?<![\w])(?:each|every|any|which|this|that|another|the|no)\s+(one)(?![\w])", _I)
-_ZERO = re.compile(r"(?<![\w])(?:no\s+one|not\s+(?:a\s+single|one|any)|no(?=\s+[a-z]))(?![\w'])", _I)
+_ZERO = re.compile(r"(?<![\w])(?:no\s+one|not\s+(?:a\s+single(?:\s+one)?|one|any)|no(?=\s+[a-z]))(?![\w'])", _I)
 _ROMAN_UP = re.compile(r"(?<![\w'])(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})"
                        r"(?![\w'])")
-_ROMAN_LOW = re.compile(r"(?<![\w'])(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})(?![\w'])")
+_ROMAN_LOW = re.compile(r"(?<![\w'])(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+                        r"(?![\w'])")
 _CLAUSE_END = re.compile(r"\s*(?:[).,;:!?\]]|$)")
 _LOOKALIKE = re.compile(r"(?<![\w'])([Oo]|l)(?![\w'])")
 _VAGUE = re.compile(r"(?<![\w])(?:several|few|multiple|numerous|handful|dozens|hundreds|thousands|couple)(?![\w])",
@@ -196,32 +202,57 @@ _VAGUE = re.compile(r"(?<![\w])(?:several|few|multiple|numerous|handful|dozens|h
 
 def _word_values(run: str) -> list[float]:
     """The numbers a run of number words spells: "twenty one" is 21, "three four" is 3 and 4,
-    "twenty-first" is 21, "two dozen" is 24, "one hundred and five" is 105."""
+    "twenty-first" is 21, "two dozen" is 24, "one thousand seven hundred and thirty" is 1730;
+    "and" joins only after a scale word ("twenty and one" is 20 and 1)."""
     out: list[float] = []
-    cur: float | None = None
-    last = ""
-    for w in (w for w in re.split(r"[\s-]+", run.lower()) if w and w != "and"):
+    total: float | None = None  # the number so far, above its current group
+    group: float | None = None  # the group under a hundred/thousand being built
+    last, scale = "", 10.0 ** 12  # last word kind; the smallest scale used so far
+
+    def flush() -> None:
+        nonlocal total, group, last, scale
+        if total is not None or group is not None:
+            out.append((total or 0) + (group or 0))
+        total, group, last, scale = None, None, "", 10.0 ** 12
+
+    after_and = False
+    for w in (w for w in re.split(r"[\s-]+", run.lower()) if w):
+        if w == "and":
+            after_and = True
+            continue
+        if after_and and last not in ("hundred", "scale"):
+            flush()
+        after_and = False
         if w in _UNITS or w in _ORDINALS:
-            v = _UNITS.get(w, _ORDINALS.get(w, 0))
-            if cur is not None and last not in ("tens", "scale"):
-                out.append(cur)
-                cur = None
-            cur, last = (cur or 0) + v, "ord" if w in _ORDINALS else "unit"
+            if last not in ("", "tens", "hundred", "scale"):
+                flush()
+            group = (group or 0) + _UNITS.get(w, _ORDINALS.get(w, 0))
+            last = "ord" if w in _ORDINALS else "unit"
         elif w in _TENS or w in _TENTHS:
-            if cur is not None and last != "scale":
-                out.append(cur)
-                cur = None
-            cur, last = (cur or 0) + _TENS.get(w, _TENTHS.get(w, 0)), "ord" if w in _TENTHS else "tens"
+            if last not in ("", "hundred", "scale"):
+                flush()
+            group = (group or 0) + _TENS.get(w, _TENTHS.get(w, 0))
+            last = "ord" if w in _TENTHS else "tens"
         elif w in _SCALES or w == "dozen":
-            cur, last = (1 if cur is None else cur) * _SCALES.get(w, 12), "ord" if w.endswith("th") else "scale"
+            mult = _SCALES.get(w, 12)
+            if mult == 100:
+                group = (1 if group is None else group) * 100
+            elif mult >= scale and group is None:  # "thousand thousand": two numbers
+                flush()
+                total = mult
+            else:
+                total = ((total or 0) + (1 if group is None else group) * mult) if mult > 100 else \
+                    (total or 0) + (1 if group is None else group) * mult
+                group = None
+                scale = min(scale, mult)
+            last = "ord" if w.endswith("th") else "hundred" if mult == 100 else "scale"
         else:  # once, twice, half, none ...: a number on its own
-            if cur is not None:
-                out.append(cur)
-            cur, last = _ALONE[w], "ord"
-        if last == "ord" and cur is not None:  # an ordinal (or a word that stands alone) ends its number
-            out.append(cur)
-            cur = None
-    return out + ([] if cur is None else [cur])
+            flush()
+            group, last = _ALONE[w], "ord"
+        if last == "ord":  # an ordinal (or a word that stands alone) ends its number
+            flush()
+    flush()
+    return out
 
 
 def numbers(text: str, zero_words: bool = True, lookalikes: bool = True) -> list[Span]:
@@ -283,7 +314,7 @@ _QUAL_BEFORE = (
     r"|not\s+(?:more|less|fewer|later|earlier|before|after|over|under|above|below)(?:\s+than)?"
     r"|up\s+to|upwards\s+of|in\s+excess\s+of|a\s+(?:minimum|maximum)\s+of|(?:minimum|maximum)(?:\s+of)?|min\.?|max\.?"
     r"|about|around|approximately|approx\.?|roughly|nearly|almost|circa|ca\.|c\.|some|over|under|above|below|beyond"
-    r"|close\s+to|near|within|before|after|until|till|since|from|between|estimated|est\.?|sometime|some\s+time"
+    r"|close\s+to|near|within(?:\s+\S+){0,3}\s+of|within|before|after|until|till|since|from|between|estimated|est\.?|sometime|some\s+time"
     r"|somewhere|anywhere\s+(?:from|between)|as\s+(?:many|much|few|little|early|late|soon)\s+as"
     r"|plus\s+or\s+minus|give\s+or\s+take|(?:just|well|a\s+bit|slightly)\s+(?:over|under|above|below|more|less)"
     r"|early|mid|late|(?:the\s+)?(?:end|beginning|start|middle)\s+of|[~<>≤≥≦≧⩽⩾≲≳≪≫±∓]|\+/-|\+-|=<|>=|<=|=>")
@@ -292,10 +323,13 @@ _QUAL_AFTER = (
     r"|min(?:imum)?\b|approx(?:imately)?\b|roughly\b|or\s+so\b|give\s+or\s+take\b|more\s+or\s+less\b"
     r"|and\s+(?:more|up|above|over|beyond|later|after|higher|upwards|onwards?|earlier|before|counting)\b"
     r"|at\s+(?:least|most|the\s+(?:least|most|latest|earliest)|latest|earliest)\b|[±∓~]|\+/-|\+-|\.\.\.")
-_BEFORE_QUAL = re.compile(rf"(?<![\w])(?:{_ALT_BEFORE}|{_QUAL_BEFORE})[\s(\[:=*\"'-]*(?:an?\s+|the\s+)?$", _I)
-_BEFORE_ALT = re.compile(rf"(?<![\w])(?:{_ALT_BEFORE})[\s(\[:=*\"'-]*$", _I)
-_AFTER_QUAL = re.compile(rf"[\s)\]\"'*,;:-]*\(?\s*(?:{_ALT_AFTER}|{_QUAL_AFTER})", _I)
-_AFTER_ALT = re.compile(rf"[\s)\]\"'*,;:-]*\(?\s*(?:{_ALT_AFTER})", _I)
+_DAY = rf"(?:(?:{'|'.join(WEEKDAYS)}),?\s+)?"  # "after Monday, 4 May 2026": the weekday is part of the date
+_SKIP_BEFORE = r"[\s(\[{<:=*\"'`-]*"
+_SKIP_AFTER = r"[\s)\]}>\"'`*,;:-]*\(?\s*"
+_BEFORE_QUAL = re.compile(rf"(?<![\w])(?:{_ALT_BEFORE}|{_QUAL_BEFORE}){_SKIP_BEFORE}(?:an?\s+|the\s+)?{_DAY}$", _I)
+_BEFORE_ALT = re.compile(rf"(?<![\w])(?:{_ALT_BEFORE}){_SKIP_BEFORE}$", _I)
+_AFTER_QUAL = re.compile(rf"{_SKIP_AFTER}(?:{_ALT_AFTER}|{_QUAL_AFTER})", _I)
+_AFTER_ALT = re.compile(rf"{_SKIP_AFTER}(?:{_ALT_AFTER})", _I)
 _ANYWHERE = re.compile(
     r"(?<![\w])(?:either|unless|otherwise|alternatively|alternately|and/or|if\s+not|or\s+else|etc|et\s+al"
     r"|and\s+so\s+on|among\s+others|and\s+others|or\s+(?:something|someone|somebody|some\s+\w+|another|other|"
@@ -309,9 +343,9 @@ def qualified(text: str, span: Span, quantities: bool) -> str | None:
     before, after = text[max(0, span.start - 60):span.start], text[span.end:span.end + 60]
     m = (_BEFORE_QUAL if quantities else _BEFORE_ALT).search(before)
     if m:
-        return m.group(0).strip(" ([:=*\"'-")
+        return m.group(0).strip(" ([{<:=*\"'`-")
     m2 = (_AFTER_QUAL if quantities else _AFTER_ALT).match(after)
-    return m2.group(0).strip(" )]\"'*,;:(-") or m2.group(0).strip() if m2 else None
+    return m2.group(0).strip(" )]}>\"'`*,;:(-") or m2.group(0).strip() if m2 else None
 
 
 def offers_alternative(text: str) -> str | None:

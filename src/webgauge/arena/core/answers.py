@@ -171,7 +171,8 @@ class AnswerType:
                     forms.setdefault(f"{words[-1]}, {' '.join(words[:-1])}", key)
                     forms.setdefault(f"{words[-1]} {' '.join(words[:-1])}", key)
         alts = sorted(forms, key=len, reverse=True)
-        pat = "|".join(re.escape(a).replace(r"\ ", r"\s+").replace(",", r",\s*") for a in alts)
+        pat = "|".join(r",\s*".join(r"\s+".join(re.escape(w) for w in part.split()) for part in a.split(", "))
+                       for a in alts)
         return re.compile(rf"(?<![\w])(?:{pat})(?![\w])", re.IGNORECASE), forms
 
     @cached_property
