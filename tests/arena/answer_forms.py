@@ -156,7 +156,9 @@ def name_spellings(value: str, candidates: list[str] | tuple[str, ...] = (), per
         if not same:
             out += [f"{value[0]}. {last}", f"{value[0]} {last}"]
         if any(c in "äöüÄÖÜ" for c in value):
-            out.append(value.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue"))
+            out.append(value.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("Ä", "Ae")
+                       .replace("Ö", "Oe").replace("Ü", "Ue"))
+            out.append(value.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue"))  # one written, one folded
     return list(dict.fromkeys(out))
 
 

@@ -177,7 +177,7 @@ def test_no_hedge_passes_and_the_expected_answer_always_does(worlds):
                 assert not t.validate(with_answer(state, h)).success, (t.id, h[:120])
         goods = [t.answer, f"It is {t.answer}.", f"The answer is: {t.answer}",
                  f"I checked the page: the answer is {t.answer}."]
-        if t.answer_type.kind == "name":  # quoting the titles, user names and roles of the task is not naming
+        if t.answer_type.kind == "name" and not t.answer_type.many:  # quoting titles, user names, roles is not naming
             goods.append(f"{t.instruction} Answer: {t.answer}")
         for good in goods:
             assert not judge_answer(t.answer_type, t.answer, good), (t.id, good)

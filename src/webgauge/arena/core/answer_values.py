@@ -331,7 +331,7 @@ _BEFORE_ALT = re.compile(rf"(?<![\w])(?:{_ALT_BEFORE}){_SKIP_BEFORE}$", _I)
 _AFTER_QUAL = re.compile(rf"{_SKIP_AFTER}(?:{_ALT_AFTER}|{_QUAL_AFTER})", _I)
 _AFTER_ALT = re.compile(rf"{_SKIP_AFTER}(?:{_ALT_AFTER})", _I)
 _ANYWHERE = re.compile(
-    r"(?<![\w])(?:either|unless|otherwise|alternatively|alternately|and/or|if\s+not|or\s+else|etc|et\s+al"
+    r"/|(?<![\w])(?:or|nor|vs\.?|versus|either|unless|otherwise|alternatively|alternately|if\s+not|etc|et\s+al"
     r"|and\s+so\s+on|among\s+others|and\s+others|or\s+(?:something|someone|somebody|some\s+\w+|another|other|"
     r"others|similar|whatever|anything|anyone|so|thereabouts))(?![\w])", _I)
 _OPEN_LIST = re.compile(r"(?<![\w])(?:including|such\s+as|e\.g|for\s+example|among\s+(?:them|others))(?![\w])", _I)
@@ -348,9 +348,14 @@ def qualified(text: str, span: Span, quantities: bool) -> str | None:
     return m2.group(0).strip(" )]}>\"'`*,;:(-") or m2.group(0).strip() if m2 else None
 
 
+_FIXED = re.compile(r"(?<![\w])(?:on\s+or\s+(?:after|before)|whether\s+or\s+not)(?![\w])", _I)
+
+
 def offers_alternative(text: str) -> str | None:
-    """A phrase anywhere that leaves the answer open ("either", "unless", "or someone else")."""
-    m = _ANYWHERE.search(text)
+    """A word or sign anywhere that offers another answer: ``or``, ``/``, ``vs``, ``either``,
+    ``unless``, ``otherwise``, ``etc`` ... (the date-window phrases "on or after", "on or
+    before" and "whether or not" excepted). ``text`` has the values and quoted phrases blanked."""
+    m = _ANYWHERE.search(_FIXED.sub(lambda f: " " * len(f.group(0)), text))
     return m.group(0) if m else None
 
 

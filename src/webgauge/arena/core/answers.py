@@ -52,8 +52,10 @@ The rule, in order (the first that applies decides):
 5. **No qualifier, no alternative.** A value next to a word or sign that makes it a range,
    an estimate or one of several fails: ``at least``, ``or more``, ``or later``, ``about``,
    ``approximately``, ``~``, ``≈``, ``<``, ``±``, ``-ish``, ``+``, ``up to``, ``before``,
-   ``between`` ...; ``or``, ``/``, ``vs`` beside the value, ``(or ...)``; anywhere:
-   ``either``, ``unless``, ``otherwise``, ``alternatively``, ``etc``, ``or someone``;
+   ``between`` ... next to the value; anywhere outside the values, dates and quoted
+   phrases: ``or``, ``nor``, ``/``, ``vs``, ``either``, ``unless``, ``otherwise``,
+   ``alternatively``, ``etc`` (the date-window phrases "on or after", "on or before" and
+   "whether or not" excepted), so ``Paloma Holm (P.H. or J.H.)`` fails;
    counts also fail on a vague quantity (``several``, ``a few``, ``a couple``); a set
    fails on ``including``/``such as``. Words of confidence ("I think", "probably") are not
    judged: they do not name a value.
@@ -67,6 +69,7 @@ must then match exactly, after normalising).
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -161,8 +164,7 @@ class AnswerType:
         forms: dict[str, str] = {}
         for c in self.candidates:
             key = _fold(c)
-            for v in {c, c.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("Ä", "Ae")
-                      .replace("Ö", "Oe").replace("Ü", "Ue")}:
+            for v in _umlaut_spellings(c):
                 words = _fold(v).split()
                 if not words:
                     continue
@@ -237,6 +239,21 @@ def _fold(s: str) -> str:
     return normalise(s).casefold()
 
 
+_UMLAUTS = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+
+
+def _umlaut_spellings(name: str) -> set[str]:
+    """``name`` with each umlaut as itself or as its two-letter spelling ("Grün", "Gruen")."""
+    spots = [i for i, ch in enumerate(name) if ch in _UMLAUTS][:6]
+    out = set()
+    for choice in itertools.product((False, True), repeat=len(spots)):
+        chars = list(name)
+        for i, two in zip(spots, choice, strict=True):
+            chars[i] = _UMLAUTS[name[i]] if two else name[i]
+        out.add("".join(chars))
+    return out
+
+
 # ---- reading ----------------------------------------------------------------------------
 @dataclass
 class Reading:
@@ -247,6 +264,7 @@ class Reading:
     strays: list[Span]
     vague: list[Span] = field(default_factory=list)
     text: str = ""
+    inert: list[Span] = field(default_factory=list)  # dates, times, addresses that are not values here
 
     @property
     def said(self) -> list[str]:
@@ -263,11 +281,12 @@ def _read_number(typ: AnswerType, t: str) -> Reading:
     inert = av.emails(t) + [s for s, _ in av.dates(t)] + av.times(t)
     t2 = av.mask(t, inert)
     inert2 = [s for s in av.partial_dates(t2) if re.fullmatch(r"\d{4}-\d{2}", s.value)]  # April 2026
-    return Reading(av.numbers(av.mask(t2, inert2)), [], av.vague_counts(t2), t)
+    return Reading(av.numbers(av.mask(t2, inert2)), [], av.vague_counts(t2), t, inert + inert2)
 
 
 def _read_date(typ: AnswerType, t: str) -> Reading:
-    t1 = av.mask(t, av.emails(t) + av.times(t))
+    inert = av.emails(t) + av.times(t)
+    t1 = av.mask(t, inert)
     found = av.dates(t1)
     values = [Span(s.start, s.end, v) for s, vals in found for v in vals]
     t2 = av.mask(t1, [s for s, _ in found])
@@ -276,7 +295,7 @@ def _read_date(typ: AnswerType, t: str) -> Reading:
     days = {dt.date.fromisoformat(v.value).strftime("%A").lower() for v in values
             if re.fullmatch(r"\d{4}-\d{2}-\d{2}", v.value)}
     strays += [w for w in av.weekdays(t2) if w.value not in days]
-    return Reading(values, strays, [], t)
+    return Reading(values, strays, [], t, inert)
 
 
 _FRAGMENT = re.compile(r"(?<![a-z0-9])[a-z0-9]+(?:[-_][a-z0-9]+)*(?![a-z0-9])", re.IGNORECASE)
@@ -285,7 +304,8 @@ _FRAGMENT = re.compile(r"(?<![a-z0-9])[a-z0-9]+(?:[-_][a-z0-9]+)*(?![a-z0-9])", 
 def _read_code(typ: AnswerType, t: str) -> Reading:
     inert = av.emails(t) + [s for s, _ in av.dates(t)] + av.times(t)
     t1 = av.mask(t, inert)
-    t1 = av.mask(t1, av.partial_dates(t1))
+    inert += av.partial_dates(t1)
+    t1 = av.mask(t1, inert)
     values = []
     for m in typ._code_re.finditer(t1):
         values.append(Span(m.start(), m.end(), f"{typ.prefix}{typ.sep}{next(g for g in m.groups() if g)}".upper()))
@@ -295,7 +315,7 @@ def _read_code(typ: AnswerType, t: str) -> Reading:
     t3 = av.mask(t2, values)
     strays = [Span(m.start(), m.end(), m.group(0).upper()) for m in _FRAGMENT.finditer(t3)
               if re.search(r"\d", m.group(0))]
-    return Reading(sorted(values, key=lambda s: s.start), strays, [], t)
+    return Reading(sorted(values, key=lambda s: s.start), strays, [], t, inert)
 
 
 def _read_email(typ: AnswerType, t: str) -> Reading:
@@ -387,7 +407,7 @@ def _loose(r: Reading, typ: AnswerType) -> str | None:
         if (q := av.qualified(r.text, s, quantities)) is not None:
             return f"qualifies its {typ.what} ({q!r})" if quantities and q not in ("or", "/", "nor", "vs", "versus") \
                 else f"offers an alternative ({q!r})"
-    if (q := av.offers_alternative(av.mask(r.text, r.values))) is not None:
+    if (q := av.offers_alternative(av.mask(r.text, r.values + r.inert))) is not None:
         return f"offers an alternative ({q!r})"
     if r.vague:
         return f"gives a vague {typ.what} ({r.vague[0].value!r})"
