@@ -224,6 +224,16 @@ def test_a_letter_of_another_script_fails_whatever_else_the_answer_says(text):
         assert errs and "cannot read" in errs[0]
 
 
+@settings(max_examples=300)
+@given(n=st.integers(0, 50), junk=st.text(min_size=1, max_size=12))
+def test_a_numeral_of_another_value_anywhere_fails_a_count(n, junk):
+    """Any character Unicode gives a numeric value (digits of any script, circled, fractions,
+    CJK, roman) with a value other than the count's, anywhere in the answer, fails it."""
+    values = {unicodedata.numeric(c) for c in junk if unicodedata.numeric(c, None) is not None}
+    assume(values - {float(n)})
+    assert judge_answer(COUNT, str(n), f"{n} {junk}")
+
+
 def test_ambiguous_day_month_dates_name_both_readings():
     assert extract(DATE, "04/05/2026") == ["2026-05-04", "2026-04-05"]
     assert extract(DATE, "26/03/2027") == ["2027-03-26"] and extract(DATE, "03/26/2027") == ["2027-03-26"]
@@ -246,7 +256,7 @@ def test_odd_answers_fail_closed():
         (EMAIL, "a.obi@corp.example", "a.obi@corp.example, j.holm"), (EMAIL, "a.obi@corp.example", "a.obi"),
     ]:
         assert judge_answer(typ, truth, answer), (truth, answer)
-    assert judge_answer(COUNT, "4", ["4"])  # not text at all
+    assert judge_answer(COUNT, "4", ["4"]) and check_answer(with_answer({}, ["4"]), "4", COUNT)  # type: ignore[arg-type]
     assert not judge_answer(COUNT, "4", af.natural("count", "4", rng))
 
 

@@ -11,7 +11,7 @@ count, a code of a known shape, an email address, a date, a name out of the name
 exist in the task's world, or a set of codes or names). The judge reads the answer the way
 a reader would and credits it only when it **commits to exactly the expected value**.
 
-The rule, in order (the first that applies decides):
+The rule, in order (the first that applies decides; an answer that is not text fails):
 
 1. **One spelling.** The text is normalised (:mod:`.answer_text`): digits of every script
    are ASCII digits; circled, superscript, subscript, fractional, CJK and Unicode-roman
@@ -39,9 +39,11 @@ The rule, in order (the first that applies decides):
      prefix, and a bare body (``3345``); any other token holding a digit is a piece of a
      code (``AS-3345/6`` names 6, ``TK-7474`` names TK-7474). Dates (full or partial:
      "AS-2442 (expires 26 March 2027)") and clock times beside a code are not codes.
-   - *email*: addresses (also ``a (at) b (dot) c``, ``a at b.c``), and any dotted word
-     that is not part of the named address (``m.castillo``).
-   - *name*: each of the world's candidate names as written, as ``Last, First`` or
+   - *email*: addresses (also ``a.obi (at) corp (dot) example``, and ``a.obi at
+     corp.example`` when the part before "at" holds a dot, digit or underscore), and any
+     dotted word that is not part of the named address (``m.castillo``).
+   - *name*: each of the world's candidate names as written (an umlaut also as ``ae``,
+     ``oe``, ``ue``: ``Gruen`` is ``Grün``), as ``Last, First`` or
      ``Last First``, or as ``P. Holm`` (an initial and a last name: the candidates it fits,
      or an unknown person when none does); and the first or last name of another candidate
      ("Paloma Holm or Ada"). Phrases of the world the type lists as context (page and
@@ -381,10 +383,10 @@ def with_answer(state: dict[str, Any], answer: str | None) -> dict[str, Any]:
     return {**state, ANSWER_TABLE: [{"text": answer}]}
 
 
-def answer_of(state: dict[str, Any]) -> str | None:
+def answer_of(state: dict[str, Any]) -> Any:
+    """The agent's answer as stored: text, None, or (from a broken adapter) anything else, which the judge refuses."""
     rows = state.get(ANSWER_TABLE) or []
-    text = rows[-1].get("text") if rows else None
-    return text if text is None or isinstance(text, str) else repr(text)
+    return rows[-1].get("text") if rows else None
 
 
 def _expected_values(typ: AnswerType, expected: Any) -> list[str]:
@@ -416,7 +418,7 @@ def _loose(r: Reading, typ: AnswerType) -> str | None:
     return None
 
 
-def judge_answer(typ: AnswerType | None, expected: Any, got: str | None) -> list[str]:
+def judge_answer(typ: AnswerType | None, expected: Any, got: Any) -> list[str]:
     """[] when ``got`` commits to the expected value of type ``typ``, else the errors (each says why)."""
     typ = typ or _infer(expected)
     want = _expected_values(typ, expected)
