@@ -40,6 +40,7 @@ from webgauge.arena.core.answers import (
 
 DATA = Path(__file__).parent / "data"
 MANY = settings(max_examples=150)
+WORLDS = settings(max_examples=60)  # each example builds a new world's name readers
 
 # ---- the corpora -------------------------------------------------------------------------
 
@@ -132,7 +133,7 @@ def test_the_truth_with_a_qualifier_fails(key, data, rnd):
     assert judge_answer(typ, truth, answer), answer
 
 
-@MANY
+@WORLDS
 @given(world=worlds(), data=st.data(), rnd=st.randoms(use_true_random=False))
 def test_two_people_in_any_spelling_fail_and_a_qualified_name_fails(world, data, rnd):
     people, typ = world
@@ -146,7 +147,7 @@ def test_two_people_in_any_spelling_fail_and_a_qualified_name_fails(world, data,
     assert judge_answer(typ, truth, af.qualified("name", truth, rnd, tuple(people)))
 
 
-@MANY
+@WORLDS
 @given(world=worlds(), data=st.data(), rnd=st.randoms(use_true_random=False))
 def test_a_set_with_a_member_too_many_too_few_or_left_open_fails(world, data, rnd):
     people, _ = world
@@ -176,7 +177,7 @@ def test_the_truth_in_any_natural_form_passes(key, data, rnd):
     assert not check_answer(with_answer({}, answer), truth, typ)
 
 
-@MANY
+@WORLDS
 @given(world=worlds(), data=st.data(), rnd=st.randoms(use_true_random=False))
 def test_a_name_in_any_order_case_accent_and_whitespace_passes(world, data, rnd):
     people, typ = world
@@ -224,13 +225,14 @@ def test_a_letter_of_another_script_fails_whatever_else_the_answer_says(text):
         assert errs and "cannot read" in errs[0]
 
 
-@settings(max_examples=300)
+@settings(max_examples=200)
 @given(n=st.integers(0, 50), junk=st.text(min_size=1, max_size=12))
 def test_a_numeral_of_another_value_anywhere_fails_a_count(n, junk):
     """Any character Unicode gives a numeric value (digits of any script, circled, fractions,
-    CJK, roman) with a value other than the count's, anywhere in the answer, fails it."""
+    CJK, roman) with a value other than the count's, anywhere in the answer, fails it: unless
+    it is part of a date, a clock time or an amount of money (the signs those need are left out)."""
     values = {unicodedata.numeric(c) for c in junk if unicodedata.numeric(c, None) is not None}
-    assume(values - {float(n)})
+    assume(values - {float(n)} and not set(junk) & set(":/.-£$€¥₹"))
     assert judge_answer(COUNT, str(n), f"{n} {junk}")
 
 

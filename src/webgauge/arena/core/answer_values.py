@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .answer_text import fmt_number
 
-__all__ = ["Span", "mask", "dates", "partial_dates", "times", "emails", "handles", "numbers", "vague_counts",
+__all__ = ["Span", "mask", "dates", "partial_dates", "times", "emails", "handles", "numbers", "money", "vague_counts",
            "weekdays", "qualified", "offers_alternative", "open_list", "WEEKDAYS"]
 
 
@@ -290,6 +290,15 @@ def numbers(text: str, zero_words: bool = True, lookalikes: bool = True) -> list
         t = mask(t, out)
         out += [Span(m.start(), m.end(), "1" if m.group(1) == "l" else "0") for m in _LOOKALIKE.finditer(t)]
     return sorted(out, key=lambda s: s.start)
+
+
+_MONEY = re.compile(r"[£$€¥₹]\s?\d[\d,]*(?:\.\d+)?"
+                    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:GBP|USD|EUR|pounds?|dollars?|euros?|pence|cents?)(?![\w])", _I)
+
+
+def money(text: str) -> list[Span]:
+    """Amounts of money: ``£23``, ``$5.50``, ``23 EUR``, ``40 pounds``."""
+    return [Span(m.start(), m.end(), m.group(0)) for m in _MONEY.finditer(text)]
 
 
 def vague_counts(text: str) -> list[Span]:

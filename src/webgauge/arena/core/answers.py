@@ -27,7 +27,8 @@ The rule, in order (the first that applies decides; an answer that is not text f
      (``twenty-one``, ``third``, ``twice``, ``a dozen``), roman numerals (``IV``, ``xii``),
      a lone ``O``/``o``/``l``; and 0 as ``zero``, ``none``, ``nobody``, ``nothing``,
      ``no one``, ``no`` before a word ("There are no suspended accounts."). *Not* counts:
-     full dates, month-and-year, clock times, email addresses, and ``one`` after a
+     full dates, month-and-year, clock times, email addresses, amounts of money (``£23``,
+     ``40 EUR``), and ``one`` after a
      determiner ("each one", "this one", "the one": a pronoun). So "There are 4; each one
      is solved." names one count, "4 of 12" names two.
    - *date*: full dates in any common form (``2026-04-04``, ``4 April 2026``, ``April
@@ -281,6 +282,8 @@ def read(typ: AnswerType, answer: str) -> Reading:
 
 def _read_number(typ: AnswerType, t: str) -> Reading:
     inert = av.emails(t) + [s for s, _ in av.dates(t)] + av.times(t)
+    if typ.label != "amount":  # a count: "12 products cost less than £23" names one count
+        inert += av.money(av.mask(t, inert))
     t2 = av.mask(t, inert)
     inert2 = [s for s in av.partial_dates(t2) if re.fullmatch(r"\d{4}-\d{2}", s.value)]  # April 2026
     return Reading(av.numbers(av.mask(t2, inert2)), [], av.vague_counts(t2), t, inert + inert2)
