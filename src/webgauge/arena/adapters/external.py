@@ -41,7 +41,7 @@ from ..apps.control import ControlError
 from ..apps.db import state_hash
 from ..core.irreversible import IrreversibleControls
 
-__all__ = ["ExternalApp", "ExternalControl", "ResetError"]
+__all__ = ["ExternalApp", "ExternalControl", "ResetError", "normalize_state"]
 
 State = dict[str, list[dict[str, Any]]]
 
@@ -126,6 +126,9 @@ def _normalize(state: Mapping) -> State:
             norm.append(d)
         out[str(table)] = norm
     return out
+
+
+normalize_state = _normalize
 
 
 class ExternalControl:
