@@ -214,8 +214,8 @@ class ArenaService(ArenaServer):
     # ---- slot routes ---------------------------------------------------------
     def _release(self, slot: Slot, p: Params) -> dict[str, int]:
         self.episode(slot.episode_id).reset(0)
-        with self._slots_lock:
-            slot.app = None  # the real app's world is free for another slot (reset again on its next reset)
+        slot.app = None  # the real app's world is free for another slot (reset on its next reset); the
+        # reclaim in _reserve holds _slots_lock here already, and one assignment needs no lock
         slot.lease, slot.task, slot.heldout = None, None, False
         slot.seed_state, slot.last_state, slot.trace = {}, {}, []
         return {"released": slot.index}
