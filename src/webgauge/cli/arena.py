@@ -69,7 +69,16 @@ def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, wo
             click.echo(json.dumps(row) if as_json else f"{row['family']:30s} {where:10s} {state}".rstrip())
         return
     if check_modes:
-        _check_modes(_tasks(seeds, families), as_json, workers)
+        from webgauge.arena.registry import app_of
+        from webgauge.arena.tasks import build_tasks as own_tasks
+
+        # by default the own families (plug-ins included), not those of the installed real apps
+        tasks = _tasks(seeds, families) if families else own_tasks(flat_seeds(seeds))
+        real = sorted({t.family for t in tasks if app_of(t.family)})
+        if real:
+            raise click.BadParameter(f"--check-modes plays the arena's own apps; {', '.join(real)} run on real apps "
+                                     "(play them with `webgauge arena run --family ...`)", param_hint="--family")
+        _check_modes(tasks, as_json, workers)
         return
     if variety:
         from webgauge.arena.tasks.variety import measure_variety
