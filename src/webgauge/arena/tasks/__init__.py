@@ -6,7 +6,6 @@ instructions, validators and fingerprints). Families read the seed state to pick
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable
 
@@ -23,16 +22,12 @@ Family = Callable[[int, State], Task]
 
 def worded(family: Family) -> Family:
     """``family`` speaking its seed's phrasing: public seeds get the templates as they are, a
-    held-out world rewrites and frames them with its own key (:mod:`webgauge.arena.content.phrasing`)."""
-    from ..content.phrasing import frame, phrasing_for
-    from ..content.pools import content_key, slice_of_seed
+    held-out world rewrites and frames them with its own key (:mod:`webgauge.arena.content.worded`)."""
+    from ..content.worded import worded_build
 
     @functools.wraps(family)
     def build(seed: int, state: State) -> Task:
-        with phrasing_for(content_key(seed) if slice_of_seed(seed) == "heldout" else None):
-            task = family(seed, state)
-            text = frame(task.family, task.instruction)
-        return task if text == task.instruction else dataclasses.replace(task, instruction=text)
+        return worded_build(seed, lambda: family(seed, state))
 
     return build
 
