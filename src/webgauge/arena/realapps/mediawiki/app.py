@@ -38,7 +38,8 @@ from ..base import (
 )
 from .content import draw_images, dump_xml, world
 
-__all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+__all__ = ["IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home", "install",
+           "installed_version", "reset", "state"]
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
@@ -240,10 +241,13 @@ class MediaWikiServer:
         self.proc = None
 
 
+IRREVERSIBLE = ("Delete page",)  # the control the approval gate asks before
+
+
 def app(server: MediaWikiServer) -> RealApp:
     return RealApp("mediawiki", server.base_url + "/",
                    ["webgauge", "arena", "apps", "reset", "mediawiki", "{seed}"], state,
-                   irreversible=("Delete page",), reset_fn=reset)
+                   irreversible=IRREVERSIBLE, reset_fn=reset)
 
 
 SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version)

@@ -13,9 +13,11 @@ from ...content.pools import phrase
 from ...content.worded import worded_family
 from ...core.answers import check_answer, names
 from ...core.effects import MaxInserts, NoChanges, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match
 from ...core.task import Task, TaskResult, Viewport
-from .app import ADMIN_PASSWORD
+from ...tasks.budgets import budgeted
+from .app import ADMIN_PASSWORD, IRREVERSIBLE
 from .content import REGIONS, SHEET_CATEGORY, Town, World, list_text, list_title, page_text, sheet_file, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -438,6 +440,31 @@ FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) f
     "wiki.add": add_district, "wiki.new": new_town_page, "wiki.sheet": place_sheets, "wiki.rename": rename_town,
     "wiki.sync": sync_list,
 }.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "add": 4,
+    "census": 5,
+    "district": 2,
+    "new": 4,
+    "older": 3,
+    "rename": 41,
+    "sheet": 11,
+    "sync": 26,
+}
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:

@@ -20,8 +20,11 @@ from ...content.pools import phrase
 from ...content.worded import worded_family
 from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
+from ...tasks.budgets import budgeted
+from .app import IRREVERSIBLE
 from .content import CATEGORIES, Customer, Product, Shop, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -388,6 +391,28 @@ FAMILIES: dict[str, Callable[[Shop, int], Task]] = {name: worded_family(make) fo
     "oscar.photo": photo_buy, "oscar.variant": variant_new_address, "oscar.review": review_ordered,
     "oscar.wish": wishlist_cheapest, "oscar.count": count_under_price,
 }.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "count": 4,
+    "photo": 15,
+    "review": 13,
+    "variant": 22,
+    "wish": 18,
+}
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:

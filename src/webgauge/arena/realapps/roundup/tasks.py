@@ -16,8 +16,11 @@ from ...content.pools import phrase
 from ...content.worded import worded_family
 from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
+from ...tasks.budgets import budgeted
+from .app import IRREVERSIBLE
 from .content import KEYWORDS, World, components, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -330,6 +333,29 @@ FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) f
     "roundup.close": close_with_note, "roundup.reassign": reassign_by_realname, "roundup.new": file_new_issue,
     "roundup.count": count_open_by_keyword, "roundup.bulk": bulk_priority, "roundup.dup": mark_duplicate,
 }.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "bulk": 19,
+    "close": 10,
+    "count": 5,
+    "dup": 13,
+    "new": 11,
+    "reassign": 10,
+}
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:
