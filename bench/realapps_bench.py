@@ -46,6 +46,8 @@ async def run_episodes(env, tasks, make_agent, preload: bool = False):
     for k, t in enumerate(tasks):
         nxt = tasks[k + 1] if preload and k + 1 < len(tasks) else None
         rec, _ = await play(env, make_agent(t), t, keep_dom=False, time_limit_s=300, next_task=nxt)
+        for lap, ms in (env.reset_timings_ms or {}).items():
+            LAPS.setdefault(getattr(env, "bench_label", "?"), {}).setdefault(lap, []).append(ms)
         resets.append(rec.env_reset_ms)
         steps.extend(s.latency_ms for s in rec.steps)
         solved += bool(rec.success and not rec.forbidden_violations)
@@ -53,6 +55,7 @@ async def run_episodes(env, tasks, make_agent, preload: bool = False):
 
 
 MEDIANS: dict[str, tuple[float, float]] = {}  # who -> (env reset median, step median), in ms
+LAPS: dict[str, dict[str, list[float]]] = {}  # who -> the env reset's parts (close, database, load, observe...)
 
 
 def keep(who: str, resets: list[float], steps: list[float]) -> None:
@@ -108,6 +111,7 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         rows.append(("snapshot restore after a write (ms)", med(restore)))
         rows.append(("adapter reset: restore + state read + hash (ms)", med(full)))
         env = app.env(browser)
+        env.bench_label = name
         try:
             resets, steps, solved = await run_episodes(env, build_tasks(tuple(args.seeds)),
                                                        lambda t: app.oracle(t, env))
@@ -124,6 +128,7 @@ async def own_row(browser, args, preload: bool = False) -> list[tuple[str, str]]
     tasks = own_tasks(tuple(args.seeds))[: args.own_tasks]
     with ArenaServer() as srv:
         env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(double_buffer=preload))
+        env.bench_label = "own apps, look-ahead" if preload else "own apps"  # type: ignore[attr-defined]
         try:
             resets, steps, solved = await run_episodes(env, tasks, OracleAgent, preload=preload)
         finally:
@@ -180,6 +185,9 @@ async def main() -> None:
     print(load(), flush=True)
     for line in ratios():
         print(line, flush=True)
+    print("env reset parts (medians, ms):")
+    for who, laps in LAPS.items():
+        print(f"  {who:21s} " + "  ".join(f"{k} {statistics.median(v):.0f}" for k, v in laps.items()), flush=True)
 
 
 if __name__ == "__main__":

@@ -165,8 +165,8 @@ def test_stopping_the_wiki_stops_its_php_workers():
 
     with mediawiki.MediaWikiServer() as srv:
         port = srv.port
-        running = subprocess.run(["pgrep", "-f", f"php -S 127.0.0.1:{port} "], capture_output=True, text=True)
+        running = subprocess.run(["pgrep", "-f", f"php .*-S 127.0.0.1:{port} "], capture_output=True, text=True)
         assert len(running.stdout.split()) >= 2, running.stdout  # the server and its workers (the test can fail)
     time.sleep(0.2)
-    left = subprocess.run(["pgrep", "-f", f"php -S 127.0.0.1:{port} "], capture_output=True, text=True)
+    left = subprocess.run(["pgrep", "-f", f"php .*-S 127.0.0.1:{port} "], capture_output=True, text=True)
     assert left.stdout.split() == [], f"php processes left on port {port}: {left.stdout.split()}"
