@@ -70,11 +70,14 @@ def budgeted(make: Callable[..., Task], table: Mapping[str, int],
              key: Callable[[Task], str] = lambda t: t.family, strict: bool = True) -> Callable[..., Task]:
     """The family ``make`` with its tasks' budgets derived from ``table`` (:func:`with_budget`).
     ``strict``: a family missing from the table is an error naming the command that prints it (a
-    plug-in family, not strict, gets its own run plus the margin)."""
+    plug-in family, not strict, gets its own run plus the margin, or keeps its budget when it has no
+    scripted solution)."""
 
     @functools.wraps(make)
     def build(*args: Any) -> Task:
         task = make(*args)
+        if task.oracle is None and not strict:
+            return task  # a plug-in family without a scripted solution keeps the budget it declares
         k = key(task)
         if strict and k not in table:
             raise KeyError(f"family {task.family!r} ({k!r}) has no oracle maximum in its budget table; run "
