@@ -168,6 +168,7 @@ def _build(seed: int, snap: Path) -> Path:
         os.unlink(f.name)
     if proc.returncode != 0:
         raise RuntimeError(f"seeding the shop's seed {seed} failed: {proc.stderr[-2500:]}")
+    (work / "build.log").write_text(proc.stderr[-4000:], encoding="utf-8")  # the seeding phases and their times
     shutil.rmtree(snap, ignore_errors=True)
     snap.parent.mkdir(parents=True, exist_ok=True)
     os.replace(work, snap)
