@@ -43,6 +43,7 @@ __all__ = ["IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
+_APT_WAIT = ("-o", "DPkg::Lock::Timeout=600")  # another apt run holding the lock: wait for it, do not fail
 DB_FILES = ("wiki.sqlite", "wikicache.sqlite", "wiki_jobqueue.sqlite")
 CONTENT_VERSION = 2  # snapshots of older content (other folder names) are never used
 _UPLOADS = (
@@ -85,9 +86,9 @@ def install(say=print) -> InstallReport:
     t0, steps = time.perf_counter(), []
     if not (MW / "maintenance" / "install.php").is_file() or shutil.which("php") is None:
         say("apt-get update")
-        subprocess.run(["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", *_APT_WAIT, "update", "-q"], check=True, stdout=subprocess.DEVNULL)
         say(f"apt-get install -y --no-install-recommends {' '.join(APT)}")
-        subprocess.run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *APT], check=True,
+        subprocess.run(["apt-get", *_APT_WAIT, "install", "-y", "-q", "--no-install-recommends", *APT], check=True,
                        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
         steps.append("apt-get install mediawiki")
     h = home()
