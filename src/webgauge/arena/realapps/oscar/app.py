@@ -40,7 +40,8 @@ from ..base import (
 )
 from .content import world
 
-__all__ = ["SPEC", "OscarServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+__all__ = ["IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
+           "installed_version", "reset", "state"]
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
 PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
@@ -170,6 +171,7 @@ def _build(seed: int, snap: Path) -> Path:
         os.unlink(f.name)
     if proc.returncode != 0:
         raise RuntimeError(f"seeding the shop's seed {seed} failed: {proc.stderr[-2500:]}")
+    (work / "build.log").write_text(proc.stderr[-4000:], encoding="utf-8")  # the seeding phases and their times
     shutil.rmtree(snap, ignore_errors=True)
     snap.parent.mkdir(parents=True, exist_ok=True)
     os.replace(work, snap)
@@ -249,11 +251,14 @@ class OscarServer:
         self.proc = None
 
 
+IRREVERSIBLE = ("Place order",)  # the control the approval gate asks before
+
+
 def app(server: OscarServer) -> RealApp:
     """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
     return RealApp("oscar", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
-                   state, irreversible=("Place order",), reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
 
 
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,
