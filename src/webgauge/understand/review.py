@@ -5,9 +5,13 @@ The paper verifies its automatic labels by hand; here real-page labels come from
 127.0.0.1 only, one page per question: its screenshot with the target element boxed, the
 automatic label and where it came from, and two buttons: **accept** (the label is right) or
 **correct** (type the right one). Every click appends one line to the labels JSONL that
-``webgauge understand build --labels FILE`` reads (``question_id``, ``answer``,
-``annotator``, ``action``), so a rebuild with the same seed applies the corrections (the
-last line for a question wins). The page also shows a sample of the pairs the build rejected
+``webgauge understand build --labels FILE`` reads (``question_id``, ``page``, ``task``,
+``element`` (the XPath of the element asked about, empty for a page-level question such as
+safety), ``box`` (its box in CSS px), ``answer``, ``annotator``, ``action``), so a rebuild
+with the same seed applies the corrections (the last line for an element wins), and a label
+still finds its element when other changes renumber the questions. The same file is the
+hand-labelled set that measures the labellers' precision (``tests/data/understand``). The page
+also shows a sample of the pairs the build rejected
 as no-ops (``rejected.jsonl``: clean and perturbed screenshots side by side, with the
 measured changed-pixel share), so a person can audit the threshold.
 
@@ -158,7 +162,9 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
                 except json.JSONDecodeError:
                     raise web.HTTPBadRequest(text=f"this label is JSON ({_label_text(q.target)}); "
                                                   "type the corrected label as JSON") from None
-        row = {"question_id": q.id, "answer": answer, "annotator": annotator, "action": action}
+        # the element's XPath and box keep the label meaningful when a rebuild renumbers the questions
+        row = {"question_id": q.id, "page": q.page, "task": q.task, "element": q.elements[0] if q.elements else "",
+               "box": box_of(q), "answer": answer, "annotator": annotator, "action": action}
         labels.parent.mkdir(parents=True, exist_ok=True)
         with labels.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
