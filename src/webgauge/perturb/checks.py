@@ -12,8 +12,8 @@
   (of 255); the share of changed pixels must be at least :data:`MIN_CHANGED_PAGE` of the
   whole page for layout and color edits (a page that changed height counts every pixel
   outside the shared area as changed), and at least :data:`MIN_CHANGED_BOX` of the text's
-  glyph area (the ink's bounding box inside the target's box, before and after) for text edits. These thresholds are ours
-  (the paper reviews its pairs by hand): one changed word on a 1280×3000 page is about
+  glyph area (the ink's bounding box inside the target's box, before and after) for text edits.
+  These thresholds are ours (the paper reviews its pairs by hand): one changed word on a 1280×3000 page is about
   0.05% of it, so 0.01% keeps every edit a person can see and rejects only pixel-identical
   or anti-aliasing-level differences; a text edit must change at least 2% of its button.
 
