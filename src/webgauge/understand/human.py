@@ -97,6 +97,9 @@ def apply_human_labels(questions: list, rows: list[dict]) -> dict:
                 q.meta["annotator"] = row["annotator"]
             q.target, q.target_source = row["answer"], "human"
             applied += 1
+    # one decision per question a person looked at: the clean one (a robustness pair's perturbed
+    # questions share its element and label)
     checked = [(q.task, q.meta["replaced_label"]["target"], q.target) for q in questions
-               if q.target_source == "human" and q.meta.get("replaced_label", {}).get("source") in ("heuristic", "dom")]
+               if q.target_source == "human" and q.variant == "clean"
+               and q.meta.get("replaced_label", {}).get("source") in ("heuristic", "dom")]
     return {"applied": applied, "unmatched": unmatched, "precision": label_precision(checked)}

@@ -11,7 +11,8 @@ is left out and counted (``<task>:undecided`` in the manifest's ``dropped``).
     ``main``, ``navigation``; a ``<header>`` inside an article or section is no banner), or an
     ``id``/``class`` token that names a region (``header``, ``site-footer``, ``sidebar``,
     ``main-content`` ...; see :data:`REGION_TOKENS`);
-  * the region's geometry: a **top bar** starts within 150 px of the page top, spans at least
+  * the region's geometry: a **top bar** starts within 150 px of the page top (40 px when only
+    its name says so: Bootstrap's ``page-header`` is a heading in the content), spans at least
     60% of the page width and is at most 320 px tall; a **bottom bar** ends within 60 px of the
     page bottom, spans 60% of the width, starts below 40% of the page and is at most half the
     page tall; a **sidebar** is 80 px to 40% of the page wide, at least 200 px tall, and its
@@ -130,11 +131,13 @@ def _named(e) -> str | None:
     return None
 
 
-def _geometry(kind: str, box, pw: float, ph: float) -> str | None:
-    """The group a region of ``kind`` with this box is, if its geometry agrees, else None."""
+def _geometry(kind: str, box, pw: float, ph: float, *, named: bool = False) -> str | None:
+    """The group a region of ``kind`` with this box is, if its geometry agrees, else None. A top
+    region known only by its name must start at the page's top (within 40 px): a class such as
+    Bootstrap's ``page-header`` names a heading block in the content."""
     x, y, w, h = box
     if kind == "top":
-        return "top bar" if y <= 150 and w >= 0.6 * pw and 0 < h <= 320 else None
+        return "top bar" if y <= (40 if named else 150) and w >= 0.6 * pw and 0 < h <= 320 else None
     if kind == "bottom":
         return "bottom bar" if (y + h >= ph - 60 and w >= 0.6 * pw and y >= 0.4 * ph and h <= 0.5 * ph) else None
     if kind == "side":
@@ -166,7 +169,7 @@ def ui_group_label(snapshot, el) -> GroupLabel:
             return _checked_main(GroupLabel(group, "landmark"), el, pw)
         kind = _named(e)
         if kind is not None:
-            group = _geometry(kind, e.box, pw, ph)
+            group = _geometry(kind, e.box, pw, ph, named=True)
             if group is not None:
                 return _checked_main(GroupLabel(group, "name"), el, pw)
     return GroupLabel(None, "no-region")

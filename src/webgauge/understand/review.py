@@ -15,7 +15,11 @@ also shows a sample of the pairs the build rejected
 as no-ops (``rejected.jsonl``: clean and perturbed screenshots side by side, with the
 measured changed-pixel share), so a person can audit the threshold.
 
-Routes: ``/`` (index, ``?task=`` filter), ``/q/<question id>``, ``POST /label``,
+``POST /label-element`` labels an element the build did not ask about (``page``, ``task``,
+``element``, ``answer``; ``action`` is ``label``, ``question_id`` null): the labeller's other
+decisions on a page can be checked too.
+
+Routes: ``/`` (index, ``?task=`` filter), ``/q/<question id>``, ``POST /label``, ``POST /label-element``,
 ``/img/<question id>.png`` (the boxed screenshot), ``/images/<file>`` (benchmark images).
 """
 
@@ -142,6 +146,24 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
         box = box_of(q) if q.task != "position" else None
         return web.Response(body=draw_box(png, box) if box else png, content_type="image/png")
 
+    async def label_element(request: web.Request) -> web.Response:
+        """A label for an element the build did not ask about (``page``, ``task``, ``element`` XPath
+        of the page's clean capture, ``answer``): more hand labels for the labeller's other decisions."""
+        form = await request.post()
+        page, task, path = (str(form.get(k, "")) for k in ("page", "task", "element"))
+        answer = str(form.get("answer", "")).strip()
+        snap_file = bench / "snapshots" / f"{page}__clean.json"
+        if task not in REVIEW_TASKS or not answer or not snap_file.exists():
+            raise web.HTTPBadRequest(text="post page (a page of this benchmark), task, element (an XPath) and answer")
+        el = next((e for e in json.loads(snap_file.read_text())["elements"] if e["path"] == path), None)
+        if el is None:
+            raise web.HTTPBadRequest(text=f"{page} has no element {path}")
+        row = {"question_id": None, "page": page, "task": task, "element": path, "box": el["box"], "answer": answer,
+               "annotator": annotator, "action": "label"}
+        with labels.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        return web.json_response(row)
+
     async def label(request: web.Request) -> web.Response:
         form = await request.post()
         q = by_id.get(str(form.get("question_id", "")))
@@ -175,6 +197,7 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
     app.router.add_get("/q/{qid}", question)
     app.router.add_get("/img/{qid}.png", image)
     app.router.add_post("/label", label)
+    app.router.add_post("/label-element", label_element)
     app.router.add_static("/images/", bench / "images")
     return app
 
