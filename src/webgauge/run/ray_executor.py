@@ -24,11 +24,14 @@ from .items import Event, Outcome, WorkItemDict
 from .local import HARD_TIMEOUT_GRACE, WORKER_START_TIMEOUT, WorkerStartupError, _synthetic
 from .ray_loopback import RayHandle, init_ray
 
-__all__ = ["RayExecutor", "import_ray", "NODE_LOSS_RETRIES"]
+__all__ = ["RayExecutor", "import_ray", "NODE_LOSS_RETRIES", "MAX_START_FAILURES"]
 
 #: How many times an item whose actor's node was lost is run again on another actor before it is
 #: recorded as failed (``NodeLost``; ``--retry-failed`` runs it again).
 NODE_LOSS_RETRIES = 2
+#: An actor whose constructor fails this many times in a row on one slot stops the run (the handler
+#: cannot be imported on some node, say) instead of being replaced forever.
+MAX_START_FAILURES = 3
 
 
 def import_ray():
@@ -96,9 +99,12 @@ class RayExecutor(ExecutorBase):
         self._generation = 0
         self._node_losses: dict[str, int] = {}  # item id -> times its node was lost under it
         self._short_since: float | None = None  # since when no actor is ready although work is queued
+        self._start_failures: dict[int, int] = {}  # slot -> replacements in a row that could not start
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self, n_items: int) -> None:
+        """Start the actors; return once one is up (the others join as Ray places them: a cluster that
+        lost nodes may have room for fewer actors than asked for)."""
         ray = self.ray
         if not ray.is_initialized():
             self._handle = init_ray(ray, self.ray_address, log_to_driver=True)
@@ -106,11 +112,18 @@ class RayExecutor(ExecutorBase):
         self._actor_cls = ray.remote(num_cpus=1, max_concurrency=self.per_worker)(_ItemActor)
         self._slots = [self._spawn(slot) for slot in range(max(1, min(n, n_items)))]
         pings = {s.ping: s for s in self._slots if s is not None}
+        ready, _ = ray.wait(list(pings), num_returns=1, timeout=WORKER_START_TIMEOUT)
+        if not ready:
+            self.close()
+            raise WorkerStartupError(f"no Ray actor could be placed within {WORKER_START_TIMEOUT:.0f}s (does the "
+                                     "cluster have a free CPU?)")
+        ready, _ = ray.wait(list(pings), num_returns=len(pings), timeout=0)
         try:  # surface constructor errors (e.g. the handler cannot be imported there) once, clearly
-            for ref, s in pings.items():
-                s.name, s.node = ray.get(ref, timeout=WORKER_START_TIMEOUT)
+            for ref in ready:
+                s = pings[ref]
+                s.name, s.node = ray.get(ref)
                 s.ping = None
-        except (ray.exceptions.RayError, TimeoutError) as exc:
+        except ray.exceptions.RayError as exc:
             self.close()
             raise WorkerStartupError(f"Ray actors could not start: {exc}") from None
 
@@ -172,8 +185,6 @@ class RayExecutor(ExecutorBase):
         now = time.monotonic()
         if self._short_since is None:
             self._short_since = now
-        if not any(s is not None for s in self._slots):
-            raise WorkerStartupError("every Ray actor died and none could be replaced")
         if now - self._short_since > WORKER_START_TIMEOUT:
             raise WorkerStartupError(f"no Ray actor could be placed for {WORKER_START_TIMEOUT:.0f}s (does the "
                                      "cluster still have free CPUs?)")
@@ -195,8 +206,13 @@ class RayExecutor(ExecutorBase):
                 try:
                     s.name, s.node = ray.get(ref)
                     s.ping = None
-                except ray.exceptions.RayError:
-                    dead[slot] = s  # a replacement that could not start: tried again below
+                    self._start_failures.pop(slot, None)
+                except ray.exceptions.RayError as exc:
+                    failures = self._start_failures[slot] = self._start_failures.get(slot, 0) + 1
+                    if failures >= MAX_START_FAILURES:
+                        raise WorkerStartupError(f"Ray actor {s.name} could not start ({failures} times in a "
+                                                 f"row): {exc}") from None
+                    dead[slot] = s  # tried again below
                 continue
             slot, item, sent, s = self._futures.pop(ref)
             started = time.time() - (time.monotonic() - sent)
