@@ -77,8 +77,23 @@ class LoopbackCluster:
         log.close()
 
     def driver_env(self) -> dict[str, str]:
-        """The environment of a process that joins this cluster (a node or a driver)."""
-        return {**os.environ, **self.auth}
+        """The environment of a process that joins this cluster (a node or a driver): the cluster's token,
+        and the test handlers and webgauge's source importable (actors import handlers by path)."""
+        path = [str(HERE), str(HERE.parents[1] / "src"), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+        return {**os.environ, **self.auth, "PYTHONPATH": os.pathsep.join(path)}
+
+    def wait(self, *names: str) -> list[dict]:
+        """Wait until the named nodes are up; the alive nodes (``id``, ``ip``, ``resources``), all on 127.0.0.1."""
+        out = subprocess.run([sys.executable, str(HERE / "ray_driver.py"), "wait", self.address, *names],
+                             env=self.driver_env(), capture_output=True, text=True, timeout=180)
+        assert out.returncode == 0, out.stderr[-3000:] + self.log("head")[-2000:]
+        nodes = json.loads(out.stdout.strip().splitlines()[-1])
+        assert all(node["ip"] == "127.0.0.1" for node in nodes), nodes
+        return nodes
+
+    def node_id(self, nodes: list[dict], name: str) -> str:
+        """The first 8 hex digits of the node ``name``'s id (what the run's ``worker`` column ends with)."""
+        return next(n["id"][:8] for n in nodes if f"wg_node_{name}" in n["resources"])
 
     def add_node(self, name: str, num_cpus: int = 1) -> None:
         self._start(name, num_cpus)
@@ -119,7 +134,7 @@ class LoopbackCluster:
                 os.killpg(proc.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 5
         for name, proc in list(self.nodes.items()):
             try:
                 proc.wait(max(0.1, deadline - time.monotonic()))

@@ -6,7 +6,6 @@ completes it. The cluster is a head and worker nodes, each its own ``ray start``
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -22,24 +21,8 @@ if str(HERE) not in sys.path:
 
 from loopback_cluster import LoopbackCluster  # noqa: E402
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.raycluster, pytest.mark.slow, pytest.mark.timeout(600)]
 N, SLEEP = 10, 1.0
-
-
-def driver_env(cluster: LoopbackCluster) -> dict[str, str]:
-    env = cluster.driver_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), str(HERE.parents[1] / "src"), env.get("PYTHONPATH", "")])
-    return env
-
-
-def wait_nodes(cluster: LoopbackCluster, *names: str) -> list[dict]:
-    """Wait until the named nodes are up; the alive nodes (all on 127.0.0.1)."""
-    out = subprocess.run([sys.executable, str(HERE / "ray_driver.py"), "wait", cluster.address, *names],
-                         env=driver_env(cluster), capture_output=True, text=True, timeout=180)
-    assert out.returncode == 0, out.stderr[-3000:] + cluster.log("head")[-2000:]
-    nodes = json.loads(out.stdout.strip().splitlines()[-1])
-    assert all(node["ip"] == "127.0.0.1" for node in nodes)
-    return nodes
 
 
 def log_lines(run_dir: Path) -> list[list[str]]:
@@ -60,7 +43,7 @@ def run_and_kill(cluster: LoopbackCluster, run_dir: Path, victim: str, node: str
     """Run the items; SIGKILL the victim node's processes while an item runs there. Returns the driver's
     summary and the items that were running on the victim when it died."""
     proc = subprocess.Popen([sys.executable, str(HERE / "ray_driver.py"), "run", str(run_dir), cluster.address,
-                             str(N), str(SLEEP), *flags], env=driver_env(cluster),
+                             str(N), str(SLEEP), *flags], env=cluster.driver_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 180
@@ -85,8 +68,7 @@ def run_and_kill(cluster: LoopbackCluster, run_dir: Path, victim: str, node: str
 def test_a_killed_node_loses_nothing_and_duplicates_nothing(tmp_path):
     with LoopbackCluster() as cluster:
         cluster.add_node("w1")
-        nodes = wait_nodes(cluster, "head", "w1")
-        w1 = next(n["id"][:8] for n in nodes if "wg_node_w1" in n["resources"])
+        w1 = cluster.node_id(cluster.wait("head", "w1"), "w1")
 
         # 1. retried elsewhere: the run finishes with every item done once
         run1 = tmp_path / "retried"
@@ -102,8 +84,7 @@ def test_a_killed_node_loses_nothing_and_duplicates_nothing(tmp_path):
 
         # 2. no retry on node loss: recorded as failed, with the reason; --retry-failed completes it
         cluster.add_node("w2")
-        nodes = wait_nodes(cluster, "head", "w2")
-        w2 = next(n["id"][:8] for n in nodes if "wg_node_w2" in n["resources"])
+        w2 = cluster.node_id(cluster.wait("head", "w2"), "w2")
         run2 = tmp_path / "failed-then-retried"
         summary, hit = run_and_kill(cluster, run2, "w2", w2, "--no-node-retry")
         failed = RunStore(run2).failures()
@@ -112,7 +93,7 @@ def test_a_killed_node_loses_nothing_and_duplicates_nothing(tmp_path):
         assert all(r.error["type"] == "NodeLost" and w2 in r.error["message"] for r in failed)
 
         again = subprocess.run([sys.executable, str(HERE / "ray_driver.py"), "run", str(run2), cluster.address,
-                                str(N), str(SLEEP), "--retry-failed"], env=driver_env(cluster),
+                                str(N), str(SLEEP), "--retry-failed"], env=cluster.driver_env(),
                                capture_output=True, text=True, timeout=300)
         assert again.returncode == 0, again.stderr[-3000:]
         assert json.loads(again.stdout.strip().splitlines()[-1]) == {"done": len(hit), "failed": 0,

@@ -103,16 +103,18 @@ class RayExecutor(ExecutorBase):
 
     # -- lifecycle -----------------------------------------------------------------
     def start(self, n_items: int) -> None:
-        """Start the actors; return once one is up (the others join as Ray places them: a cluster that
-        lost nodes may have room for fewer actors than asked for)."""
+        """Start the actors; return once those the cluster has free CPUs for are up (the others join
+        when Ray places them: a cluster that lost nodes may have room for fewer actors than asked for)."""
         ray = self.ray
         if not ray.is_initialized():
             self._handle = init_ray(ray, self.ray_address, log_to_driver=True)
         n = self.n_workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        free = int(ray.available_resources().get("CPU", 0))
         self._actor_cls = ray.remote(num_cpus=1, max_concurrency=self.per_worker)(_ItemActor)
         self._slots = [self._spawn(slot) for slot in range(max(1, min(n, n_items)))]
         pings = {s.ping: s for s in self._slots if s is not None}
-        ready, _ = ray.wait(list(pings), num_returns=1, timeout=WORKER_START_TIMEOUT)
+        placeable = max(1, min(len(pings), free))
+        ready, _ = ray.wait(list(pings), num_returns=placeable, timeout=WORKER_START_TIMEOUT)
         if not ready:
             self.close()
             raise WorkerStartupError(f"no Ray actor could be placed within {WORKER_START_TIMEOUT:.0f}s (does the "
