@@ -85,7 +85,7 @@ class LoopbackCluster:
     def wait(self, *names: str) -> list[dict]:
         """Wait until the named nodes are up; the alive nodes (``id``, ``ip``, ``resources``), all on 127.0.0.1."""
         out = subprocess.run([sys.executable, str(HERE / "ray_driver.py"), "wait", self.address, *names],
-                             env=self.driver_env(), capture_output=True, text=True, timeout=180)
+                             env=self.driver_env(), capture_output=True, text=True, timeout=420)
         assert out.returncode == 0, out.stderr[-3000:] + self.log("head")[-2000:]
         nodes = json.loads(out.stdout.strip().splitlines()[-1])
         assert all(node["ip"] == "127.0.0.1" for node in nodes), nodes

@@ -17,7 +17,7 @@ from webgauge.run.ray_executor import import_ray
 from webgauge.run.ray_loopback import init_ray
 
 
-def wait(address: str, names: list[str], timeout: float = 120.0) -> None:
+def wait(address: str, names: list[str], timeout: float = 300.0) -> None:
     ray = import_ray()
     init_ray(ray, address, log_to_driver=False)
     deadline = time.monotonic() + timeout

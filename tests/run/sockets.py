@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psutil
@@ -64,8 +65,10 @@ def listeners(pids: set[int]) -> set[Listener]:
     return out
 
 
-def watch(proc: subprocess.Popen, timeout: float, every: float = 0.2) -> tuple[set[Listener], set[str]]:
-    """Sample the sockets of ``proc``'s process tree until it exits; returns (listeners, process names seen)."""
+def watch(proc: subprocess.Popen, timeout: float, every: float = 0.2,
+          also: Callable[[], set[int]] | None = None) -> tuple[set[Listener], set[str]]:
+    """Sample the sockets of ``proc``'s process tree (and of the trees of the pids ``also()`` names at each
+    sample) until it exits; returns (listeners, process names seen)."""
     seen: set[Listener] = set()
     names: set[str] = set()
     deadline = time.monotonic() + timeout
@@ -73,7 +76,7 @@ def watch(proc: subprocess.Popen, timeout: float, every: float = 0.2) -> tuple[s
         if time.monotonic() > deadline:
             proc.kill()
             raise TimeoutError(f"{proc.args} did not finish within {timeout:.0f}s")
-        pids = tree(proc.pid)
+        pids = tree(proc.pid, also() if also else None)
         for pid in pids:
             try:
                 names.add(psutil.Process(pid).name())

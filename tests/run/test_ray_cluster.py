@@ -4,7 +4,8 @@ The cluster is a head and a second node, each its own ``ray start`` on 127.0.0.1
 two actors of a run land one on each node. An arena run (oracle episodes in real Chromium against the
 arena's apps) and an understand run (baseline answers, scored by ``understand report``) are run on the
 cluster through the CLI (``--executor ray --ray-address 127.0.0.1:PORT``) and locally; their run
-directories hold the same verdicts, answers and scores, item by item (timings aside).
+directories hold the same verdicts, answers and scores, item by item (timings aside). While the arena
+run goes, nothing the driver or the nodes start listens beyond loopback.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from loopback_cluster import LoopbackCluster  # noqa: E402
+from sockets import is_loopback, watch  # noqa: E402
 
 pytestmark = [pytest.mark.raycluster, pytest.mark.slow, pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -76,7 +78,18 @@ def test_an_arena_run_on_two_nodes_equals_the_local_run(cluster, tmp_path):
     args = ["arena", "run", "--agent", "oracle", "--family", "shop.buy_variant", "--family", "forum.count_solved",
             "--seeds", "0", "--seeds", "1", "--no-report"]
     run_cli([*args, "--out", str(tmp_path / "local"), "--workers", "2"])
-    run_cli([*args, "--out", str(tmp_path / "ray"), *on_cluster(cluster)], env=cluster.driver_env())
+    # the cluster run, watching what the driver and both nodes (Ray, actors, Chromium, app servers) listen on
+    proc = subprocess.Popen([cli(), *args, "--out", str(tmp_path / "ray"), *on_cluster(cluster)],
+                            env=cluster.driver_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        seen, names = watch(proc, 600, also=lambda: set(cluster.pids("head")) | set(cluster.pids("w1")))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, proc.stdout.read().decode(errors="replace")[-4000:] if proc.stdout else ""
+    wide = sorted(str(x) for x in seen if not is_loopback(x.ip))
+    assert not wide, "listening beyond loopback:\n" + "\n".join(wide)
+    assert {"gcs_server", "raylet"} <= {x.name for x in seen} and any("chrom" in n for n in names)
     local, ray = by_item(tmp_path / "local"), by_item(tmp_path / "ray")
     assert sorted(local) == sorted(ray) and len(local) == 4
     for item_id in local:
