@@ -96,3 +96,14 @@ def test_ray_actor_owns_one_browser(local_ray, tmp_path):
     assert (s.done, s.failed) == (2, 0), [r.error for r in rows]
     assert {r.record["title"] for r in rows} == {"P0", "P1"}
     assert len({(r.record["pid"], r.record["browser_id"]) for r in rows}) == 1
+
+
+@pytest.mark.slow
+def test_the_local_ray_is_on_loopback_and_the_switch_is_put_back(local_ray):
+    import importlib
+
+    assert local_ray.util.get_node_ip_address() == "127.0.0.1"
+    assert local_ray.nodes()[0]["NodeManagerAddress"] == "127.0.0.1"
+    # the switch that keeps Ray on 127.0.0.1 holds only while Ray starts: joining a real cluster later works
+    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") is None
+    assert importlib.import_module("ray._private.ray_constants").ENABLE_RAY_CLUSTER is True
