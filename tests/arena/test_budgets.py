@@ -105,7 +105,7 @@ def test_real_app_families_leave_the_oracle_slack_in_every_mode():
 
 
 def test_the_check_and_the_derivation_catch_a_budget_without_slack():
-    # wiki.rename's shape before budgets had slack: an oracle of 40 steps (41 actions with done) in a budget of 40
+    # mediawiki.rename's shape before budgets had slack: an oracle of 40 steps (41 actions with done) in a budget of 40
     mod, controls = real_apps()[0]
     t, *_ = next(real_tasks([0]))
     steps = [Go("/"), *[Click(Match(role="link", name=f"l{k}")) for k in range(39)]]
