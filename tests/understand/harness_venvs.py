@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,6 +20,18 @@ def harness_python(name: str) -> Path:
         pytest.fail(f"no {name} venv at {python.parent.parent}: create it with "
                     f"`python scripts/harness_venv.py {name}` (installs it from PyPI)")
     return python
+
+
+def offline() -> list[str]:
+    """A command prefix that runs the command with no network at all (a network namespace of its
+    own, loopback down): what it would download fails instead of passing by. Needs ``unshare``
+    (util-linux) and root, as CI has."""
+    unshare = shutil.which("unshare")
+    probe = subprocess.run([unshare, "-n", "true"], capture_output=True, text=True) if unshare else None
+    if probe is None or probe.returncode != 0:
+        pytest.fail("the offline check needs `unshare -n` (util-linux, run as root): "
+                    f"{probe.stderr.strip() if probe else 'no unshare on PATH'}")
+    return [str(unshare), "-n"]
 
 
 def run_in(python: Path, *args: str, cwd: Path | None = None, timeout: float = 1800) -> subprocess.CompletedProcess:

@@ -1,0 +1,133 @@
+"""One webgauge arena task as a BrowserGym task: the world lives in a slot of ``webgauge arena serve``.
+
+``setup`` reserves a slot, resets it to the family at the episode's seed (or to a held-out
+task, ``heldout=<index>``), and opens the start URL in BrowserGym's own page; ``validate``
+asks the service for the verdict, with the agent's last ``send_msg_to_user`` text as its
+answer; ``teardown`` releases the slot. An episode ends when the agent sends a message to
+the user (or reports the task infeasible); the reward is then 1.0 when the task's validator
+passes on the stored state and no forbidden effect occurred, else 0.0.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from browsergym.core.task import AbstractBrowserTask
+
+from .client import ArenaClient
+from .page_watch import PageWatch
+
+__all__ = ["FAMILIES", "WebgaugeTask", "family_table"]
+
+
+def family_table() -> dict[str, dict]:
+    """The families this package registers (name -> pattern, viewport, step budget)."""
+    rows = json.loads(resources.files(__package__).joinpath("families.json").read_text())
+    return {r["family"]: r for r in rows}
+
+
+FAMILIES = family_table()
+
+
+class WebgaugeTask(AbstractBrowserTask):
+    """``family`` at the episode's seed (``env.reset(seed=...)``; None means seed 0), or the
+    held-out task ``heldout`` (an index; the service holds the secret and never sends the seed).
+    Each observation waits (up to ``settle_ms``) for the page's requests and DOM changes to settle."""
+
+    def __init__(self, seed: int | None, family: str, arena_url: str | None = None, heldout: int | None = None,
+                 slow_mo: int = 0, timeout: int = 5000, settle_ms: int = 10_000) -> None:
+        super().__init__(0 if seed is None else seed)
+        if family not in FAMILIES:
+            raise ValueError(f"unknown webgauge family {family!r}; registered: browsergym/webgauge.<family> for "
+                             f"{', '.join(sorted(FAMILIES))}")
+        self.family = family
+        self.task_seed = 0 if seed is None else int(seed)
+        self.heldout = heldout
+        self.arena_url = arena_url
+        vp = FAMILIES[family]["viewport"]
+        self.viewport = {"width": int(vp["width"]), "height": int(vp["height"])}
+        self.slow_mo = slow_mo
+        self.timeout = timeout
+        self.settle_ms = int(settle_ms)  # the longest wait for the page to settle before an observation
+        self.client: ArenaClient | None = None
+        self.info: dict = {}
+        self._files_dir: Path | None = None
+
+    @classmethod
+    def get_task_id(cls) -> str:
+        return "webgauge"
+
+    def setup(self, page) -> tuple[str, dict]:
+        self.client = ArenaClient(self.arena_url)
+        self.client.version()
+        self.client.reserve()
+        try:
+            r = self.client.reset(self.family, seed=self.task_seed, heldout=self.heldout)
+            # the control API is for this process only: the page may not reach it
+            control = urlsplit(self.client.url)
+            page.context.route(f"{control.scheme}://{control.netloc}/**", lambda route: route.abort())
+            # requests and DOM changes followed from outside the page's world (see page_watch.py), from the
+            # start page's first request, and in every tab the episode opens
+            PageWatch.of(page)
+            PageWatch.follow(page.context)
+            goal = r["goal"]
+            files = {}
+            if r.get("files"):
+                self._files_dir = Path(tempfile.mkdtemp(prefix="webgauge-files-"))
+                for name in r["files"]:
+                    path = self._files_dir / name
+                    path.write_bytes(self.client.file(name))
+                    files[name] = str(path)
+                goal += "\nFiles you may upload: " + ", ".join(files.values())
+            page.goto(r["start_url"], timeout=max(self.timeout, 30_000))  # a loaded machine loads slowly
+            PageWatch.of(page).settle(cap_ms=self.settle_ms)  # what the page draws from its API is observed
+        except BaseException:
+            self.teardown()
+            raise
+        self.info = {"task_id": r["task_id"], "family": r["family"], "slice": r["slice"], "seed": r["seed"],
+                     "slot": self.client.slot, "start_url": r["start_url"], "max_steps": r["max_steps"],
+                     "files": files}
+        return goal, dict(self.info)
+
+    def validate(self, page, chat_messages: list) -> tuple[float, bool, str, dict]:
+        """The service's verdict once the agent has answered (its last message to the user) or
+        reported the task infeasible; before that no reward and not done."""
+        if self.client is None:
+            raise RuntimeError("validate() before setup()")
+        PageWatch.of(page).settle(cap_ms=self.settle_ms)  # BrowserGym observes right after this
+        answer, done = _agent_answer(chat_messages)
+        verdict = self.client.validate(answer if done else None)
+        if not done:
+            return 0.0, False, "", {}
+        return float(verdict["reward"]), True, "", {"verdict": verdict, "answer": answer}
+
+    def teardown(self) -> None:
+        if self.client is not None:
+            try:
+                self.client.release()
+            finally:
+                self.client = None
+        if self._files_dir is not None:
+            shutil.rmtree(self._files_dir, ignore_errors=True)
+            self._files_dir = None
+
+
+def _agent_answer(chat_messages: list) -> tuple[str | None, bool]:
+    """``(answer, done)``: the agent's last message after the goal, and whether it has spoken
+    (a message to the user, or an infeasibility report, whose answer is None)."""
+    seen_goal = False
+    answer, done = None, False
+    for m in chat_messages:
+        role = m.get("role")
+        if role == "user":
+            seen_goal = True
+        elif role == "assistant" and seen_goal:
+            answer, done = str(m.get("message", "")), True
+        elif role == "infeasible":
+            answer, done = None, True
+    return answer, done
