@@ -68,6 +68,8 @@ class Driver:
                 "active_tab": (int(obs.get("active_page_index", [0])[0])
                                if obs.get("active_page_index") is not None else 0),
                 "axtree_nodes": len((obs.get("axtree_object") or {}).get("nodes", [])),
+                "screenshot_shape": list(obs["screenshot"].shape) if obs.get("screenshot") is not None else None,
+                "device_pixel_ratio": self.env.unwrapped.page.evaluate("window.devicePixelRatio"),
                 "table": self.view(), **extra}
 
     def reset(self, cmd: dict) -> dict:

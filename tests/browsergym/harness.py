@@ -69,6 +69,8 @@ class BgymEpisode:
     axtree_nodes: int = 0
     goal: str = ""
     viewports: set = field(default_factory=set)  # the page's CSS viewport at each observation
+    screenshots: set = field(default_factory=set)  # (height, width) of BrowserGym's screenshot at each observation
+    pixel_ratios: set = field(default_factory=set)  # the page's devicePixelRatio at each observation
     seconds: float = 0.0
 
 
@@ -116,6 +118,8 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
         if r["url"] != url:
             nav, url = nav + 1, r["url"]
         ep.viewports.add(tuple(r["table"]["viewport"]))
+        ep.screenshots.add(tuple(r["screenshot_shape"][:2]))
+        ep.pixel_ratios.add(float(r["device_pixel_ratio"]))
         obs, bids = observation_from_table(r["table"], url=r["url"], step=step, navigation_id=nav, tabs=r["tabs"],
                                            active_tab=r["active_tab"], last_result=last)
         action = (await agent.act(obs)).action
