@@ -31,9 +31,9 @@ binary layout), writes them in tiktoken's format, checks each sha256 against the
 itself expects (and fails otherwise), stores them in the venv's tiktoken cache, and points
 ``TIKTOKEN_CACHE_DIR`` there for every process of the venv (a ``.pth`` line, only when unset).
 
-AgentLab: ``agentlab`` 0.4.2 depends on the ``browsergym`` meta-package, which needs Python
->= 3.12; the venv is made with ``--python``, else ``python3.12``/``python3.13`` on PATH, else a
-pyenv-built 3.12 (``$PYENV_ROOT/versions/3.12.*``). It is resolved by uv (installed from PyPI into
+AgentLab: ``agentlab`` 0.4.2 takes Python < 3.13 and depends on the ``browsergym`` meta-package,
+which needs Python >= 3.12: the venv is made with Python 3.12 (``--python``, else ``python3.12`` on
+PATH, else a pyenv-built one, ``$PYENV_ROOT/versions/3.12.*``). It is resolved by uv (installed from PyPI into
 the venv): pip's backtracking through AgentLab's dependencies ends in source builds (pyarrow 3.0.0)
 that fail. ``integrations/browsergym/agentlab-constraints.txt`` keeps the resolution on wheels and
 ``agentlab-overrides.txt`` drops ``torch`` (AgentLab lists it but imports it nowhere; PyPI's torch
@@ -171,19 +171,21 @@ def install_tiktoken(python: Path, venv: Path) -> Path:
     return cache
 
 
-def find_python(minimum: tuple[int, int], given: str | None = None) -> str:
-    """A Python >= ``minimum``: ``given``, else python3.X on PATH, else a pyenv-built one."""
+def find_python(want: tuple[int, int], given: str | None = None) -> str:
+    """A Python ``want`` (major, minor) with venv: ``given``, else python3.X on PATH, else a pyenv-built
+    one. AgentLab 0.4.2 takes Python < 3.13 and BrowserGym's meta-package >= 3.12: 3.12 exactly."""
+    v = f"{want[0]}.{want[1]}"
     found = [given] if given else []
-    found += [p for v in ("3.13", "3.12") if (p := shutil.which(f"python{v}"))]
+    found += [p for p in [shutil.which(f"python{v}")] if p]
     pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
-    found += sorted(glob.glob(str(pyenv / "versions" / "3.1[2-9]*" / "bin" / "python")), reverse=True)
+    found += sorted(glob.glob(str(pyenv / "versions" / f"{v}.*" / "bin" / "python")), reverse=True)
     for p in found:
         out = subprocess.run([p, "-c", "import sys, venv; print(*sys.version_info[:2])"], capture_output=True,
                              text=True)
-        if out.returncode == 0 and tuple(map(int, out.stdout.split())) >= minimum:
+        if out.returncode == 0 and tuple(map(int, out.stdout.split())) == want:
             return p
-    raise SystemExit(f"no Python >= {minimum[0]}.{minimum[1]} with venv found (tried {found or 'none'}): "
-                     "install one (pyenv install 3.12, or Debian's python3.12) and pass --python PATH")
+    raise SystemExit(f"no Python {v} with venv found (tried {found or 'none'}): install one (pyenv install {v}, "
+                     f"or your distribution's python{v}) and pass --python PATH")
 
 
 def _harness_install(name: str, venv: Path, python: Path, base_python: str) -> None:
@@ -258,7 +260,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("harness", nargs="+", choices=sorted(HARNESSES))
     ap.add_argument("--force", action="store_true", help="recreate the venv even if its stamp matches")
-    ap.add_argument("--python", help="the Python >= 3.12 to build the agentlab venv with")
+    ap.add_argument("--python", help="the Python 3.12 to build the agentlab venv with")
     a = ap.parse_args()
     for name in a.harness:
         create(name, a.force, a.python)
