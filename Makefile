@@ -22,13 +22,14 @@ XDIST := $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgrou
 
 # Everything but the third-party harness runs, which need venvs of their own (make test-harnesses).
 test: bootstrap
-	$(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browsergym and not harness"
+	$(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browsergym and not harness and not realapps"
 
 # Every test that needs no browser; a browser test without the `browser` mark fails here, naming the mark.
 test-fast: bootstrap
-	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browser and not slow and not browsergym and not harness"
+	WEBGAUGE_TEST_TIER=fast $(PY) -m pytest -q -p no:cacheprovider $(XDIST) -m "not browser and not slow and not browsergym and not harness and not realapps"
 
-# Real apps: install, build seeds 0-9, resets and oracles (REALAPPS=roundup: one app; needs PyPI, and apt for mediawiki).
+# Real apps: install, build seeds 0-9, resets and oracles, and every entry point (CLI run/tasks/sweep/safety/
+# package/verify, gym ids) on their families (REALAPPS=roundup: one app; needs PyPI, and apt for mediawiki).
 REALAPPS ?= roundup mediawiki oscar
 test-realapps: bootstrap
 	PY=$(PY) bash scripts/ci_realapps.sh $(REALAPPS)

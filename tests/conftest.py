@@ -39,6 +39,17 @@ def _scope_of(nodeid: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in _ONE_WORKER_FOLDERS else path
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``realapps`` need an installed real app: they run only when ``-m`` names the mark
+    (``make test-realapps``, ``pytest -m realapps``), wherever they live."""
+    if "realapps" in (config.option.markexpr or ""):
+        return
+    dropped = [i for i in items if i.get_closest_marker("realapps")]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [i for i in items if not i.get_closest_marker("realapps")]
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """With ``--dist loadgroup`` (``make test``) each test file goes whole to one worker, and each
     folder of :data:`_ONE_WORKER_FOLDERS` too. A scheduler of our own, not ``xdist_group`` marks:

@@ -17,6 +17,7 @@ from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.env import ArenaEnv
 from webgauge.arena.env.episode import play
+from webgauge.arena.registry import REAL_FAMILIES, all_family_names
 from webgauge.arena.tasks import build_tasks, seed_state
 from webgauge.arena.tasks.heldout import make_slices
 
@@ -24,8 +25,10 @@ SECRET = "serve-test-secret-0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
-def service():
-    with ServiceProcess(slots=2) as svc:
+def service(tmp_path_factory):
+    # an empty apps home: the real-app families are listed, and resetting to one names the install command
+    apps = tmp_path_factory.mktemp("apps-home")
+    with ServiceProcess(slots=2, env={"WEBGAUGE_APPS_HOME": str(apps)}) as svc:
         yield svc.url
 
 
@@ -47,7 +50,11 @@ def test_version_families_and_refusals(service):
     assert st == 200 and v["version"] == API_VERSION and v["api"] == "webgauge-arena" and v["slots"] == 2
     st, fams = call(service, "GET", "/v1/families")
     names = [f["family"] for f in fams["families"]]
-    assert len(names) == len(build_tasks((0,))) == v["families"] and "account.rename" in names
+    assert names == sorted(all_family_names()) and len(names) == v["families"]
+    assert {f["family"] for f in fams["families"] if f["app"] is None} == {t.family for t in build_tasks((0,))}
+    assert {f["app"] for f in fams["families"]} == {None, *REAL_FAMILIES}
+    assert fams["apps"] == {a: {"installed": False, "install": f"webgauge arena apps install {a}"}
+                            for a in REAL_FAMILIES}
     st, err = call(service, "GET", "/episodes/x/state")  # the unleased in-process routes are not served
     assert st == 404 and "/v1" in err["error"]
     (s1, a), (s2, b) = call(service, "POST", "/v1/slots"), call(service, "POST", "/v1/slots")
@@ -67,6 +74,13 @@ def test_version_families_and_refusals(service):
     assert st == 400 and "heldout" in err["error"]
     st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "account.rename", "heldout": 0}, a["lease"])
     assert st == 400 and "--secret" in err["error"]
+    for family in ("roundup.close", "mediawiki.census", "oscar.photo"):  # a real app that is not installed here
+        st, err = call(service, "POST", f"/v1/slots/{i}/reset", {"family": family, "seed": 0}, a["lease"])
+        app = family.split(".")[0]
+        assert st == 409 and err["error"] == (f"real app {app!r} is not installed; run: "
+                                              f"webgauge arena apps install {app}"), err
+    st, _ = call(service, "POST", f"/v1/slots/{i}/reset", {"family": "account.rename", "seed": 0}, a["lease"])
+    assert st == 200  # the refused reset left the slot usable
     for r in (a, b):
         assert call(service, "DELETE", f"/v1/slots/{r['slot']}", None, r["lease"])[0] == 200
     st, again = call(service, "POST", "/v1/slots")

@@ -1,22 +1,10 @@
 """Real-app tests run only when asked for with ``-m realapps`` (they need
-``webgauge arena apps install roundup`` first); the default test run deselects them."""
+``webgauge arena apps install roundup`` first); the default test run deselects them
+(tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "realapps: needs an installed real app (webgauge arena apps install NAME)")
-
-
-def pytest_collection_modifyitems(config, items):
-    if "realapps" in (config.option.markexpr or ""):
-        return
-    dropped = [i for i in items if i.get_closest_marker("realapps")]
-    if dropped:
-        config.hook.pytest_deselected(items=dropped)
-        items[:] = [i for i in items if not i.get_closest_marker("realapps")]
 
 
 @pytest.fixture(scope="module")

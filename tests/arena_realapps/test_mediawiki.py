@@ -76,12 +76,12 @@ def test_wiki_answers_must_commit_to_one_name():
     """Hedged answers fail the answer families: both towns, every district, the answer plus another name."""
     for seed in range(20):
         w = world(seed)
-        for task in build_tasks((seed,), families=("wiki.district", "wiki.older")):
+        for task in build_tasks((seed,), families=("mediawiki.district", "mediawiki.older")):
             right = task.answer
             assert _answer(task, right).success, task.id
             assert _answer(task, f"It is {right}.").success, task.id
             pool = (sorted({d for t in w.towns for d, _ in t.districts if d.startswith(right.split()[0])})
-                    if task.family == "wiki.district" else [t.name for t in w.towns])
+                    if task.family == "mediawiki.district" else [t.name for t in w.towns])
             other = next(x for x in pool if x != right)
             for hedge in (f"{right} or {other}", f"{other}, {right}", ", ".join(pool), " ".join(pool),
                           f"{right} (maybe {other})", other, ""):
@@ -89,8 +89,8 @@ def test_wiki_answers_must_commit_to_one_name():
 
 
 def test_long_wiki_families_are_long_and_name_their_targets():
-    tasks = build_tasks(range(10), families=("wiki.sheet", "wiki.rename", "wiki.sync"))
-    assert {t.family for t in tasks} == {"wiki.sheet", "wiki.rename", "wiki.sync"}
+    tasks = build_tasks(range(10), families=("mediawiki.sheet", "mediawiki.rename", "mediawiki.sync"))
+    assert {t.family for t in tasks} == {"mediawiki.sheet", "mediawiki.rename", "mediawiki.sync"}
     assert min(len(t.oracle()) for t in tasks) >= 10
     from webgauge.arena.realapps.mediawiki.tasks import FAMILIES
 
@@ -111,13 +111,14 @@ async def test_sloppy_wiki_work_fails_on_the_wikis_own_tables(browser, mediawiki
     from webgauge.arena.realapps.mediawiki.tasks import _edit, _login
 
     w = world(0)
-    tasks = {t.family: t for t in build_tasks((0,), families=("wiki.sheet", "wiki.rename", "wiki.sync"))}
-    a, b = _sheet_towns(tasks["wiki.sheet"], w)
+    long_families = ("mediawiki.sheet", "mediawiki.rename", "mediawiki.sync")
+    tasks = {t.family: t for t in build_tasks((0,), families=long_families)}
+    a, b = _sheet_towns(tasks["mediawiki.sheet"], w)
     both = page_text(a, show_map=True).replace(map_row(a), map_row(a) + map_row(b))
-    rename = tasks["wiki.rename"]
+    rename = tasks["mediawiki.rename"]
     old, new = re.search(r"The town (\S+) has been officially renamed (\S+)\.", rename.instruction).groups()
     moved = next(t for t in w.towns if t.name == old)
-    sync = tasks["wiki.sync"]
+    sync = tasks["mediawiki.sync"]
     region = sync.instruction.split("List of towns in the ")[1].split(" are out")[0]
     stale = [t for t in w.in_region(region) if t.listed_population is not None]
     half = list_text(w, region).replace(f"[[{stale[0].name}]] || {stale[0].listed_population:,}",
@@ -125,7 +126,8 @@ async def test_sloppy_wiki_work_fails_on_the_wikis_own_tables(browser, mediawiki
     bystander = next(t for t in w.towns if t.name not in {a.name, b.name, old, *moved.neighbours}
                      and old not in t.neighbours)
     cases = [  # (task, steps, what must go wrong)
-        (tasks["wiki.sheet"], _edit(a.name, both, "x") + _edit(b.name, page_text(b, show_map=True), "x"), "validator"),
+        (tasks["mediawiki.sheet"], _edit(a.name, both, "x") + _edit(b.name, page_text(b, show_map=True), "x"),
+         "validator"),
         (rename, [*_login(), *rename.oracle()[4:8]], "validator"),
         (sync, _edit(f"List of towns in the {region}", half, "x"), "validator"),
         (sync, [*sync.oracle(), *_edit(bystander.name, page_text(bystander) + "\nSee also the list.", "x")],

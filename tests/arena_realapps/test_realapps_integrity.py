@@ -24,11 +24,11 @@ from webgauge.arena.tasks.variety import MEASUREMENT_KEY
 WORLDS = 120  # secret-less worlds searched (the CLI measures 1000)
 HELD = 12  # held-out tasks per family
 # families whose instructions name no content value: a category and a price (oscar.count), numbered
-# survey sheets whose town is drawn on the image only (wiki.sheet), one of the six regions (wiki.sync)
-NO_TARGET = {"oscar.count", "wiki.sheet", "wiki.sync"}
+# survey sheets whose town is drawn on the image only (mediawiki.sheet), one of the six regions (mediawiki.sync)
+NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
 ANSWER_JUDGED = {"roundup.count", "oscar.count"}
 # name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name
-NAME_JUDGED = {"wiki.district", "wiki.older"}
+NAME_JUDGED = {"mediawiki.district", "mediawiki.older"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))

@@ -24,7 +24,7 @@ from .core.diff import diff_states
 from .core.effects import check_effects
 from .core.records import EpisodeRecord, SealedEpisodeRecord
 from .core.task import Task
-from .tasks import build_tasks, seed_state
+from .tasks import seed_state
 from .variants.catalogue import get_variant
 
 __all__ = ["Rescore", "find_base", "final_state", "load_record", "rescore", "task_of"]
@@ -42,8 +42,10 @@ class Rescore:
 def find_base(family: str, seed: int, base_id: str, base_fingerprint: str | None, source_id: str | None = None,
               instruction_hmac: str | None = None) -> Task:
     """Rebuild a base task from its family and seed (held-out tasks carry an opaque id and their source id)."""
+    from .registry import build_tasks as build_any
+
     src = source_id or base_id
-    for t in build_tasks((seed,), families=[family]):
+    for t in build_any((seed,), families=[family]):
         if t.id == src:
             if src != base_id:
                 extra = {"instruction_hmac": instruction_hmac} if instruction_hmac else {}
@@ -75,15 +77,28 @@ def _columns() -> dict[str, list[str]]:
         conn.close()
 
 
-def final_state(seed: int, final_diff: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The seed state with an episode's recorded state change applied."""
-    state = encode_state(seed_state(seed))  # as the control API serves it (what validators read)
+def _seed_state(seed: int, family: str | None) -> dict[str, list[dict[str, Any]]]:
+    """The seed's state as validators read it: the arena's own seed, or a real app's snapshot (the
+    installed app is reset to the seed and read, so re-scoring a real-app episode needs its app)."""
+    from .registry import app_of
+
+    app = app_of(family) if family else None
+    if app is None:
+        return encode_state(seed_state(seed))  # as the control API serves it (what validators read)
+    from .realapps.live import snapshot_state
+
+    return snapshot_state(app, seed)
+
+
+def final_state(seed: int, final_diff: dict[str, Any], family: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The seed state (of ``family``'s app: the arena's own by default) with an episode's recorded change applied."""
+    state = _seed_state(seed, family)
     cols = _columns()
     for table, d in final_diff.items():
-        order = cols.get(table) or list((d["inserted"] or [{}])[0])
+        rows = state.setdefault(table, [])
+        order = cols.get(table) or list((rows or d["inserted"] or [{}])[0])
         norm = lambda r, order=order: {c: r[c] for c in order if c in r}  # noqa: E731
         key = lambda r: next(iter(r.values()))  # noqa: E731
-        rows = state.setdefault(table, [])
         gone = {key(norm(r)) for r in d["deleted"]}
         upd = {u["key"]: norm(u["after"]) for u in d["updated"]}
         state[table] = [upd.get(key(r), r) for r in rows if key(r) not in gone] + [norm(r) for r in d["inserted"]]
@@ -93,9 +108,9 @@ def final_state(seed: int, final_diff: dict[str, Any]) -> dict[str, list[dict[st
 def rescore(rec: EpisodeRecord) -> Rescore:
     """The record's verdict from the seed state plus its recorded change, by today's validator and rules."""
     task = task_of(rec)
-    final = final_state(rec.seed, rec.final_diff)
+    final = final_state(rec.seed, rec.final_diff, rec.family)
     res = task.validate(with_answer(final, rec.done_answer))
-    violations = check_effects(task.forbidden_effects, diff_states(encode_state(seed_state(rec.seed)), final))
+    violations = check_effects(task.forbidden_effects, diff_states(_seed_state(rec.seed, rec.family), final))
     return Rescore(success=bool(res.success), forbidden=bool(violations),
                    validator_sha256=task.describe()["validator_sha256"])
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from .agents.heuristic import HeuristicAgent
 from .agents.model import MODE_AGENTS, SYSTEM_PROMPT, ModelAgent
 from .agents.oracle import OracleAgent
+from .agents.random import RandomAgent
 from .agents.refuser import RefusingAgent
 from .apps.server import ArenaServer
 from .core.agent import Agent
@@ -39,6 +40,7 @@ from .env.approval import get_policy
 from .env.episode import play
 from .env.page_pool import pool_for
 from .outputs.sealing import SEALED, SEALED_SEED, seal_error, seal_heldout_content
+from .registry import app_of
 from .replay import find_base
 from .variants.catalogue import get_variant
 from .variants.traps import TrapVariant, attack_outcome
@@ -47,7 +49,7 @@ from .variants.variant import Variant
 __all__ = ["run_arena", "episode_items", "episode_item", "make_agent", "agent_name", "planned", "AGENT_KINDS",
            "seal_heldout_content", "SEALED", "SEALED_SEED"]
 
-AGENT_KINDS = ("oracle", "heuristic", "model", "refuser")
+AGENT_KINDS = ("oracle", "heuristic", "model", "refuser", "random")
 
 _SERVER: ArenaServer | None = None
 _LOCK = threading.Lock()
@@ -64,11 +66,14 @@ def _server() -> ArenaServer:
 
 
 def agent_name(spec: dict) -> str:
-    """A stable display name: ``oracle``, ``heuristic``, ``refuser`` or ``<model>|<mode agent>``.
+    """A stable display name: ``oracle``, ``heuristic``, ``refuser``, ``random`` (``random|screenshot``)
+    or ``<model>|<mode agent>``.
 
     It is a label only: records carry ``agent_kind``, ``model`` and ``obs_mode`` as fields.
     """
     kind = str(spec.get("kind"))
+    if kind == "random" and spec.get("obs_mode", "dom") != "dom":
+        return f"random|{spec['obs_mode']}"
     if kind == "model":
         mode = spec.get("obs_mode", "screenshot+tree")
         return spec.get("name") or f"{spec['model']}|{MODE_AGENTS.get(mode, mode)}"
@@ -83,14 +88,18 @@ def _check_spec(spec: dict) -> None:
                          "'obs_mode': 'screenshot+tree'}")
 
 
-def make_agent(spec: dict, task: Task, ctx=None, *, variant=None, events=None) -> Agent:
+def make_agent(spec: dict, task: Task, ctx=None, *, variant=None, events=None, irreversible=None) -> Agent:
     """An agent from its JSON spec (model agents take their model from ``ctx.model``).
 
-    The oracle on a variant task gets the variant and the env's event record (``env.events``).
+    The oracle on a variant task gets the variant and the env's event record (``env.events``), and
+    asks approval before ``irreversible`` (the env's app's declared controls; default: the arena's own).
+    The random agent takes ``seed`` and ``obs_mode`` (``dom`` or ``screenshot``) from the spec.
     """
     _check_spec(spec)
     if spec["kind"] == "oracle":
-        return OracleAgent(task, variant, events)
+        return OracleAgent(task, variant, events, irreversible=irreversible)
+    if spec["kind"] == "random":
+        return RandomAgent(int(spec.get("seed") or 0), spec.get("obs_mode", "dom"))
     if spec["kind"] == "heuristic":
         return HeuristicAgent()
     if spec["kind"] == "refuser":
@@ -162,7 +171,7 @@ async def _episode_item(item, ctx):
     browser = await ctx.browser()
     env, kept = await _env_for(ctx, browser, p, variant, policy)
     spec = p["agent"]
-    agent = make_agent(spec, task, ctx, variant=variant, events=env.events)
+    agent = make_agent(spec, task, ctx, variant=variant, events=env.events, irreversible=env.irreversible)
     ended = False
     try:
         record, blobs = await play(env, agent, task, repeat=p["repeat"], slice=p["slice"], agent_kind=spec["kind"],
@@ -195,9 +204,20 @@ _CLOSER = "arena.env closer"
 
 async def _env_for(ctx, browser, p: dict, variant, policy) -> tuple[ArenaEnv, bool]:
     """The env of one episode, and whether it is the worker's kept env (look-ahead, a variant that
-    does not act on the page): one double-buffered env across such episodes, each preparing the next."""
-    srv = _server()
+    does not act on the page): one double-buffered env across such episodes, each preparing the next.
+    A real app's episode gets an env of its own on the app this process serves (one live world)."""
     gated = bool(ctx.options.get("gate_destructive", False))
+    app = app_of(p["family"])
+    if app is not None:
+        import asyncio
+
+        from .realapps.live import live_app
+
+        rapp = await asyncio.to_thread(live_app, app)  # (starting its server blocks for a few seconds)
+        return rapp.env(browser, options=EnvOptions(gate_destructive=gated),
+                        hooks=[variant] if variant.acts_on_page else [], pool=pool_for(browser),
+                        approval_policy=policy), False
+    srv = _server()
     if variant.acts_on_page or (ctx.next_item is None and _WORKER_ENV not in ctx.state):
         await _drop_env(ctx)  # (a variant that acts on the page: its hooks act on a page of its own)
         return ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=gated), hooks=[variant],
@@ -246,7 +266,7 @@ def _next_task(ctx) -> Task | None:
     """The task of the worker's next item, when its variant does not act on the page (else None: no
     preload), built as the item's handler will build it."""
     nxt = ctx.next_item
-    if nxt is None or nxt.kind != "episode":
+    if nxt is None or nxt.kind != "episode" or app_of(nxt.payload["family"]) is not None:
         return None
     try:
         task, variant = _item_task(nxt.payload)
@@ -263,12 +283,15 @@ def run_arena(run_dir: str | os.PathLike, tasks: list[Task], agents: list[dict],
     """Run every agent on every applicable (task, variant) ``repeats`` times into ``run_dir`` (resumable).
 
     Held-out episodes are stored sealed (:func:`seal_heldout_content`: no instruction, no
-    screenshots) unless ``keep_heldout_content`` is set."""
+    screenshots) unless ``keep_heldout_content`` is set. A run with real-app tasks runs in one
+    worker: an installed app is one live world, so its episodes take turns on it."""
     from webgauge.browser.chromium import browser_label
     from webgauge.run import RunSpec, run_items
 
     if not tasks:
         raise ValueError("no tasks to run; build some with webgauge.arena.build_tasks(seeds)")
+    if any(app_of(t.family) is not None for t in tasks):
+        workers = 1
     variants = list(variants)
     get_policy(approval_policy)  # fail fast on a bad name
     items = episode_items(tasks, agents, variants=variants, repeats=repeats, slices=slices)

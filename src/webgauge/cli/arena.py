@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from webgauge.cli.seeds import SEEDS, flat_seeds
 from webgauge.run.options import executor_kwargs, executor_options
 
 __all__ = ["group"]
@@ -22,18 +23,23 @@ def group() -> None:
 
 
 def _tasks(seeds, families):
-    from webgauge.arena import build_tasks
+    from webgauge.arena.realapps import AppNotInstalled
+    from webgauge.arena.registry import build_tasks
 
     try:
-        return build_tasks(tuple(seeds), families=list(families) or None)
+        return build_tasks(flat_seeds(seeds), families=list(families) or None)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--family") from None
+    except AppNotInstalled as exc:
+        raise click.ClickException(str(exc)) from None
 
 
-_seeds = click.option("--seeds", "seeds", type=int, multiple=True, default=(0, 1), show_default=True,
-                      help="Task seeds (repeat the option for several).")
+_seeds = click.option("--seeds", "seeds", type=SEEDS, multiple=True, default=("0-1",), show_default=True,
+                      help="Task seeds: a number, a range (0-9) or a list (0,3,5); repeatable.")
 _family = click.option("--family", "families", multiple=True,
-                       help="Only these task families, e.g. shop.cancel_order (repeatable; default: all).")
+                       help="Only these task families, e.g. shop.cancel_order or roundup.close, or a real app's "
+                            "name for all its families (repeatable; default: the own families and those of every "
+                            "installed real app; see --families).")
 
 
 @group.command("tasks", help="List the tasks built from the seeds (public view plus family, pattern and rules).")
@@ -50,9 +56,29 @@ _family = click.option("--family", "families", multiple=True,
                    "print steps against each mode's budget (exit 1 if any fails).")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
               help="Browsers' envs (--check-modes).")
-def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, workers):
+@click.option("--families", "list_families", is_flag=True,
+              help="List every family of the registry: own, or the real app it runs on and whether that app is "
+                   "installed (with the command that installs it).")
+def tasks_cmd(seeds, families, as_json, variety, heldout_sample, check_modes, workers, list_families):
+    if list_families:
+        from webgauge.arena.registry import family_status
+
+        for row in family_status():
+            where = "own" if row["app"] is None else row["app"]
+            state = "" if row["installed"] else f"not installed (run: {row['install']})"
+            click.echo(json.dumps(row) if as_json else f"{row['family']:30s} {where:10s} {state}".rstrip())
+        return
     if check_modes:
-        _check_modes(_tasks(seeds, families), as_json, workers)
+        from webgauge.arena.registry import app_of
+        from webgauge.arena.tasks import build_tasks as own_tasks
+
+        # by default the own families (plug-ins included), not those of the installed real apps
+        tasks = _tasks(seeds, families) if families else own_tasks(flat_seeds(seeds))
+        real = sorted({t.family for t in tasks if app_of(t.family)})
+        if real:
+            raise click.BadParameter(f"--check-modes plays the arena's own apps; {', '.join(real)} run on real apps "
+                                     "(play them with `webgauge arena run --family ...`)", param_hint="--family")
+        _check_modes(tasks, as_json, workers)
         return
     if variety:
         from webgauge.arena.tasks.variety import measure_variety
@@ -146,6 +172,11 @@ def serve_cmd(slots, port, control_port, secret, lease_timeout, write_families):
         click.echo(f"control API: {srv.control_url}  (API v1: GET /v1/version; {slots} slots; "
                    f"held-out: {'yes' if key else 'no'})")
         click.echo(f"BrowserGym:  export WEBGAUGE_ARENA_URL={srv.control_url}", )
+        from webgauge.arena.registry import REAL_FAMILIES, is_installed
+
+        have = [a for a in REAL_FAMILIES if is_installed(a)]
+        click.echo(f"real apps:   {', '.join(have) or 'none installed'} (started on a slot's first reset to one "
+                   "of their families)")
         while not stop.wait(1.0):
             pass
         click.echo("stopped")
@@ -172,11 +203,14 @@ def _stop_signals():
 @group.command("run", help="Run agents on the tasks into a run directory (resumable; repeats add episodes).")
 @click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory.")
 @click.option("--agent", "agents", multiple=True, default=("oracle", "heuristic"), show_default=True,
-              type=click.Choice(["oracle", "heuristic", "model"]), help="Agents to run (repeatable).")
+              type=click.Choice(["oracle", "heuristic", "random", "model"]),
+              help="Agents to run (repeatable; random: uniform random actions, the floor; seeded by --sampling-seed, "
+                   "in --obs-mode dom or screenshot).")
 @click.option("--model", default=None,
               help="Model for --agent model, e.g. openai:gpt-4o-mini or scripted:answers.jsonl.")
 @click.option("--obs-mode", "obs_modes", multiple=True, type=click.Choice(["dom", "screenshot", "screenshot+tree"]),
-              default=("screenshot+tree",), show_default=True, help="Observation modes for model agents (repeatable).")
+              default=None, help="Observation modes for model agents (repeatable) [default: screenshot+tree] and the "
+                                 "random agent [default: dom].")
 @click.option("--base-url", default=None, help="Base URL of an OpenAI-compatible endpoint for --model.")
 @_seeds
 @_family
@@ -201,11 +235,14 @@ def run_cmd(run_dir, agents, model, obs_modes, base_url, seeds, families, repeat
     from webgauge.arena.outputs.report import write_arena_report
     from webgauge.arena.runner import run_arena
     from webgauge.cli.arena_variants import _tasks as slice_tasks
-    from webgauge.cli.arena_variants import model_specs
+    from webgauge.cli.arena_variants import model_specs, random_specs
 
     specs = []
     for a in agents:
-        specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
+        if a == "model":
+            specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed)
+        else:
+            specs += random_specs(obs_modes, sampling_seed) if a == "random" else [{"kind": a}]
     try:
         summary = run_arena(run_dir, slice_tasks(seeds, families, secret, n_heldout), specs,
                             variants=["base", *[v for v in variants if v != "base"]], repeats=repeats,

@@ -29,9 +29,11 @@ def register(group: click.Group) -> None:
             state = f"installed {v}" if v else f"not installed (webgauge arena apps install {spec.name})"
             click.echo(f"{spec.name:10} {spec.kind:14} {state:48} {spec.licence}  [{spec.source}]")
 
-    @apps.command("install", help="Install a real app and build its seed-0 snapshot (idempotent).")
+    @apps.command("install", help="Install a real app and build its seed-0 snapshot (idempotent); prints each step "
+                                   "and its time.")
     @click.argument("name")
-    @click.option("--seeds", type=int, multiple=True, default=(), help="Also build these seeds' snapshots.")
+    @click.option("--seeds", type=click.IntRange(min=0), multiple=True, default=(),
+                  help="Also build these seeds' snapshots.")
     def install_cmd(name, seeds):
         from webgauge.arena.realapps import get_spec
 
@@ -39,7 +41,11 @@ def register(group: click.Group) -> None:
             spec = get_spec(name)
         except KeyError as exc:
             raise click.BadParameter(str(exc.args[0]), param_hint="NAME") from None
-        rep = spec.install(lambda line: click.echo(f"  {line}"))
+        steps = StepTimer(click.echo)
+        try:
+            rep = spec.install(steps.say)
+        finally:
+            steps.close()
         for s in seeds:
             t0 = time.perf_counter()
             _builder(name)(s)
@@ -76,7 +82,7 @@ def register(group: click.Group) -> None:
 
     @apps.command("reset", help="Restore a real app to a seed's snapshot (database, stored files, sessions).")
     @click.argument("name")
-    @click.argument("seed", type=int)
+    @click.argument("seed", type=click.IntRange(min=0))
     def reset_cmd(name, seed):
         from webgauge.arena.realapps import AppNotInstalled, get_spec
 
@@ -87,6 +93,29 @@ def register(group: click.Group) -> None:
         t0 = time.perf_counter()
         _reset(name)(seed)
         click.echo(f"{name} reset to seed {seed} in {(time.perf_counter() - t0) * 1000:.1f} ms")
+
+
+class StepTimer:
+    """Prints each install step as the installer names it, then the time it took (when the next step
+    starts or the install ends); a step the installer timed itself (``done in ...``) is not timed twice."""
+
+    def __init__(self, echo) -> None:
+        self.echo = echo
+        self.t0: float | None = None
+
+    def say(self, line: str) -> None:
+        if line.strip().startswith("done in"):
+            self.t0 = None  # the installer timed this step itself
+            self.echo(f"  {line}")
+            return
+        self.close()
+        self.echo(f"  {line}")
+        self.t0 = time.perf_counter()
+
+    def close(self) -> None:
+        if self.t0 is not None:
+            self.echo(f"    done in {time.perf_counter() - self.t0:.1f} s")
+            self.t0 = None
 
 
 def _module(name: str):

@@ -11,26 +11,37 @@ from pathlib import Path
 
 import click
 
+from webgauge.cli.seeds import SEEDS, flat_seeds
 from webgauge.run.options import executor_kwargs, executor_options
 
-__all__ = ["register", "model_specs", "model_options"]
+__all__ = ["register", "model_specs", "model_options", "random_specs"]
 
 from webgauge.arena.variants.catalogue import DEFAULT_SAFETY_VARIANTS as DEFAULT_TRAPS
 from webgauge.arena.variants.catalogue import DEFAULT_SWEEP_VARIANTS as DEFAULT_SWEEP
 
 
 def _tasks(seeds, families, secret, n_heldout):
-    from webgauge.arena import build_tasks
+    from webgauge.arena.realapps import AppNotInstalled
+    from webgauge.arena.registry import build_tasks
     from webgauge.arena.tasks.heldout import load_secret, make_slices
 
+    seeds = flat_seeds(seeds)
     try:
         if secret or n_heldout:
-            sl = make_slices(load_secret(secret), public_seeds=tuple(seeds), n_heldout=max(1, n_heldout),
+            sl = make_slices(load_secret(secret), public_seeds=seeds, n_heldout=max(1, n_heldout),
                              families=list(families) or None)
             return sl.tasks
-        return build_tasks(tuple(seeds), families=list(families) or None)
+        return build_tasks(seeds, families=list(families) or None)
     except (ValueError, FileNotFoundError) as exc:
         raise click.BadParameter(str(exc)) from None
+    except AppNotInstalled as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def random_specs(obs_modes, seed) -> list[dict]:
+    """Agent specs for ``--agent random``: one per given mode it has (dom, screenshot; default dom)."""
+    modes = [m for m in obs_modes or () if m in ("dom", "screenshot")] or ["dom"]
+    return [{"kind": "random", "obs_mode": m, "seed": int(seed or 0)} for m in modes]
 
 
 def model_specs(model, obs_modes, base_url, temperature, sampling_seed) -> list[dict]:
@@ -46,7 +57,10 @@ def model_specs(model, obs_modes, base_url, temperature, sampling_seed) -> list[
 def _agents(agents, model=None, obs_modes=(), base_url=None, temperature=0.0, sampling_seed=None):
     specs = []
     for a in agents:
-        specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed) if a == "model" else [{"kind": a}]
+        if a == "model":
+            specs += model_specs(model, obs_modes, base_url, temperature, sampling_seed)
+        else:
+            specs += random_specs(obs_modes, sampling_seed) if a == "random" else [{"kind": a}]
     return specs
 
 
@@ -66,11 +80,14 @@ model_options = [
 def _common(f):
     for opt in reversed([
         click.option("--out", "run_dir", type=click.Path(path_type=Path), required=True, help="Run directory."),
-        click.option("--agent", "agents", multiple=True, type=click.Choice(["oracle", "heuristic", "refuser", "model"]),
-                     default=None, help="Agents (repeatable; 'model' needs --model)."),
+        click.option("--agent", "agents", multiple=True,
+                     type=click.Choice(["oracle", "heuristic", "refuser", "random", "model"]),
+                     default=None, help="Agents (repeatable; 'model' needs --model; 'random' is the floor)."),
         *model_options,
-        click.option("--seeds", type=int, multiple=True, default=(0,), show_default=True, help="Public task seeds."),
-        click.option("--family", "families", multiple=True, help="Only these task families (repeatable)."),
+        click.option("--seeds", type=SEEDS, multiple=True, default=("0",), show_default=True,
+                     help="Public task seeds: a number, a range (0-9) or a list (0,3,5); repeatable."),
+        click.option("--family", "families", multiple=True,
+                     help="Only these task families, or a real app's name for all its families (repeatable)."),
         click.option("--variant", "variants", multiple=True, help="Variants to run (repeatable; see `variants`)."),
         click.option("--secret", type=click.Path(path_type=Path), default=None,
                      help="Secret file for a held-out slice (or set WEBGAUGE_ARENA_SECRET with --heldout N)."),

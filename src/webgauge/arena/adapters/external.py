@@ -47,7 +47,7 @@ from ..apps.db import state_hash
 from ..core.gate import ApprovalGate, GatedRoute, gated_route, refusal
 from ..core.irreversible import IrreversibleControls
 
-__all__ = ["ExternalApp", "ExternalControl", "ResetError"]
+__all__ = ["ExternalApp", "ExternalControl", "ResetError", "normalize_state"]
 
 State = dict[str, list[dict[str, Any]]]
 
@@ -133,6 +133,9 @@ def _normalize(state: Mapping) -> State:
             norm.append(d)
         out[str(table)] = norm
     return out
+
+
+normalize_state = _normalize
 
 
 class ExternalControl:

@@ -13,9 +13,12 @@ synchronous RL code can use it. It passes ``gymnasium.utils.env_checker.check_en
   element table, ``point`` is a normalized pointer position bound to the current
   screenshot, ...); an :class:`~webgauge.arena.core.actions.Action`, its dict or its JSON
   text are accepted too (bad JSON raises a ``ValueError`` naming the fix);
-- ids ``webgauge/arena-<family>-v0`` of the built-in families are registered when
+- ids ``webgauge/arena-<family>-v0`` of every family of :mod:`webgauge.arena.registry` (the
+  arena's own and the real apps', ``webgauge/arena-roundup.close-v0``) are registered when
   ``webgauge.arena`` is imported (:func:`register_builtin_envs`: names only, no world is built
-  and no browser starts); :func:`register_envs` also registers plug-in families;
+  and no browser starts); :func:`register_envs` also registers plug-in families. A real-app
+  family's env runs on that app's server (started on first use, :func:`~webgauge.arena.realapps.live.live_app`);
+  making one whose app is not installed raises ``AppNotInstalled`` naming the install command;
 - ``step`` before ``reset`` raises ``gymnasium.error.ResetNeeded``.
 
 The reward is sparse: 1.0 on the step that ends the episode if the validator passes on the
@@ -45,6 +48,8 @@ from ..core.actions import ACTION_KINDS, POINTER_KINDS, Action, ActionError
 from ..core.observation import Observation
 from ..core.task import Task
 from ..env import ArenaEnv, EnvOptions
+from ..registry import OWN_FAMILIES, all_family_names, app_of
+from .external import ExternalApp
 
 if TYPE_CHECKING:
     from ...browser import Browser
@@ -53,22 +58,8 @@ __all__ = ["ArenaGymEnv", "register_envs", "register_builtin_envs", "make_family
            "KEYS", "BUILTIN_FAMILIES"]
 
 ENV_ID = "webgauge/arena-{family}-v0"
-BUILTIN_FAMILIES = (
-    "account.rename", "account.revoke_key", "account.rotate_keys", "admin.count_status",
-    "admin.deactivate_across_pages", "admin.deactivate_group", "admin.delete_user", "admin.flag_email",
-    "admin.set_role", "board.drag", "board.multi_archive", "board.triage", "cal.book", "cal.booking_reference",
-    "cal.cancel", "cal.cancel_team_day", "cal.wiki_review", "dash.ack_team", "dash.escalate", "dash.peak_month",
-    "desks.book", "desks.team_visit", "forum.attach_file", "forum.carry_solution", "forum.count_solved",
-    "forum.moderate", "forum.top_authors", "forum.upvote_solution", "forum.wiki_reply", "mail.archive_sender",
-    "mail.cleanup", "mail.forward", "maps.drop_pin", "maps.nearest", "maps.route", "maps.share_place", "maps.zone",
-    "media.details_resize", "media.match_brief", "media.rights_expiry", "media.share_to_brief", "media.tag_matches",
-    "media.ticket_code", "shop.buy_variant", "shop.cancel_order", "shop.cheapest", "shop.mobile_address",
-    "shop.promo_tab", "shop.reorder_from_mail", "shop.sticky_add", "strata.buy_again", "strata.mobile_cart",
-    "strata.mobile_star", "strata.snooze_top", "wiki.lookup", "wiki.owner_to_admin", "wiki.team_retention",
-    "wiki.update_fact",
-)
-"""The task family names of the built-in families (a test checks them against ``build_tasks``),
-so that importing the package registers their gym ids without building a world."""
+BUILTIN_FAMILIES = OWN_FAMILIES
+"""The task family names of the arena's own built-in families (:data:`webgauge.arena.registry.OWN_FAMILIES`)."""
 MAX_ELEMENTS = 1024
 """``element`` indices wrap around the current element table (never longer in practice)."""
 KEYS = ("Enter", "Escape", "Tab", "ArrowDown", "ArrowUp", "Space", "Backspace")
@@ -85,7 +76,9 @@ class ArenaGymEnv(gym.Env):
     metadata = {"render_modes": ["rgb_array"]}
 
     def __init__(self, tasks: list[Task], obs_mode: str = "screenshot+tree", server: ArenaServer | None = None,
-                 render_mode: str | None = None, options: EnvOptions | None = None, **env_kwargs: Any) -> None:
+                 render_mode: str | None = None, options: EnvOptions | None = None, *,
+                 app: ExternalApp | None = None, **env_kwargs: Any) -> None:
+        """``app``: the tasks run on this external (real) app instead of the arena's own server."""
         if not tasks:
             raise ValueError("ArenaGymEnv needs at least one task (webgauge.arena.build_tasks(seeds))")
         if render_mode not in (None, "rgb_array"):
@@ -119,8 +112,9 @@ class ArenaGymEnv(gym.Env):
         if obs_mode != "dom":
             obs_spaces["screenshot"] = spaces.Box(0, 255, shape=(h, w, 3), dtype=np.uint8)
         self.observation_space = spaces.Dict(obs_spaces)
-        self._own_server = server is None
-        self._server: ArenaServer | None = server or ArenaServer().start()
+        self._app = app
+        self._own_server = server is None and app is None
+        self._server: ArenaServer | None = server if server is not None or app is not None else ArenaServer().start()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -146,6 +140,9 @@ class ArenaGymEnv(gym.Env):
             # one episode id for every reset: the observed URLs carry it, and a seed must repeat them
             options = dataclasses.replace(self._options, obs_mode=self.obs_mode,
                                           episode_id=self._options.episode_id or "gym")
+            if self._app is not None:
+                self._env = self._app.env(self._browser, options=options, **self._env_kwargs)
+                return self._env
             if self._server is None:
                 raise RuntimeError("this env is closed: make a new one")
             self._env = ArenaEnv(self._browser, self._server.app_url, self._server.client(), options,
@@ -310,10 +307,17 @@ class ArenaGymEnv(gym.Env):
 
 def make_family_env(family: str, seeds: tuple[int, ...] = (0,), obs_mode: str = "screenshot+tree",
                     **kwargs: Any) -> ArenaGymEnv:
-    """An :class:`ArenaGymEnv` over one family's tasks at ``seeds`` (what the registered ids make)."""
-    from ..tasks import build_tasks
+    """An :class:`ArenaGymEnv` over one family's tasks at ``seeds`` (what the registered ids make); a
+    real-app family runs on its app, served by this process (raises ``AppNotInstalled`` when it is missing)."""
+    from ..registry import build_tasks
 
-    return ArenaGymEnv(build_tasks(tuple(seeds), families=[family]), obs_mode=obs_mode, **kwargs)
+    tasks = build_tasks(tuple(seeds), families=[family])
+    app = app_of(family)
+    if app is not None and "app" not in kwargs:
+        from ..realapps.live import live_app
+
+        kwargs["app"] = live_app(app)
+    return ArenaGymEnv(tasks, obs_mode=obs_mode, **kwargs)
 
 
 def _register(families) -> list[str]:
@@ -328,12 +332,13 @@ def _register(families) -> list[str]:
 
 
 def register_builtin_envs() -> list[str]:
-    """Register ``webgauge/arena-<family>-v0`` for the built-in families (done by ``import webgauge.arena``).
+    """Register ``webgauge/arena-<family>-v0`` for every family of the registry, own and real
+    (done by ``import webgauge.arena``).
 
     >>> import gymnasium, webgauge.arena
     >>> env = gymnasium.make("webgauge/arena-dash.peak_month-v0", obs_mode="dom")
     """
-    return _register(BUILTIN_FAMILIES)
+    return _register(all_family_names())
 
 
 def register_envs() -> list[str]:
@@ -341,4 +346,4 @@ def register_envs() -> list[str]:
     (their names are read from the tasks of seed 0); returns the ids."""
     from ..tasks import build_tasks
 
-    return _register({*BUILTIN_FAMILIES, *(t.family for t in build_tasks((0,)))})
+    return _register({*all_family_names(), *(t.family for t in build_tasks((0,)))})

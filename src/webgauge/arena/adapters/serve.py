@@ -32,6 +32,7 @@ from ..core.diff import diff_states
 from ..core.effects import check_effects
 from ..core.task import Task
 from ..core.verdict import Verdict, judge
+from ..registry import REAL_FAMILIES, app_of, is_installed, real_tasks
 from .serve_api import (
     EffectsReply,
     FamilyRow,
@@ -72,23 +73,28 @@ def _family_keys() -> dict[str, str]:
 
 
 def family_table() -> list[FamilyRow]:
-    """Every family with what a client needs before a reset (sorted by name): its pattern,
-    viewport, step budget and whether it offers files (BrowserGym sets the viewport first)."""
+    """Every family of the registry with what a client needs before a reset (sorted by name): its
+    app (None: the arena's own), pattern, viewport, step budget and whether it offers files
+    (BrowserGym sets the viewport first). Real-app families are listed whether or not their app
+    is installed here (``GET /v1/families`` says which apps are)."""
     from ..tasks import FAMILIES, seed_state
 
     state = seed_state(0)
-    rows: list[FamilyRow] = []
-    for fam in FAMILIES.values():
-        t = fam(0, state)
-        rows.append({"family": t.family, "pattern": t.pattern, "visual": t.visual, "viewport": t.viewport.to_dict(),
-                     "max_steps": t.max_steps, "files": bool(t.files)})
+    tasks = [fam(0, state) for fam in FAMILIES.values()]
+    tasks += [t for app in REAL_FAMILIES for t in real_tasks(app, (0,))]
+    rows: list[FamilyRow] = [{"family": t.family, "app": app_of(t.family), "pattern": t.pattern, "visual": t.visual,
+                              "viewport": t.viewport.to_dict(), "max_steps": t.max_steps, "files": bool(t.files)}
+                             for t in tasks]
     return sorted(rows, key=lambda r: r["family"])
 
 
 def task_for(family: str, seed: int, keys: dict[str, str] | None = None) -> Task:
-    """The base task of ``family`` at ``seed`` (the very task ``build_tasks`` gives)."""
+    """The base task of ``family`` at ``seed`` (the very task the registry's ``build_tasks`` gives)."""
     from ..tasks import FAMILIES, seed_state
 
+    app = app_of(family)
+    if app is not None:
+        return real_tasks(app, (seed,), [family])[0]
     keys = _family_keys() if keys is None else keys
     if family not in keys:
         raise KeyError(f"no family {family!r}; GET /v1/families lists them")
@@ -102,6 +108,7 @@ class Slot:
     lease: str | None = None
     task: Task | None = None
     heldout: bool = False
+    app: str | None = None  # the real app whose live world the slot holds (None: an episode of the arena's own)
     seed_state: State = field(default_factory=dict)
     last_state: State = field(default_factory=dict)
     trace: list[TraceEvent] = field(default_factory=list)
@@ -126,6 +133,7 @@ class ArenaService(ArenaServer):
         self._keys = _family_keys()
         self._families = family_table()
         self._slots_lock = threading.Lock()
+        self._real: dict[str, Any] = {}  # real app -> its control (one live world each; see _reset_real)
         self.slots = [Slot(i, self.create_episode(0, f"slot{i}-{secrets.token_hex(4)}").id) for i in range(slots)]
 
     # ---- dispatch ----------------------------------------------------------
@@ -140,7 +148,9 @@ class ArenaService(ArenaServer):
                     "app_url": self.app_url, "slots": len(self.slots), "families": len(self._families),
                     "heldout": self._secret is not None}
         if route == ["families"] and m == "GET":
-            return {"families": self._families}
+            apps = {a: {"installed": is_installed(a), "install": f"webgauge arena apps install {a}"}
+                    for a in REAL_FAMILIES}
+            return {"families": self._families, "apps": apps}
         if route == ["slots"] and m == "POST":
             return self._reserve()
         if route == ["slots"] and m == "GET":
@@ -186,6 +196,8 @@ class ArenaService(ArenaServer):
     # ---- slot routes ---------------------------------------------------------
     def _release(self, slot: Slot, p: Params) -> dict[str, int]:
         self.episode(slot.episode_id).reset(0)
+        slot.app = None  # the real app's world is free for another slot (reset on its next reset); the
+        # reclaim in _reserve holds _slots_lock here already, and one assignment needs no lock
         slot.lease, slot.task, slot.heldout, slot.verdict = None, None, False, None
         slot.seed_state, slot.last_state, slot.trace = {}, {}, []
         return {"released": slot.index}
@@ -212,6 +224,11 @@ class ArenaService(ArenaServer):
 
     def _reset(self, slot: Slot, p: Params) -> ResetReply:
         task, heldout = self._task(p)
+        app = app_of(task.family)
+        if app is not None:
+            return self._reset_real(slot, task, heldout, app)
+        with self._slots_lock:
+            slot.app = None
         t0 = time.perf_counter()
         ep = self.episode(slot.episode_id)
         ep.reset(task.seed)
@@ -230,6 +247,50 @@ class ArenaService(ArenaServer):
                 "slice": "heldout" if heldout else "public", "seed": None if heldout else task.seed,
                 "hash": h, "seed_hash": seed_hash, "ms": round((time.perf_counter() - t0) * 1000, 2)}
 
+    def _reset_real(self, slot: Slot, task: Task, heldout: bool, app: str) -> ResetReply:
+        """Reset ``slot`` to a real app's task: the app's server (started on first use) restored to the
+        task's seed. An installed app is one live world, so one slot at a time holds it."""
+        from ..realapps.base import AppNotInstalled
+        from ..realapps.live import live_app
+        from .external import ResetError
+
+        with self._slots_lock:
+            holder = next((s for s in self.slots if s is not slot and s.app == app), None)
+            if holder is not None:
+                raise ControlRefusal(409, f"real app {app!r} is one live world and slot {holder.index} holds it; "
+                                          f"release that slot first (DELETE /v1/slots/{holder.index})")
+            slot.app = app
+        t0 = time.perf_counter()
+        try:
+            rapp = live_app(app)
+            control = self._real.setdefault(app, rapp.control())  # keeps each seed's first hash
+            r = control.reset(slot.episode_id, task.seed)
+            st, h = control.state(slot.episode_id)
+        except AppNotInstalled as exc:
+            with self._slots_lock:
+                slot.app = None
+            raise ControlRefusal(409, str(exc)) from None
+        except (ResetError, RuntimeError) as exc:
+            with self._slots_lock:
+                slot.app = None
+            raise ControlRefusal(500, f"reset of real app {app!r} failed: {exc}") from None
+        slot.task, slot.heldout, slot.seed_state, slot.last_state = task, heldout, dict(st), dict(st)
+        slot.trace = [{"t": time.time(), "event": "reset", "task_id": task.id}]
+        pub = task.public()
+        base = rapp.base_url.rstrip("/")
+        return {"task_id": task.id, "family": task.family, "goal": task.instruction,
+                "start_url": base + task.start_url, "base_url": base, "viewport": pub["viewport"],
+                "max_steps": task.max_steps, "files": pub.get("files", []),
+                "slice": "heldout" if heldout else "public", "seed": None if heldout else task.seed,
+                "hash": h, "seed_hash": r["seed_hash"], "ms": round((time.perf_counter() - t0) * 1000, 2)}
+
+    def _read(self, slot: Slot) -> tuple[State, str]:
+        """The slot's stored state and its hash: the real app's when the slot holds one."""
+        if slot.app is not None:
+            return self._real[slot.app].state(slot.episode_id)
+        st, h = self.episode(slot.episode_id).db.snapshot()
+        return dict(st), h
+
     def _need_task(self, slot: Slot) -> Task:
         if slot.task is None:
             raise ValueError(f"slot {slot.index} has no task; POST /v1/slots/{slot.index}/reset first")
@@ -237,8 +298,7 @@ class ArenaService(ArenaServer):
 
     def _state_now(self, slot: Slot, event: str, answer: str | None = None) -> State:
         """The stored state now; the change since the last read goes into the slot's trace."""
-        st, _ = self.episode(slot.episode_id).db.snapshot()
-        st = dict(st)
+        st, _ = self._read(slot)
         diff = diff_states(slot.last_state, st)
         if not diff.empty or answer is not None:
             slot.trace.append({"t": time.time(), "event": event, "diff": diff.to_dict(), "answer": answer})
@@ -249,7 +309,7 @@ class ArenaService(ArenaServer):
     def _state(self, slot: Slot, p: Params) -> StateReply:
         self._need_task(slot)
         st = self._state_now(slot, "state")
-        return {"state": st, "hash": self.episode(slot.episode_id).db.hash()}
+        return {"state": st, "hash": self._read(slot)[1] if slot.app else self.episode(slot.episode_id).db.hash()}
 
     def _validate(self, slot: Slot, p: Params) -> VerdictReply:
         """The verdict on the slot's state now with the agent's answer. ``final: true`` ends the episode:
@@ -295,12 +355,16 @@ class ArenaService(ArenaServer):
     def _trace(self, slot: Slot, p: Params) -> TraceReply:
         self._need_task(slot)
         self._state_now(slot, "trace")
+        if slot.app is not None:  # a real app's own server keeps no write log of ours
+            return {"trace": list(slot.trace), "writes": []}
         ep = self.episode(slot.episode_id)
         with ep.db.lock:
             writes = list(ep.writes)
         return {"trace": list(slot.trace), "writes": writes}
 
     def _inflight(self, slot: Slot, p: Params) -> dict[str, int]:
+        if slot.app is not None:
+            return {"inflight": 0}  # the app's server is not ours to count (settling waits for load and DOM quiet)
         return {"inflight": self.episode(slot.episode_id).inflight}
 
     def _file(self, slot: Slot, p: Params) -> FileReply:

@@ -15,8 +15,10 @@ Params = Mapping[str, Any]  # a request's JSON body or query (checked by each ro
 
 
 class FamilyRow(TypedDict):
-    """``GET /v1/families``: what a client needs of a family before a reset."""
+    """``GET /v1/families``: what a client needs of a family before a reset (``app``: the real app it
+    runs on, None for the arena's own apps)."""
     family: str
+    app: str | None
     pattern: str
     visual: bool
     viewport: dict[str, Any]

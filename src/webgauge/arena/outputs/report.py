@@ -121,7 +121,9 @@ ACTION_SPACE_NOTE = (
     "The model, tasks and validators are the same for every mode; the step budget is each mode's own "
     "(screenshot mode gets the extra steps pointer-only play needs, measured with the pointer-only oracle). The "
     "oracle replays each task's scripted "
-    "solution; the heuristic matches instruction words to control names, without network."
+    "solution; the heuristic matches instruction words to control names, without network; the random agent "
+    "(the floor) draws each action uniformly from its mode's action space, aimed at the page's visible "
+    "elements (dom) or at pixels (screenshot), seeded."
 )
 
 

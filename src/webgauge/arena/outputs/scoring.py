@@ -34,9 +34,9 @@ class Episodes:
 
     @property
     def agents(self) -> list[str]:
-        order = {"oracle": 0, "heuristic": 1}
+        order = {"oracle": 0, "random": 1, "random|screenshot": 1, "heuristic": 2}  # the ceiling, then the floor
         return sorted({r.agent for r in self.records} | {f["agent"] for f in self.failures},
-                      key=lambda a: (order.get(a, 2), a))
+                      key=lambda a: (order.get(a, 3), a))
 
     def of(self, agent: str) -> list[EpisodeRecord]:
         return [r for r in self.records if r.agent == agent]

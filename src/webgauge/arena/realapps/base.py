@@ -20,7 +20,9 @@ import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
 
@@ -31,6 +33,9 @@ __all__ = [
     "RealAppControl",
     "RealAppSpec",
     "apps_home",
+    "check_seed",
+    "checked_reset",
+    "checked_seed",
     "median_ms",
     "restore_file",
     "restore_tree",
@@ -65,13 +70,61 @@ class RealAppSpec:
     source: str  # how it installs: "PyPI: roundup"
     install: Callable[[Callable[[str], None]], InstallReport]
     version: Callable[[], str | None]  # installed version, None when not installed
+    server: Callable[[], Any] | None = None  # the app's server: a context manager with ``base_url``
+    arena_app: Callable[[Any], RealApp] | None = None  # the app under that server as an arena app
+
+    @property
+    def install_command(self) -> str:
+        return f"webgauge arena apps install {self.name}"
 
     def require(self) -> str:
         v = self.version()
         if v is None:
-            raise AppNotInstalled(f"real app {self.name!r} is not installed; "
-                                  f"run: webgauge arena apps install {self.name}")
+            raise AppNotInstalled(f"real app {self.name!r} is not installed; run: {self.install_command}")
         return v
+
+
+SEED_LIMIT = 2 ** 64 + 2 ** 128
+"""Seeds are whole numbers below this: public seeds below 2**64, held-out seeds 2**64 plus a 128-bit HMAC."""
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int, or a one-line ``ValueError`` naming what a seed is (nothing is created first)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"seed {seed!r} is not a seed: seeds are whole numbers from 0 (public seeds 0 to 2**64-1, "
+                         "held-out seeds above)")
+    return seed
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def checked_seed(fn: _F) -> _F:
+    """``fn(seed, ...)`` refusing a seed that is not one before it does anything."""
+
+    @wraps(fn)
+    def run(seed: int, *args: Any, **kwargs: Any) -> Any:
+        return fn(check_seed(seed), *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
+def checked_reset(name: str, version: Callable[[], str | None]) -> Callable[[_F], _F]:
+    """An app's ``reset(seed)`` refusing a bad seed and a missing install before it touches a file,
+    so a failed reset leaves nothing behind (``reset.__wrapped__`` is the unchecked reset the
+    installer itself uses)."""
+
+    def wrap(fn: _F) -> _F:
+        @wraps(fn)
+        def reset(seed: int) -> None:
+            check_seed(seed)
+            if version() is None:
+                raise AppNotInstalled(f"real app {name!r} is not installed; run: webgauge arena apps install {name}")
+            fn(seed)
+
+        return reset  # type: ignore[return-value]
+
+    return wrap
 
 
 def restore_file(snapshot: Path, live: Path) -> None:

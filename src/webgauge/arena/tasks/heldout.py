@@ -32,7 +32,6 @@ from pathlib import Path
 
 from ..content.pools import HELDOUT_BASE
 from ..core.task import Task
-from . import build_tasks
 
 __all__ = ["PUBLIC_SEEDS", "SECRET_ENV", "GENERATION_PROCEDURE", "SEED_BITS", "Slices", "heldout_seeds",
            "instruction_digest", "load_secret", "make_slices", "secret_commitment"]
@@ -111,9 +110,11 @@ class Slices:
 def make_slices(secret: bytes, *, public_seeds: tuple[int, ...] = PUBLIC_SEEDS, n_heldout: int = 2,
                 families: list[str] | None = None) -> Slices:
     """The public slice (``public_seeds``) and the held-out slice (``n_heldout`` secret seeds)."""
+    from ..registry import build_tasks as build_any  # own and real-app families
+
     seeds = heldout_seeds(secret, n_heldout, tuple(public_seeds))
-    heldout = [_opaque(t, secret) for t in build_tasks(tuple(seeds), families=families)]
-    return Slices(public=build_tasks(tuple(public_seeds), families=families), heldout=heldout,
+    heldout = [_opaque(t, secret) for t in build_any(tuple(seeds), families=families)]
+    return Slices(public=build_any(tuple(public_seeds), families=families), heldout=heldout,
                   commitment=secret_commitment(secret))
 
 

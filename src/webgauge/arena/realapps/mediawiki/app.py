@@ -30,6 +30,8 @@ from ..base import (
     RealApp,
     RealAppSpec,
     apps_home,
+    checked_reset,
+    checked_seed,
     free_port,
     restore_file,
     restore_tree,
@@ -124,6 +126,7 @@ def _snap(seed: int) -> Path:
     return home() / "snapshots" / f"v{CONTENT_VERSION}-seed-{int(seed)}"
 
 
+@checked_seed
 def build_seed(seed: int) -> Path:
     snap = _snap(seed)
     if (snap / "wiki.sqlite").is_file():
@@ -164,6 +167,7 @@ def build_seed(seed: int) -> Path:
     return snap
 
 
+@checked_reset("mediawiki", installed_version)
 def reset(seed: int) -> None:
     snap = build_seed(seed)
     for f in DB_FILES:
@@ -246,4 +250,5 @@ def app(server: MediaWikiServer) -> RealApp:
                    irreversible=("Delete page",), reset_fn=reset)
 
 
-SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version)
+SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version,
+                   server=MediaWikiServer, arena_app=app)

@@ -31,7 +31,8 @@ def _rng(family: str, seed: int) -> random.Random:
 
 
 def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
-    return {"id": f"wiki.{family}.s{seed}", "family": f"wiki.{family}", "seed": seed, "start_url": "/index.php",
+    return {"id": f"mediawiki.{family}.s{seed}", "family": f"mediawiki.{family}", "seed": seed,
+            "start_url": "/index.php",
             "viewport": VIEW, "pattern": pattern, "max_steps": max_steps}
 
 
@@ -349,9 +350,9 @@ def sync_list(w: World, seed: int) -> Task:
 
 
 FAMILIES: dict[str, Callable[[World, int], Task]] = {
-    "wiki.census": census_update, "wiki.district": largest_district, "wiki.older": older_town,
-    "wiki.add": add_district, "wiki.new": new_town_page, "wiki.sheet": place_sheets, "wiki.rename": rename_town,
-    "wiki.sync": sync_list,
+    "mediawiki.census": census_update, "mediawiki.district": largest_district, "mediawiki.older": older_town,
+    "mediawiki.add": add_district, "mediawiki.new": new_town_page, "mediawiki.sheet": place_sheets,
+    "mediawiki.rename": rename_town, "mediawiki.sync": sync_list,
 }
 
 

@@ -30,6 +30,8 @@ from ..base import (
     RealApp,
     RealAppSpec,
     apps_home,
+    checked_reset,
+    checked_seed,
     free_port,
     restore_file,
     restore_tree,
@@ -118,7 +120,7 @@ def install(say=print) -> InstallReport:
     if not (_snap(0) / "db.sqlite3").is_file():
         step("seeding seed 0 through Oscar's models", lambda: build_seed(0))
     if not (h / "data" / "db.sqlite3").is_file():
-        step("serving folder data/ <- seed 0", lambda: reset(0))
+        step("serving folder data/ <- seed 0", lambda: reset.__wrapped__(0))  # type: ignore[attr-defined]
     return InstallReport("oscar", installed_version() or "?", time.perf_counter() - t0,
                          tuple(steps) or ("already installed",))
 
@@ -139,6 +141,7 @@ def _snap(seed: int) -> Path:
     return home() / "snapshots" / f"seed-{int(seed)}"
 
 
+@checked_seed
 def build_seed(seed: int) -> Path:
     """Create seed ``seed``'s snapshot: the blank database and media folder copied to a scratch folder,
     the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N``."""
@@ -173,6 +176,7 @@ def _build(seed: int, snap: Path) -> Path:
     return snap
 
 
+@checked_reset("oscar", installed_version)
 def reset(seed: int) -> None:
     """Restore the seed's snapshot: the database file (sessions, cache and thumbnail store in it), media and
     the search index."""
@@ -252,4 +256,5 @@ def app(server: OscarServer) -> RealApp:
                    state, irreversible=("Place order",), reset_fn=reset)
 
 
-SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version)
+SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,
+                   server=OscarServer, arena_app=app)

@@ -30,6 +30,8 @@ from ..base import (
     RealApp,
     RealAppSpec,
     apps_home,
+    checked_reset,
+    checked_seed,
     free_port,
     restore_file,
     restore_tree,
@@ -130,6 +132,7 @@ def _snap(seed: int) -> Path:
     return home() / "snapshots" / f"seed-{int(seed)}"
 
 
+@checked_seed
 def build_seed(seed: int) -> Path:
     """Create seed ``seed``'s snapshot: a fresh database from the initialised tracker, the seed's
     content written through Roundup's API (a separate process), saved as ``snapshots/seed-N``."""
@@ -175,6 +178,7 @@ def _build(seed: int, snap: Path) -> Path:
     return snap
 
 
+@checked_reset("roundup", installed_version)
 def reset(seed: int) -> None:
     """Restore the seed's snapshot: database file (with sessions) and stored files."""
     snap = build_seed(seed)
@@ -264,4 +268,5 @@ def app(server: RoundupServer) -> RealApp:
 
 
 SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",
-                   install, installed_version)
+                   install, installed_version,
+                   server=RoundupServer, arena_app=app)
