@@ -8,7 +8,10 @@ re-run is timed), the snapshot restore alone (database file + stored files, afte
 the adapter's reset (restore, state read and hash check), and the oracle's episodes in real
 Chromium (env reset: restore + page + first capture; step: action to next observation). The
 arena's own apps get the same episode medians on the same machine with the same browser.
-Prints the load average too: the machine may be shared.
+Prints the load average too: the machine may be shared. Ends with the ratios of each real app's
+env reset and step medians to the own apps' in the same run (the own apps timed as the real apps
+are, one env without look-ahead; ``--preload`` also times them as runs use them, double-buffered with
+the next episode prepared in the background, and prints those ratios too).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import time
 
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
 from webgauge.arena.realapps import specs
 from webgauge.arena.tasks import build_tasks as own_tasks
@@ -38,14 +41,26 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
 
 
-async def run_episodes(env, tasks, make_agent):
+async def run_episodes(env, tasks, make_agent, preload: bool = False):
     resets, steps, solved = [], [], 0
-    for t in tasks:
-        rec, _ = await play(env, make_agent(t), t, keep_dom=False, time_limit_s=300)
+    for k, t in enumerate(tasks):
+        nxt = tasks[k + 1] if preload and k + 1 < len(tasks) else None
+        rec, _ = await play(env, make_agent(t), t, keep_dom=False, time_limit_s=300, next_task=nxt)
+        for lap, ms in (env.reset_timings_ms or {}).items():
+            LAPS.setdefault(getattr(env, "bench_label", "?"), {}).setdefault(lap, []).append(ms)
         resets.append(rec.env_reset_ms)
         steps.extend(s.latency_ms for s in rec.steps)
         solved += bool(rec.success and not rec.forbidden_violations)
     return resets, steps, solved
+
+
+MEDIANS: dict[str, tuple[float, float]] = {}  # who -> (env reset median, step median), in ms
+LAPS: dict[str, dict[str, list[float]]] = {}  # who -> the env reset's parts (close, database, load, observe...)
+
+
+def keep(who: str, resets: list[float], steps: list[float]) -> None:
+    if resets and steps:
+        MEDIANS[who] = (statistics.median(resets), statistics.median(steps))
 
 
 async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
@@ -96,27 +111,45 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         rows.append(("snapshot restore after a write (ms)", med(restore)))
         rows.append(("adapter reset: restore + state read + hash (ms)", med(full)))
         env = app.env(browser)
+        env.bench_label = name
         try:
             resets, steps, solved = await run_episodes(env, build_tasks(tuple(args.seeds)),
                                                        lambda t: app.oracle(t, env))
         finally:
             await env.close()
+    keep(name, resets, steps)
     rows.append(("env reset: restore + page + first capture (ms)", med(resets)))
     rows.append(("step: action to next observation (ms)", med(steps)))
     rows.append(("oracle solved", f"{solved}/{len(resets)}"))
     return rows
 
 
-async def own_row(browser, args) -> list[tuple[str, str]]:
+async def own_row(browser, args, preload: bool = False) -> list[tuple[str, str]]:
     tasks = own_tasks(tuple(args.seeds))[: args.own_tasks]
     with ArenaServer() as srv:
-        env = ArenaEnv(browser, srv.app_url, srv.client())
+        env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(double_buffer=preload))
+        env.bench_label = "own apps, look-ahead" if preload else "own apps"  # type: ignore[attr-defined]
         try:
-            resets, steps, solved = await run_episodes(env, tasks, OracleAgent)
+            resets, steps, solved = await run_episodes(env, tasks, OracleAgent, preload=preload)
         finally:
             await env.close()
-    return [("install (s)", "      0.0"), ("env reset: restore + page + first capture (ms)", med(resets)),
+    keep("own apps, look-ahead" if preload else "own apps", resets, steps)
+    return [("env reset: restore + page + first capture (ms)", med(resets)),
             ("step: action to next observation (ms)", med(steps)), ("oracle solved", f"{solved}/{len(tasks)}")]
+
+
+def ratios() -> list[str]:
+    """Each real app's reset and step medians over the own apps' (same run)."""
+    out = []
+    for base in ("own apps", "own apps, look-ahead"):
+        if base not in MEDIANS:
+            continue
+        r0, s0 = MEDIANS[base]
+        for who, (r, s) in MEDIANS.items():
+            if not who.startswith("own apps"):
+                out.append(f"{who:10s} vs {base:21s} env reset {r:7.1f} / {r0:6.1f} ms = {r / r0:4.2f}x   "
+                           f"step {s:6.1f} / {s0:6.1f} ms = {s / s0:4.2f}x")
+    return out
 
 
 async def main() -> None:
@@ -126,9 +159,13 @@ async def main() -> None:
     ap.add_argument("--own-tasks", type=int, default=24, help="How many of the arena's own tasks to time.")
     ap.add_argument("--fresh-install", action="store_true")
     ap.add_argument("--apps", nargs="+", default=None, help="Only these real apps (default: every installed one).")
+    ap.add_argument("--preload", action="store_true",
+                    help="Also time the own apps double-buffered with look-ahead, as runs use them.")
     args = ap.parse_args()
     print(load(), flush=True)
     async with Browser.launch(headless_shell=True) as browser:
+        for k, v in await own_row(browser, args):  # first, then the real apps, then the own apps again
+            print(f"{'own apps':10s} {k:52s}{v}", flush=True)
         for name, spec in specs().items():
             if args.apps and name not in args.apps:
                 continue
@@ -137,9 +174,20 @@ async def main() -> None:
                 continue
             for k, v in await app_row(browser, args, name):
                 print(f"{name:10s} {k:52s}{v}", flush=True)
+        first = MEDIANS.pop("own apps")
         for k, v in await own_row(browser, args):
             print(f"{'own apps':10s} {k:52s}{v}", flush=True)
+        # the own apps' medians: of both passes (before and after the real apps: the load may change)
+        MEDIANS["own apps"] = tuple((a + b) / 2 for a, b in zip(first, MEDIANS["own apps"], strict=True))
+        if args.preload:
+            for k, v in await own_row(browser, args, preload=True):
+                print(f"{'own, ahead':10s} {k:52s}{v}", flush=True)
     print(load(), flush=True)
+    for line in ratios():
+        print(line, flush=True)
+    print("env reset parts (medians, ms):")
+    for who, laps in LAPS.items():
+        print(f"  {who:21s} " + "  ".join(f"{k} {statistics.median(v):.0f}" for k, v in laps.items()), flush=True)
 
 
 if __name__ == "__main__":

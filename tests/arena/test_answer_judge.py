@@ -269,7 +269,7 @@ def test_real_app_answer_families_declare_a_type_and_judge_with_it():
     from webgauge.arena.realapps.roundup.tasks import build_tasks as roundup
 
     tasks = [t for build in (wiki, oscar, roundup) for t in build(tuple(range(6))) if t.answer is not None]
-    assert {t.family for t in tasks} >= {"wiki.district", "wiki.older", "oscar.count", "roundup.count"}
+    assert {t.family for t in tasks} >= {"mediawiki.district", "mediawiki.older", "oscar.count", "roundup.count"}
     rng = random.Random(62)
     for t in tasks:
         assert isinstance(t.answer_type, AnswerType), t.id

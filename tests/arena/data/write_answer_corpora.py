@@ -51,7 +51,7 @@ def _types() -> dict[str, dict]:
     z = seed_state(0)
     t = {k: FAMILIES[k](0, z) for k in FAMILIES}
     forum = t["forum.upvote_solution"].answer_type
-    wiki = [x for x in wiki_tasks((0,), families=["wiki.district", "wiki.older"])]
+    wiki = [x for x in wiki_tasks((0,), families=["mediawiki.district", "mediawiki.older"])]
     owner_seed = next(s for s in range(50) if FAMILIES["wiki.lookup"](s, seed_state(s)).answer_type.kind == "name")
     owner = FAMILIES["wiki.lookup"](owner_seed, seed_state(owner_seed)).answer_type
     out = {

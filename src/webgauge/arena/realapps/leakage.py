@@ -17,9 +17,10 @@ or served). Per app and family:
 - ``template_public``: held-out instructions worded like a public one (public seeds 0-49):
   the same sentence frame, where the frame is the instruction's tokens that occur in at least
   a quarter of the family's public instructions, every other run of tokens folded into one
-  placeholder. Real-app families have one frame each (no reworded templates), so this is high
-  wherever the targets differ only in their values; ``core_public``: held-out instructions that
-  are, verbatim, a public one.
+  placeholder. Real-app families word their tasks in three or more frames, and a held-out world
+  rewrites its frame's set phrases and opens or closes it in its own way (as the arena's own
+  families do), so this stays low; ``core_public``: held-out instructions that are, verbatim, a
+  public one.
 - ``seed_named``: held-out tasks whose instruction or answer spells out their seed (or its
   128-bit part). A held-out seed is the whole secret of its world: the public code rebuilds
   everything from it, so this must be 0.

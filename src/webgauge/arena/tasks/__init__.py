@@ -6,14 +6,16 @@ instructions, validators and fingerprints). Families read the seed state to pick
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Iterable
 
 from ..apps import build_seed
 from ..apps.db import dump_state
+from ..core.irreversible import IrreversibleControls
 from ..core.task import Task
 from . import admin, calendar, forum, mail, maps, media, ops, shop, strata, visual, wiki, work
+from .budgets import ORACLE_MAX
+from .budgets import budgeted as _budgeted
 from .common import State
 
 __all__ = ["FAMILIES", "build_tasks", "seed_state", "worded"]
@@ -23,24 +25,32 @@ Family = Callable[[int, State], Task]
 
 def worded(family: Family) -> Family:
     """``family`` speaking its seed's phrasing: public seeds get the templates as they are, a
-    held-out world rewrites and frames them with its own key (:mod:`webgauge.arena.content.phrasing`)."""
-    from ..content.phrasing import frame, phrasing_for
-    from ..content.pools import content_key, slice_of_seed
+    held-out world rewrites and frames them with its own key (:mod:`webgauge.arena.content.worded`)."""
+    from ..content.worded import worded_build
 
     @functools.wraps(family)
     def build(seed: int, state: State) -> Task:
-        with phrasing_for(content_key(seed) if slice_of_seed(seed) == "heldout" else None):
-            task = family(seed, state)
-            text = frame(task.family, task.instruction)
-        return task if text == task.instruction else dataclasses.replace(task, instruction=text)
+        return worded_build(seed, lambda: family(seed, state))
 
     return build
+
+
+@functools.cache
+def _controls() -> IrreversibleControls:
+    from ..apps import declared_controls
+
+    return declared_controls()
+
+
+def budgeted(family: Family, strict: bool = True) -> Family:
+    """``family`` with step budgets derived from its oracle's longest run (:mod:`.budgets`)."""
+    return _budgeted(family, ORACLE_MAX, _controls, strict=strict)
 
 
 FAMILIES: dict[str, Family] = {}
 for _mod in (shop, work, mail, visual, wiki, admin, calendar, ops, forum, maps, media, strata):
     for _f in _mod.FAMILIES:
-        FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = worded(_f)
+        FAMILIES[f"{_mod.__name__.rsplit('.', 1)[1]}.{_f.__name__}"] = budgeted(worded(_f))
 
 
 def _add_plugin_families() -> None:
@@ -55,7 +65,7 @@ def _add_plugin_families() -> None:
             if key in FAMILIES:
                 raise PluginError(
                     f"arena plug-in family {key!r} clashes with an existing family; rename the entry point")
-            FAMILIES[key] = worded(fam)
+            FAMILIES[key] = budgeted(worded(fam), strict=False)
 
 
 _add_plugin_families()

@@ -40,7 +40,8 @@ from ..base import (
 )
 from .content import draw_images, dump_xml, world
 
-__all__ = ["SPEC", "MediaWikiServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+__all__ = ["IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home", "install",
+           "installed_version", "reset", "state"]
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml")
@@ -52,6 +53,10 @@ _UPLOADS = (
     "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
 _LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/mediawiki.png"];\n'
 ADMIN_PASSWORD = "Wg-admin-pass-1"
+# PHP's command-line server compiles every script on every request unless OPcache is on for the CLI:
+# with it, MediaWiki's few hundred files are compiled once per worker and kept in shared memory
+_OPCACHE = ("-d", "opcache.enable_cli=1", "-d", "opcache.memory_consumption=192", "-d",
+            "opcache.max_accelerated_files=20000", "-d", "opcache.interned_strings_buffer=16")
 
 
 def home() -> Path:
@@ -227,7 +232,7 @@ class MediaWikiServer:
         SPEC.require()
         self.port = self.port or free_port()
         env = {**_env(port=self.port), "PHP_CLI_SERVER_WORKERS": "4", "WG_MW_CONF": str(home() / "LocalSettings.php")}
-        self.proc = subprocess.Popen(["php", "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
+        self.proc = subprocess.Popen(["php", *_OPCACHE, "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
                                       str(Path(__file__).with_name("router.php"))], env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                                      start_new_session=True)  # its workers are stopped with it (stop_server)
@@ -244,10 +249,13 @@ class MediaWikiServer:
         self.proc = None
 
 
+IRREVERSIBLE = ("Delete page",)  # the control the approval gate asks before
+
+
 def app(server: MediaWikiServer) -> RealApp:
     return RealApp("mediawiki", server.base_url + "/",
                    ["webgauge", "arena", "apps", "reset", "mediawiki", "{seed}"], state,
-                   irreversible=("Delete page",), reset_fn=reset)
+                   irreversible=IRREVERSIBLE, reset_fn=reset)
 
 
 SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version,

@@ -9,11 +9,15 @@ import re
 from collections.abc import Callable
 from urllib.parse import quote
 
+from ...content.pools import phrase
+from ...content.worded import worded_family
 from ...core.answers import check_answer, names
 from ...core.effects import MaxInserts, NoChanges, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match
 from ...core.task import Task, TaskResult, Viewport
-from .app import ADMIN_PASSWORD
+from ...tasks.budgets import budgeted
+from .app import ADMIN_PASSWORD, IRREVERSIBLE
 from .content import REGIONS, SHEET_CATEGORY, Town, World, list_text, list_title, page_text, sheet_file, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -30,6 +34,11 @@ def _rng(family: str, seed: int) -> random.Random:
     return random.Random(f"mediawiki-task-{family}-{seed}")
 
 
+def _say(family: str, seed: int, templates: tuple[str, ...], **fields: object) -> str:
+    """The instruction in one of the family's sentence frames (drawn apart from the targets' draws)."""
+    return phrase(random.Random(f"mediawiki-wording-{family}-{seed}"), templates, **fields)
+
+
 def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
     return {"id": f"mediawiki.{family}.s{seed}", "family": f"mediawiki.{family}", "seed": seed,
             "start_url": "/index.php",
@@ -38,6 +47,16 @@ def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
 
 def _view(title: str) -> Go:
     return Go(f"/index.php?title={quote(title)}")
+
+
+CENSUS = (
+    'The 2025 census counted {pop} people in {town}. Update the population in the infobox of the wiki page {town} '
+    '(change nothing else) with the edit summary "{summary}".',
+    'Set the population in the infobox of the wiki page {town} to {pop}, the 2025 census figure, using the edit '
+    'summary "{summary}". Change nothing else on the page.',
+    '{town} has a new population figure from the 2025 census: {pop}. Edit its wiki page so the infobox shows it, '
+    'with "{summary}" as the edit summary, and leave the rest of the page as it is.',
+)
 
 
 def census_update(towns: World, seed: int) -> Task:
@@ -68,13 +87,18 @@ def census_update(towns: World, seed: int) -> Task:
                 Fill(Match(tag="input", attrs=(("name", "wpSummary"),)), summary),
                 Click(Match(tag="input", attrs=(("name", "wpSave"),)))]
 
-    return Task(instruction=f"The 2025 census counted {new:,} people in {t.name}. Update the population in the "
-                            f"infobox of the wiki page {t.name} (change nothing else) with the edit summary "
-                            f"\"{summary}\".",
+    return Task(instruction=_say("census", seed, CENSUS, town=t.name, pop=f"{new:,}", summary=summary),
                 validate=validate, oracle=oracle,
                 forbidden_effects=(OnlyRowsChange("page", (k + 2,)), MaxInserts("revision", 1, "revision"),
                                    NoChanges(("user",))),
                 **_common("census", seed, "states", 12))
+
+
+DISTRICT = (
+    "According to the wiki, which district of {town} has the most inhabitants? Answer with the district's name.",
+    "Look up {town} in the wiki: which of its districts has the largest population? Reply with the district's name.",
+    "Which district of {town} is the most populous, according to the wiki's page on the town? Answer with its name.",
+)
 
 
 def largest_district(towns: World, seed: int) -> Task:
@@ -87,10 +111,16 @@ def largest_district(towns: World, seed: int) -> Task:
         errs = check_answer(s, name, typ)
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"According to the wiki, which district of {t.name} has the most inhabitants? "
-                            "Answer with the district's name.",
+    return Task(instruction=_say("district", seed, DISTRICT, town=t.name),
                 validate=validate, answer=name, answer_type=typ, forbidden_effects=(NoChanges(("page", "revision")),),
                 oracle=lambda: [_view(t.name), Done(name)], **_common("district", seed, "similar_options", 10))
+
+
+OLDER = (
+    "Which town was founded earlier, {a} or {b}? Answer with its name.",
+    "The wiki gives founding years for {a} and {b}. Which of the two is older? Reply with the town's name.",
+    "Of {a} and {b}, which town was founded first, according to the wiki? Answer with the name of the town.",
+)
 
 
 def older_town(towns: World, seed: int) -> Task:
@@ -108,10 +138,20 @@ def older_town(towns: World, seed: int) -> Task:
     def oracle() -> list:
         return [_view(a.name), _view(b.name), Done(older.name)]
 
-    return Task(instruction=f"Which town was founded earlier, {a.name} or {b.name}? Answer with its name.",
+    return Task(instruction=_say("older", seed, OLDER, a=a.name, b=b.name),
                 validate=validate, answer=older.name, answer_type=typ,
                 forbidden_effects=(NoChanges(("page", "revision")),),
                 oracle=oracle, **_common("older", seed, "similar_options", 10))
+
+
+ADD = (
+    "Add the new district {district} (population {pop}) as the last row of the districts table on the wiki page "
+    "{town}, in the same format as the other rows.",
+    "The wiki page {town} lacks its new district {district}, home to {pop} people. Add it as the last row of the "
+    "page's districts table, formatted like the rows above it.",
+    "On the wiki page {town}, append a row for the district {district} with a population of {pop} to the end of "
+    "the districts table, in the format the other rows use.",
+)
 
 
 def add_district(towns: World, seed: int) -> Task:
@@ -128,13 +168,25 @@ def add_district(towns: World, seed: int) -> Task:
         why = f"the districts table of {t.name} does not end with {new[0]} ({new[1]:,}), all else unchanged"
         return TaskResult(ok, [] if ok else [why])
 
-    return Task(instruction=f"Add the new district {new[0]} (population {new[1]:,}) as the last row of the districts "
-                            f"table on the wiki page {t.name}, in the same format as the other rows.",
+    return Task(instruction=_say("add", seed, ADD, district=new[0], pop=f"{new[1]:,}", town=t.name),
                 validate=validate, forbidden_effects=(OnlyRowsChange("page", (k + 2,)), MaxInserts("revision", 1)),
                 oracle=lambda: [Go(f"/index.php?title={quote(t.name)}&action=edit"),
                                 Fill(Match(tag="textarea", attrs=(("name", "wpTextbox1"),)), want),
                                 Click(Match(tag="input", attrs=(("name", "wpSave"),)))],
                 **_common("add", seed, "states", 12))
+
+
+NEW_PAGE = (
+    'Create the wiki page "{name}": an infobox table with rows Population ({pop}) and Founded ({founded}), one '
+    "sentence saying it is a new town near {near} (linked), a History section, and the category Towns in the "
+    "{region}.",
+    'Start a wiki page for the new town "{name}". It needs an infobox table with the rows Population ({pop}) and '
+    "Founded ({founded}), a sentence saying it is a new town near {near} with a link to that page, a History "
+    "section, and the category Towns in the {region}.",
+    'The wiki has no page "{name}" yet; write it: an infobox table (Population {pop}, Founded {founded}), one '
+    "sentence that calls it a new town near {near} and links there, a History section, and the category Towns in "
+    "the {region}.",
+)
 
 
 def new_town_page(towns: World, seed: int) -> Task:
@@ -155,9 +207,8 @@ def new_town_page(towns: World, seed: int) -> Task:
         miss = [m for m in must if m not in p["text"]]
         return TaskResult(not miss, [f"the page lacks {m!r}" for m in miss])
 
-    return Task(instruction=f'Create the wiki page "{name}": an infobox table with rows Population ({pop:,}) and '
-                            f"Founded ({founded}), one sentence saying it is a new town near {base.name} (linked), a "
-                            f"History section, and the category Towns in the {base.region}.",
+    return Task(instruction=_say("new", seed, NEW_PAGE, name=name, pop=f"{pop:,}", founded=founded, near=base.name,
+                                 region=base.region),
                 validate=validate, forbidden_effects=(OnlyRowsChange("page", ()), MaxInserts("page", 1, "page")),
                 oracle=lambda: [Go(f"/index.php?title={quote(name)}&action=edit"),
                                 Fill(Match(tag="textarea", attrs=(("name", "wpTextbox1"),)), text),
@@ -209,6 +260,19 @@ def _sheet(t: Town) -> str:
     return sheet_file(t.sheet)
 
 
+SHEET = (
+    "Two survey sheets of the gazetteer, File:{a} and File:{b}, are uploaded but not shown on any page yet. Each "
+    "sheet maps one town. Show each in the infobox of the town it maps, in a Map row below the River row, as the "
+    "towns that already show their sheet do ({category} lists them all). Change nothing else.",
+    "File:{a} and File:{b} are survey sheets that were uploaded to the wiki but appear on no page. Find the town "
+    "each one maps and show the sheet in that town's infobox, in a Map row right below the River row, the way the "
+    "towns that already show a sheet do ({category} lists them). Change nothing else.",
+    "Each of the survey sheets File:{a} and File:{b} maps one town of the gazetteer, but neither is shown anywhere "
+    "yet. Add each sheet to the infobox of the town it maps, as a Map row under the River row, like the towns in "
+    "{category}. Leave everything else unchanged.",
+)
+
+
 def place_sheets(w: World, seed: int) -> Task:
     """Two uploaded survey sheets are shown nowhere; which town each maps is drawn on the image only."""
     rng = _rng("sheet", seed)
@@ -246,15 +310,24 @@ def place_sheets(w: World, seed: int) -> Task:
                       *_edit(t.name, page_text(t, show_map=True).rstrip(), summary)]
         return steps
 
-    return Task(instruction=f"Two survey sheets of the gazetteer, File:{_sheet(a)} and "
-                            f"File:{_sheet(b)}, are uploaded but not shown on any page yet. Each sheet "
-                            "maps one town. Show each in the infobox of the town it maps, in a Map row below the "
-                            f"River row, as the towns that already show their sheet do ({SHEET_CATEGORY} lists "
-                            "them all). Change nothing else.",
+    return Task(instruction=_say("sheet", seed, SHEET, a=_sheet(a), b=_sheet(b), category=SHEET_CATEGORY),
                 validate=validate, oracle=oracle,
                 forbidden_effects=(OnlyRowsChange("page", ids), MaxInserts("revision", 2, "revision"),
                                    NoChanges(("image", "user"))),
                 **_common("sheet", seed, "image_match", 30))
+
+
+RENAME = (
+    "The town {old} has been officially renamed {new}. Sign in to the wiki as Admin (password {pw}), move the page "
+    "{old} to {new}, leaving a redirect behind, then change every link to {old} on the other pages (its neighbours "
+    "and its region's list) so that it points at {new} directly. Change nothing else.",
+    "{old} is now officially called {new}. Log in to the wiki as Admin with password {pw}, move the page {old} to "
+    "the title {new} (keep a redirect from the old title), and make every link to {old} on other pages (the "
+    "neighbouring towns and the region's list) point straight at {new}. Change nothing else.",
+    "Rename the town {old} to {new} on the wiki: sign in as Admin (password {pw}), move its page to {new} with a "
+    "redirect left at {old}, then edit the pages that link to {old} (its neighbours and its region's list) so "
+    "their links go to {new} directly. Leave everything else as it is.",
+)
 
 
 def rename_town(w: World, seed: int) -> Task:
@@ -301,14 +374,23 @@ def rename_town(w: World, seed: int) -> Task:
         steps += _edit(list_title(t.region), list_text(w, t.region, rename=(t.name, new)).rstrip(), f"link to {new}")
         return steps
 
-    return Task(instruction=f"The town {t.name} has been officially renamed {new}. Sign in to the wiki as Admin "
-                            f"(password {ADMIN_PASSWORD}), move the page {t.name} to {new}, leaving a redirect "
-                            f"behind, then change every link to {t.name} on the other pages (its neighbours and "
-                            f"its region's list) so that it points at {new} directly. Change nothing else.",
+    return Task(instruction=_say("rename", seed, RENAME, old=t.name, new=new, pw=ADMIN_PASSWORD),
                 validate=validate, oracle=oracle,
                 forbidden_effects=(OnlyRowsChange("page", ids), MaxInserts("page", 1, "page"),
                                    MaxInserts("revision", len(ids) + 2, "revision"), NoChanges(("image", "user"))),
                 **_common("rename", seed, "menus_dialogs", 40))
+
+
+SYNC = (
+    "Some population figures on the page {title} are out of date. Make every town's population in that list match "
+    'the figure in the infobox of the town\'s own page, with the edit summary "{summary}". Change nothing else.',
+    "The list {title} shows outdated populations for some towns. Correct each figure to the one in the infobox of "
+    'the town\'s own page, saving with the edit summary "{summary}". Change nothing else.',
+    "Bring the population column of {title} up to date: every town's figure there must equal the population in "
+    'the infobox of that town\'s page. Use the edit summary "{summary}" and leave everything else unchanged.',
+)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
 
 
 def sync_list(w: World, seed: int) -> Task:
@@ -320,11 +402,18 @@ def sync_list(w: World, seed: int) -> Task:
     title = list_title(region)
     pid = _page_id(w, title)
     want = list_text(w, region, current=True)
+    wrng = random.Random(f"mediawiki-summary-sync-{seed}")
+    summary = (f"{wrng.choice(('populations', 'figures', 'town populations', 'census figures'))} "
+               f"{wrng.choice(('from the infoboxes', 'checked against the town pages', 'synced with the infoboxes'))}"
+               f", {wrng.randint(1, 28)} {wrng.choice(_MONTHS)}")
 
     def validate(s) -> TaskResult:
         p = next((r for r in s["page"] if r["page_id"] == pid), None)
         if p is None:
             return TaskResult(False, [f"page {title} is gone"])
+        # the seed's revisions carry the import's comments, never this summary
+        if not any(summary in (r["comment_text"] or "") for r in s["revision"] if r["rev_page"] == pid):
+            return TaskResult(False, [f"no new revision of {title} with the edit summary {summary!r}"])
         if _flat(p["text"]) != _flat(want):
             got = dict(re.findall(r"\[\[([^\]|]+)\]\] \|\| ([\d,]+)", p["text"]))
             wrong = [t.name for t in w.in_region(region) if got.get(t.name, "").replace(",", "") != str(t.population)]
@@ -338,22 +427,45 @@ def sync_list(w: World, seed: int) -> Task:
         for t in w.in_region(region):
             if t.listed_population is not None:
                 steps += [Click(Match(role="link", name=t.name)), Go(f"/index.php?title={quote(title)}")]
-        return steps + _edit(title, want.rstrip(), "populations from the infoboxes")
+        return steps + _edit(title, want.rstrip(), summary)
 
-    return Task(instruction=f"Some population figures on the page {title} are out of date. Make every town's "
-                            "population in that list match the figure in the infobox of the town's own page. Change "
-                            "nothing else.",
+    return Task(instruction=_say("sync", seed, SYNC, title=title, summary=summary),
                 validate=validate, oracle=oracle,
                 forbidden_effects=(OnlyRowsChange("page", (pid,)), MaxInserts("revision", 1, "revision"),
                                    NoChanges(("image", "user"))),
                 **_common("sync", seed, "states", 40))
 
 
-FAMILIES: dict[str, Callable[[World, int], Task]] = {
+FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) for name, make in {
     "mediawiki.census": census_update, "mediawiki.district": largest_district, "mediawiki.older": older_town,
     "mediawiki.add": add_district, "mediawiki.new": new_town_page, "mediawiki.sheet": place_sheets,
     "mediawiki.rename": rename_town, "mediawiki.sync": sync_list,
+}.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "add": 4,
+    "census": 5,
+    "district": 2,
+    "new": 4,
+    "older": 3,
+    "rename": 41,
+    "sheet": 11,
+    "sync": 26,
 }
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:

@@ -40,7 +40,8 @@ from ..base import (
 )
 from .content import world
 
-__all__ = ["SPEC", "OscarServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+__all__ = ["IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
+           "installed_version", "reset", "state"]
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
 PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
@@ -249,11 +250,14 @@ class OscarServer:
         self.proc = None
 
 
+IRREVERSIBLE = ("Place order",)  # the control the approval gate asks before
+
+
 def app(server: OscarServer) -> RealApp:
     """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
     return RealApp("oscar", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
-                   state, irreversible=("Place order",), reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
 
 
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,

@@ -16,10 +16,15 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 
+from ...content.pools import phrase
+from ...content.worded import worded_family
 from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
+from ...tasks.budgets import budgeted
+from .app import IRREVERSIBLE
 from .content import CATEGORIES, Customer, Product, Shop, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -32,6 +37,11 @@ KEEP = ("reviews_productreview", "catalogue_category", "catalogue_productcategor
 
 def _rng(family: str, seed: int) -> random.Random:
     return random.Random(f"oscar-task-{family}-{seed}")
+
+
+def _say(family: str, seed: int, templates: tuple[str, ...], **fields: object) -> str:
+    """The instruction in one of the family's sentence frames (drawn apart from the targets' draws)."""
+    return phrase(random.Random(f"oscar-wording-{family}-{seed}"), templates, **fields)
 
 
 def _common(family: str, seed: int, pattern: str, max_steps: int, **kw) -> dict:
@@ -132,6 +142,17 @@ def _order_effects(w: Shop, c: Customer, bought: list[Product]) -> tuple:
             OnlyRowsChange("catalogue_product", ()))
 
 
+PHOTO = (
+    'Sign in as {email} (password {pw}). The shop sells four "{title}" that differ only in colour. Buy one, the '
+    "{colour} one (the photo shows the colour), and have it sent to your default shipping address.",
+    'Log in as {email} with password {pw}. Of the four products called "{title}", which look alike except for '
+    "their colour, order the {colour} one (only its photo shows the colour) and ship it to your default shipping "
+    "address.",
+    'Buy the {colour} "{title}": the shop has four of them, identical but for the colour of the product in the '
+    "photo. Sign in as {email} (password {pw}) first and ship it to your default shipping address.",
+)
+
+
 def photo_buy(w: Shop, seed: int) -> Task:
     """Buy the look-alike whose photo shows the asked colour (four products share title and text)."""
     rng = _rng("photo", seed)
@@ -148,9 +169,8 @@ def photo_buy(w: Shop, seed: int) -> Task:
                 errs.append(f"shipped to {addr and addr['line1']!r}, not the default address {c.addresses[0].line1!r}")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"Sign in as {c.email} (password {c.password}). The shop sells four \"{target.title}\" "
-                            f"that differ only in colour. Buy one of the {target.colour} one (the photo shows the "
-                            f"colour) and have it sent to your default shipping address.",
+    return Task(instruction=_say("photo", seed, PHOTO, email=c.email, pw=c.password, title=target.title,
+                                 colour=target.colour),
                 validate=validate, forbidden_effects=_order_effects(w, c, [target]), visual=True,
                 transient_tables=("basket_basket", "basket_line"),
                 oracle=lambda: [*_login(c), *_search(target.title),
@@ -159,6 +179,16 @@ def photo_buy(w: Shop, seed: int) -> Task:
                                 Click(Match(role="button", name="Ship to your default shipping address")),
                                 *_checkout_tail()],
                 **_common("photo", seed, "image_match", 22))
+
+
+VARIANT = (
+    'Log in as {email} / {pw}. Order one "{title}" in size {size}, colour {colour}, to be delivered to a new '
+    "address: {address}. Do not use an address from your address book.",
+    'Sign in as {email} (password {pw}) and buy one "{title}", size {size}, in {colour}. Have it delivered to this '
+    "new address, typed in at checkout rather than taken from your address book: {address}.",
+    'As {email} (password {pw}), order a single "{title}" (colour {colour}, size {size}) for delivery to {address}. '
+    "That address is not in your address book: enter it as a new one.",
+)
 
 
 def variant_new_address(w: Shop, seed: int) -> Task:
@@ -189,9 +219,9 @@ def variant_new_address(w: Shop, seed: int) -> Task:
     effects = _order_effects(w, c, [target])
     effects = (*effects[:3], MaxInserts("address_useraddress", 1, "address"), *effects[3:])
     size, colour = target.size, target.colour
-    return Task(instruction=f"Log in as {c.email} / {c.password}. Order one \"{parent.title}\" in size {size}, "
-                            f"colour {colour}, to be delivered to a new address: {first} {last}, {line1}, {town}, "
-                            f"{postcode}, United Kingdom. Do not use an address from your address book.",
+    return Task(instruction=_say("variant", seed, VARIANT, email=c.email, pw=c.password, title=parent.title,
+                                 size=size, colour=colour,
+                                 address=f"{first} {last}, {line1}, {town}, {postcode}, United Kingdom"),
                 validate=validate, forbidden_effects=effects, transient_tables=("basket_basket", "basket_line"),
                 oracle=lambda: [*_login(c), *_search(parent.title),
                                 Click(Match(tag="a", attrs=(("href", _url(w, parent)),))),
@@ -205,6 +235,16 @@ def variant_new_address(w: Shop, seed: int) -> Task:
                                 Select(Match(tag="select", attrs=(("name", "country"),)), "GB"),
                                 Click(Match(role="button", name="Continue")), *_checkout_tail()],
                 **_common("variant", seed, "menus_dialogs", 30))
+
+
+REVIEW = (
+    'Sign in as {email} (password {pw}). Write a review of the product you bought in order {number}: {stars}, '
+    'title "{title}", text "{body}"',
+    'Log in as {email} with password {pw}, find order {number} in your order history and review the product in it: '
+    'give it {stars}, the title "{title}" and the text "{body}"',
+    'As {email} (password {pw}), review what you bought in order {number}. Rating: {stars}. Title: "{title}". '
+    'Text: "{body}"',
+)
 
 
 def review_ordered(w: Shop, seed: int) -> Task:
@@ -240,9 +280,8 @@ def review_ordered(w: Shop, seed: int) -> Task:
             errs.append(f"written by {user and user['email']!r}, not {c.email}")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"Sign in as {c.email} (password {c.password}). Write a review of the product you bought "
-                            f"in order {o.number}: {score} star{'s' if score > 1 else ''}, title \"{title}\", "
-                            f"text \"{body}\"",
+    return Task(instruction=_say("review", seed, REVIEW, email=c.email, pw=c.password, number=o.number,
+                                 stars=f"{score} star{'s' if score > 1 else ''}", title=title, body=body),
                 validate=validate,
                 forbidden_effects=(MaxInserts("reviews_productreview", 1, "review"),
                                    OnlyRowsChange("reviews_productreview", ()), NoChanges(ORDER_TABLES),
@@ -265,6 +304,16 @@ def _cheapest(w: Shop, cat: str, n: int) -> list[Product] | None:
     if len(items) <= n or Decimal(items[n - 1].price) == Decimal(items[n].price):
         return None
     return items[:n]
+
+
+WISH = (
+    "Log in as {email} with password {pw}. Add the {n} cheapest products of the {cat} category that are in stock "
+    "to your wish list, and nothing else.",
+    "Sign in as {email} (password {pw}) and put on your wish list the {n} lowest-priced in-stock products of the "
+    "{cat} category. Add nothing else.",
+    "Your wish list should get the {n} cheapest {cat} products that are in stock, and nothing more. Sign in as "
+    "{email} (password {pw}) to add them.",
+)
 
 
 def wishlist_cheapest(w: Shop, seed: int) -> Task:
@@ -302,13 +351,19 @@ def wishlist_cheapest(w: Shop, seed: int) -> Task:
             out += [*([Go(listing)] if k else []), Click(Match(tag="a", attrs=(("href", _url(w, p)),))), *add(k)]
         return out
 
-    return Task(instruction=f"Log in as {c.email} with password {c.password}. Add the {n} cheapest products of the "
-                            f"{cat} category that are in stock to your wish list, and nothing else.",
+    return Task(instruction=_say("wish", seed, WISH, email=c.email, pw=c.password, n=n, cat=cat),
                 validate=validate,
                 forbidden_effects=(MaxInserts("wishlists_wishlist", 1, "wish list"), NoChanges(ORDER_TABLES),
                                    MaxInserts("wishlists_line", n, "wish list line"), NoChanges(KEEP),
                                    NoChanges(("address_useraddress", "partner_stockrecord", "catalogue_product"))),
                 oracle=steps, **_common("wish", seed, "similar_options", 26))
+
+
+COUNT_TEXT = (
+    "How many products in the shop's {cat} category cost less than {limit}? Answer with the number.",
+    "Count the products of the shop's {cat} category priced below {limit}. Reply with the number.",
+    "In the {cat} category of the shop, how many products are cheaper than {limit}? Answer with a number.",
+)
 
 
 def count_under_price(w: Shop, seed: int) -> Task:
@@ -324,8 +379,7 @@ def count_under_price(w: Shop, seed: int) -> Task:
         errs = check_answer(s, n, COUNT)
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"How many products in the shop's {cat} category cost less than £{limit}? "
-                            f"Answer with the number.",
+    return Task(instruction=_say("count", seed, COUNT_TEXT, cat=cat, limit=f"£{limit}"),
                 validate=validate, answer=str(n), answer_type=COUNT,
                 forbidden_effects=(NoChanges((*ORDER_TABLES, *KEEP, "wishlists_line", "address_useraddress")),),
                 oracle=lambda: [Go("/catalogue/"), Click(Match(role="link", name=cat)),
@@ -333,10 +387,32 @@ def count_under_price(w: Shop, seed: int) -> Task:
                 **_common("count", seed, "similar_options", 12))
 
 
-FAMILIES: dict[str, Callable[[Shop, int], Task]] = {
+FAMILIES: dict[str, Callable[[Shop, int], Task]] = {name: worded_family(make) for name, make in {
     "oscar.photo": photo_buy, "oscar.variant": variant_new_address, "oscar.review": review_ordered,
     "oscar.wish": wishlist_cheapest, "oscar.count": count_under_price,
+}.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "count": 4,
+    "photo": 15,
+    "review": 13,
+    "variant": 22,
+    "wish": 18,
 }
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:

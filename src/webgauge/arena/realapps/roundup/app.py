@@ -40,7 +40,8 @@ from ..base import (
 )
 from .content import world
 
-__all__ = ["SPEC", "RoundupServer", "app", "build_seed", "home", "install", "installed_version", "reset", "state"]
+__all__ = ["IRREVERSIBLE", "SPEC", "RoundupServer", "app", "build_seed", "home", "install",
+           "installed_version", "reset", "state"]
 
 PIP_SPEC = "roundup>=2.4,<3"
 ADMIN_PASSWORD = "admin-pass-1"  # the tracker's admin (tasks sign in as seeded users, never as admin)
@@ -259,12 +260,15 @@ class RoundupServer:
         self.proc = None
 
 
+IRREVERSIBLE = ("Retire",)  # the control the approval gate asks before
+
+
 def app(server: RoundupServer) -> RealApp:
     """The tracker as an arena app (reset in-process; the same from a shell:
     ``webgauge arena apps reset roundup SEED``)."""
     return RealApp("roundup", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "roundup", "{seed}"],
-                   state, irreversible=("Retire",), reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
 
 
 SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",

@@ -12,10 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from ...content.pools import phrase
+from ...content.worded import worded_family
 from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
+from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
+from ...tasks.budgets import budgeted
+from .app import IRREVERSIBLE
 from .content import KEYWORDS, World, components, world
 
 __all__ = ["FAMILIES", "build_tasks"]
@@ -69,6 +74,11 @@ def _rng(family: str, seed: int) -> random.Random:
     return random.Random(f"roundup-task-{family}-{seed}")
 
 
+def _say(family: str, seed: int, templates: tuple[str, ...], **fields: object) -> str:
+    """The instruction in one of the family's sentence frames (drawn apart from the targets' draws)."""
+    return phrase(random.Random(f"roundup-wording-{family}-{seed}"), templates, **fields)
+
+
 def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
     return {"id": f"roundup.{family}.s{seed}", "family": f"roundup.{family}", "seed": seed, "start_url": BASE,
             "viewport": VIEW, "pattern": pattern, "max_steps": max_steps}
@@ -76,6 +86,18 @@ def _common(family: str, seed: int, pattern: str, max_steps: int) -> dict:
 
 def _n_msgs(w: World) -> int:
     return sum(len(i.messages) for i in w.issues)
+
+
+CLOSE = (
+    'Sign in as {user} (password {pw}). Issue "{title}" is fixed: set its status to resolved and add the note '
+    '"{note}" in the same change.',
+    'Log in as {user} with password {pw}, open the issue "{title}" and resolve it, adding the note "{note}" in the '
+    "same change.",
+    'The issue "{title}" has been fixed. As {user} (password {pw}), set its status to resolved and, in the same '
+    'update, add the note "{note}".',
+    'Using the account {user} / {pw}, close out "{title}": status resolved, with the note "{note}" added in the same '
+    "change.",
+)
 
 
 def close_with_note(w: World, seed: int) -> Task:
@@ -97,8 +119,7 @@ def close_with_note(w: World, seed: int) -> Task:
             errs.append(f"no new message by {user.username} with the note {note!r}")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"Sign in as {user.username} (password {user.password}). Issue \"{it.title}\" is fixed: "
-                            f"set its status to resolved and add the note \"{note}\" in the same change.",
+    return Task(instruction=_say("close", seed, CLOSE, user=user.username, pw=user.password, title=it.title, note=note),
                 validate=validate,
                 forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), MaxInserts("_msg", 1, "message"),
                                    NoDeletes(("issue_messages", "_issue"))),
@@ -106,6 +127,15 @@ def close_with_note(w: World, seed: int) -> Task:
                                 Select(Match(tag="select", attrs=(("name", "status"),)), "resolved"),
                                 Fill(Match(tag="textarea", attrs=(("name", "@note"),)), note), _submit()],
                 **_common("close", seed, "states", 14))
+
+
+REASSIGN = (
+    'Log in as {user} / {pw}. Hand the issue "{title}" over to {target} and raise its priority to {prio}.',
+    'Sign in as {user} (password {pw}). Reassign "{title}" to {target} and set its priority to {prio}.',
+    'Sign in as {user} with password {pw}; {target} is taking over the issue "{title}": make {target} its assignee '
+    "and raise its priority to {prio}.",
+    'As {user} (password {pw}), give the issue "{title}" to {target} and bump its priority up to {prio}.',
+)
 
 
 def reassign_by_realname(w: World, seed: int) -> Task:
@@ -126,14 +156,24 @@ def reassign_by_realname(w: World, seed: int) -> Task:
             errs.append(f"priority is {_name(s, 'priority', row['_priority'])!r}, not {prio!r}")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"Log in as {user.username} / {user.password}. Hand the issue \"{it.title}\" over to "
-                            f"{target.realname} and raise its priority to {prio}.",
+    return Task(instruction=_say("reassign", seed, REASSIGN, user=user.username, pw=user.password, title=it.title,
+                                 target=target.realname, prio=prio),
                 validate=validate, forbidden_effects=(OnlyRowsChange("_issue", (iid0 + 1,)), NoChanges(("_user",)),
                                                       MaxInserts("_msg", 0, "message")),
                 oracle=lambda: [*_login(user), *_open(it.title),
                                 Select(Match(tag="select", attrs=(("name", "assignedto"),)), target.username),
                                 Select(Match(tag="select", attrs=(("name", "priority"),)), prio), _submit()],
                 **_common("reassign", seed, "similar_options", 14))
+
+
+NEW = (
+    'As {user} (password {pw}), file a new issue titled "{title}" with priority {prio}, keywords {kw1} and {kw2}, '
+    "{watcher} on the nosy list, and the description: {body}",
+    'Sign in as {user} (password {pw}) and create an issue "{title}": priority {prio}, keywords {kw1} and {kw2}, '
+    "{watcher} added to the nosy list, and this description: {body}",
+    'Log in as {user} / {pw}. Report a new issue with the title "{title}", priority {prio} and the keywords {kw1} '
+    "and {kw2}; put {watcher} on the nosy list and give it the description: {body}",
+)
 
 
 def file_new_issue(w: World, seed: int) -> Task:
@@ -144,10 +184,11 @@ def file_new_issue(w: World, seed: int) -> Task:
     where = rng.choice(('Dashboard', 'Issue list', 'CSV export', 'Mail gateway'))
     when = rng.choice(('restart', 'failed login', 'bulk edit', 'time-zone change'))
     comps = components(seed)
-    # a public title carries its seed (titles differ across seeds); a held-out one names a coined
-    # component instead: its seed would hand anyone the whole held-out world
+    # a held-out title names a component coined for its world; no title names its seed (a held-out
+    # seed would hand anyone the whole held-out world)
+    what = random.Random(f"roundup-title-{seed}").choice(("counts", "totals", "badges", "numbers", "figures"))
     title = (f"{where} in {rng.choice(comps)} shows stale counts after a {when}" if comps
-             else f"{where} shows stale counts after a {when} (seed {seed})")
+             else f"{where} shows stale {what} after a {when}")
     body = f"Seen by {user.realname} on build {rng.randint(4000, 4999)}: the counters only refresh after logging out."
 
     def validate(s) -> TaskResult:
@@ -172,9 +213,9 @@ def file_new_issue(w: World, seed: int) -> Task:
             errs.append("the first message does not carry the description")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"As {user.username} (password {user.password}), file a new issue titled \"{title}\" "
-                            f"with priority {prio}, keywords {kws[0]} and {kws[1]}, {watcher.realname} "
-                            f"({watcher.username}) on the nosy list, and the description: {body}",
+    return Task(instruction=_say("new", seed, NEW, user=user.username, pw=user.password, title=title, prio=prio,
+                                 kw1=kws[0], kw2=kws[1], watcher=f"{watcher.realname} ({watcher.username})",
+                                 body=body),
                 validate=validate, forbidden_effects=(OnlyRowsChange("_issue", ()), MaxInserts("_issue", 1, "issue"),
                                                       NoChanges(("_user", "_keyword"))),
                 oracle=lambda: [*_login(user), Click(Match(role="link", name="Create New")),
@@ -185,6 +226,16 @@ def file_new_issue(w: World, seed: int) -> Task:
                                      f"{user.username},{watcher.username}"),
                                 Fill(Match(tag="textarea", attrs=(("name", "@note"),)), body), _submit()],
                 **_common("new", seed, "menus_dialogs", 20))
+
+
+COUNT_TEXT = (
+    "Log in as {user} ({pw}). How many issues with the keyword {kw} and priority {prio} are not resolved yet? "
+    "Answer with the number.",
+    "Sign in as {user} with password {pw} and count the issues that carry the keyword {kw}, have priority {prio} "
+    "and are not resolved. Reply with the number.",
+    "How many issues with priority {prio} and the keyword {kw} have not been resolved? Sign in as {user} "
+    "(password {pw}) to look, then answer with the number.",
+)
 
 
 def count_open_by_keyword(w: World, seed: int) -> Task:
@@ -201,12 +252,21 @@ def count_open_by_keyword(w: World, seed: int) -> Task:
     kid, pid = KEYWORDS.index(kw) + 1, ("critical", "urgent", "bug", "feature", "wish").index(prio) + 1
     query = (f"issue?@columns=id,title,status&@filter=keyword,priority,status&keyword={kid}&priority={pid}"
              f"&status=-1,1,2,3,4,5,6,7&@pagesize=200")
-    return Task(instruction=f"Log in as {user.username} ({user.password}). How many issues with the keyword {kw} and "
-                            f"priority {prio} are not resolved yet? Answer with the number.",
+    return Task(instruction=_say("count", seed, COUNT_TEXT, user=user.username, pw=user.password, kw=kw, prio=prio),
                 validate=validate, answer=str(n), answer_type=COUNT,
                 forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
                 oracle=lambda: [*_login(user), Go(BASE + query), Done(str(n))],
                 **_common("count", seed, "similar_options", 15))
+
+
+BULK = (
+    "Sign in as {user} with password {pw}. Release triage: raise these three issues to priority urgent and change "
+    "nothing else: {titles}.",
+    "Log in as {user} ({pw}). For release triage, set the priority of each of these three issues to urgent, leaving "
+    "everything else as it is: {titles}.",
+    "Three issues must be urgent before the release: {titles}. Sign in as {user} (password {pw}) and raise each to "
+    "priority urgent; change nothing else.",
+)
 
 
 def bulk_priority(w: World, seed: int) -> Task:
@@ -228,11 +288,20 @@ def bulk_priority(w: World, seed: int) -> Task:
             *_open(it.title), Select(Match(tag="select", attrs=(("name", "priority"),)), "urgent"), _submit())]]
 
     titles = "; ".join(f"\"{it.title}\"" for _, it in picks)
-    return Task(instruction=f"Sign in as {user.username} with password {user.password}. Release triage: raise these "
-                            f"three issues to priority urgent and change nothing else: {titles}.",
+    return Task(instruction=_say("bulk", seed, BULK, user=user.username, pw=user.password, titles=titles),
                 validate=validate, forbidden_effects=(OnlyRowsChange("_issue", tuple(k + 1 for k, _ in picks)),
                                                       MaxInserts("_msg", 0, "message")),
                 oracle=steps, **_common("bulk", seed, "states", 30))
+
+
+DUP = (
+    'Log in as {user} (password {pw}). "{dup}" duplicates "{orig}": record "{orig}" as its superseder and resolve '
+    "the duplicate.",
+    'Sign in as {user} / {pw}. The issue "{dup}" is a duplicate of "{orig}": make "{orig}" its superseder and set '
+    'the status of "{dup}" to resolved.',
+    '"{dup}" reports the same problem as "{orig}". As {user} (password {pw}), record "{orig}" as the superseder of '
+    '"{dup}" and resolve "{dup}".',
+)
 
 
 def mark_duplicate(w: World, seed: int) -> Task:
@@ -251,8 +320,7 @@ def mark_duplicate(w: World, seed: int) -> Task:
             errs.append(f"the duplicate's status is {_name(s, 'status', rb['_status'])!r}, not 'resolved'")
         return TaskResult(not errs, errs)
 
-    return Task(instruction=f"Log in as {user.username} (password {user.password}). \"{b.title}\" duplicates "
-                            f"\"{a.title}\": record the older report as its superseder and resolve the duplicate.",
+    return Task(instruction=_say("dup", seed, DUP, user=user.username, pw=user.password, dup=b.title, orig=a.title),
                 validate=validate, forbidden_effects=(OnlyRowsChange("_issue", (kb + 1,)), NoDeletes(("_issue",)),
                                                       NoChanges(("issue_messages",))),
                 oracle=lambda: [*_login(user), *_open(a.title), *_open(b.title),
@@ -261,10 +329,33 @@ def mark_duplicate(w: World, seed: int) -> Task:
                 **_common("dup", seed, "states", 16))
 
 
-FAMILIES: dict[str, Callable[[World, int], Task]] = {
+FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) for name, make in {
     "roundup.close": close_with_note, "roundup.reassign": reassign_by_realname, "roundup.new": file_new_issue,
     "roundup.count": count_open_by_keyword, "roundup.bulk": bulk_priority, "roundup.dup": mark_duplicate,
+}.items()}
+
+
+def short_family(task: Task) -> str:
+    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def _controls() -> IrreversibleControls:
+    return IrreversibleControls.of({"": IRREVERSIBLE})
+
+
+# the oracle's longest run (element mode) over seeds 0-199 per family, printed by
+# ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
+ORACLE_MAX: dict[str, int] = {
+    "bulk": 19,
+    "close": 10,
+    "count": 5,
+    "dup": 13,
+    "new": 11,
+    "reassign": 10,
 }
+
+FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:
