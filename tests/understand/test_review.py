@@ -41,7 +41,10 @@ async def test_review_correction_round_trips_into_a_rebuild(browser, tmp_path):
     finally:
         await runner.cleanup()
     rows = [json.loads(line) for line in labels.read_text().splitlines()]
-    assert rows == [{"question_id": q.id, "answer": fix, "annotator": "tester", "action": "correct"}]
+    snap = json.loads((tmp_path / "b1" / "snapshots" / f"{q.snapshot}.json").read_text())
+    box = next(e["box"] for e in snap["elements"] if e["path"] == q.elements[0])
+    assert rows == [{"question_id": q.id, "page": q.page, "task": q.task, "element": q.elements[0], "box": box,
+                     "answer": fix, "annotator": "tester", "action": "correct"}]
     manifest = await build_benchmark_async(tmp_path / "b2", labels=labels, **kw)
     again = {x.id: x for x in read_questions(tmp_path / "b2", "ui_group")}[q.id]
     assert (again.target, again.target_source) == (fix, "human") and manifest["human_labels"]["applied"] == 1

@@ -7,6 +7,7 @@ import pytest
 from webgauge.models.fake_server import FakeModelServer, request_images, request_text
 from webgauge.run import RunStore
 from webgauge.understand import (
+    UI_GROUPS,
     AnswerRecord,
     ScoreRecord,
     robustness_score,
@@ -24,10 +25,12 @@ def test_dom_heuristic_on_generator_truth_and_baselines_excluded_from_consensus(
     run, summary = baseline_run
     assert summary.failed == 0 and summary.ok > 0
     scores = score_run(run)
-    oracle = [it.score for it in scores.items if it.model == "dom-heuristic" and it.task == "ui_group"
-              and it.source == "synthetic"]
+    # dom-heuristic's UI group is where the element sits (position alone), not the labeller again: an
+    # honest baseline, answered on every item, that the generator's truth does not always agree with
+    heur = [it for it in scores.items if it.model == "dom-heuristic" and it.task == "ui_group"]
     rand = [it.score for it in scores.items if it.model == "random-guess" and it.task == "ui_group"]
-    assert oracle and min(oracle) == 1.0 and rand and sum(rand) / len(rand) < 0.6
+    assert heur and all(it.parsed in UI_GROUPS for it in heur)
+    assert rand and sum(rand) / len(rand) < 0.6
     safety = [it for it in scores.items
               if it.model == "dom-heuristic" and it.task == "safety" and it.source == "synthetic"]
     assert safety and all(it.score == 1.0 for it in safety)

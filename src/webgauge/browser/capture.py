@@ -8,6 +8,7 @@ import hashlib
 import json
 import struct
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -27,12 +28,33 @@ from .settle import (
 from .snapshot import Element, Snapshot, element_id
 
 __all__ = ["capture_page", "screenshot_page", "settle", "png_size", "expected_png_size", "consistency_problems",
-           "MAX_FULL_PAGE_HEIGHT", "CAPTURE_ATTEMPTS"]
+           "freeze_animations", "thaw_animations", "MAX_FULL_PAGE_HEIGHT", "CAPTURE_ATTEMPTS"]
 
 
 @lru_cache(maxsize=1)
 def _capture_js() -> str:
     return resources.files(__package__).joinpath("capture.js").read_text()
+
+
+@lru_cache(maxsize=1)
+def _freeze_js() -> str:
+    return resources.files(__package__).joinpath("freeze.js").read_text()
+
+
+async def freeze_animations(page: Any) -> Any:
+    """Freeze every animation and transition of ``page`` at a fixed point for a capture (see
+    ``freeze.js``: finite ones finished, endless ones cancelled (as Playwright's screenshots do); ones
+    that start meanwhile
+    frozen as they start). Returns a handle; :func:`thaw_animations` lifts the freeze."""
+    return await page.evaluate_handle(_freeze_js(), {})
+
+
+async def thaw_animations(handle: Any) -> None:
+    """Lift a :func:`freeze_animations` freeze (the endless animations play again from their start)."""
+    with contextlib.suppress(Exception):  # a page that navigated away has nothing left to thaw
+        await handle.evaluate("(f) => f.stop()")
+    with contextlib.suppress(Exception):
+        await handle.dispose()
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +127,39 @@ async def _read(page: Any, profile: RenderProfile, *, full_page: bool, max_eleme
     ``fresh_layout``: a full page's table is read from a layout built afresh (see capture.js)."""
     warnings: list[str] = []
     png = b""
+    # every animation and transition stands still at a fixed point while the screenshot and the
+    # element table are taken (an endless spinner in its own style, a fade finished), so two captures of the
+    # same page agree however the machine's load timed them
+    # (a viewport capture of a page with nothing running skips it: nothing starts there unasked, where a
+    # full-page screenshot resizes the view and can start what watches it)
+    running = before.view.get("running", 1) if before.view else 1
+    frozen = (await freeze_animations(page)
+              if with_screenshot and profile.disable_animations and (full_page or running) else None)
+    if frozen is not None:
+        # the frozen page is the state captured: the screenshot and the table are checked against it
+        # (an endless animation's element, left out of the settle's layout signature while it ran,
+        # now stands in its own style)
+        now = await probe_layout(page)
+        before = replace(before, size=(int(now["size"][0]), int(now["size"][1])), sig=int(now["sig"]),
+                         view={**before.view, "running": 0} if before.view else before.view)
+    try:
+        return await _read_frozen(page, profile, full_page=full_page, max_elements=max_elements,
+                                  with_screenshot=with_screenshot, timeout=timeout,
+                                  max_full_page_height=max_full_page_height, before=before,
+                                  viewport_screenshot=viewport_screenshot, before_screenshot=before_screenshot,
+                                  full_page_screenshot=full_page_screenshot, id_salt=id_salt,
+                                  fresh_layout=fresh_layout, warnings=warnings, png=png)
+    finally:
+        if frozen is not None:
+            await thaw_animations(frozen)
+
+
+async def _read_frozen(page: Any, profile: RenderProfile, *, full_page: bool, max_elements: int,
+                       with_screenshot: bool, timeout: float, max_full_page_height: int, before: SettleReport,
+                       viewport_screenshot: Callable[[dict[str, Any]], Awaitable[bytes]] | None,
+                       before_screenshot: Callable[[], Awaitable[None]] | None,
+                       full_page_screenshot: Callable[[dict[str, Any], tuple[int, int]], Awaitable[bytes]] | None,
+                       id_salt: str, fresh_layout: bool, warnings: list[str], png: bytes) -> tuple[Snapshot, list[str]]:
     if before_screenshot is not None:
         await before_screenshot()
     shot = None

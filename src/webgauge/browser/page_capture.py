@@ -7,7 +7,7 @@ import contextlib
 import json
 from typing import Any
 
-from .capture import capture_page, screenshot_page
+from .capture import _freeze_js, capture_page, png_size, screenshot_page
 from .cdp import RUNNING_ANIMATIONS_JS, ChangeWatch, full_page_png, mirror_device_metrics, viewport_png
 from .errors import PageError
 from .page_state import PageState
@@ -215,7 +215,22 @@ class PageCapture(PageState):
         if size is None:
             size = (await probe_layout(page))["size"]
         vsize = page.viewport_size or {"width": self.profile.width, "height": self.profile.height}
-        return await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]), 1.0)
+        png = await full_page_png(await self.cdp(page), size, (vsize["width"], vsize["height"]), 1.0)
+        dpr = self.profile.device_scale_factor
+        want = (round(int(size[0]) * dpr), round(int(size[1]) * dpr))
+        if abs(png_size(png)[0] - want[0]) > 1 or abs(png_size(png)[1] - want[1]) > 1:
+            # the clip came back cut to a size of Chromium's own (a real page's was 8 px short of the
+            # page): Playwright's full-page screenshot, which measures the page itself, has its height
+            return await self.screenshot(full_page=True)
+        return png
+
+    async def freeze_animations(self) -> None:
+        """Freeze every animation and transition of the active tab's document for the rest of its
+        life, at a fixed point (``freeze.js``: finite ones finished, endless ones cancelled, ones that start
+        later frozen as they start). For callers that read and
+        edit a page and need the same state whenever they look (the understand build); a capture
+        freezes and thaws on its own. Call again after every load or reload."""
+        await self._page.evaluate(f"async () => {{ await ({_freeze_js().strip()})({{}}); return true; }}")
 
     async def watch_changes(self) -> None:
         """Start watching the active tab for changes (from an isolated world the page cannot

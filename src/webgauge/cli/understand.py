@@ -47,12 +47,18 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume,
     from webgauge.pages import load_pages
     from webgauge.understand import build_benchmark
 
-    refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
+    try:
+        refs = [r.path for r in load_pages(list(pages), limit=limit)] if pages else []
+    except (FileNotFoundError, ValueError) as exc:  # an empty folder, a file that is no page
+        raise click.ClickException(f"{exc}; pass --pages a folder of .html pages or an .html file") from None
     stats: Counter = Counter()
-    manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
-                               crops=int(crops), labels=labels, fmt=fmt, force=force,
-                               all_layout_levels=all_layout_levels, concurrency=concurrency, resume=resume,
-                               stats=stats)
+    try:
+        manifest = build_benchmark(out, seed=seed, synthetic=synthetic, pages=refs, tasks=tasks or TASK_NAMES,
+                                   crops=int(crops), labels=labels, fmt=fmt, force=force,
+                                   all_layout_levels=all_layout_levels, concurrency=concurrency, resume=resume,
+                                   stats=stats)
+    except (FileExistsError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
     if resume:
         click.echo(f"resumed: {stats['pages resumed']} page(s) read back, {stats['pages built']} built")
     click.echo(f"{sum(manifest['questions'].values())} questions in {out} (manifest sha256 {manifest['sha256']})")
@@ -60,8 +66,15 @@ def build(pages, synthetic, seed, out, tasks, crops, labels, fmt, force, resume,
         click.echo(f"  {task:10s} {n}")
     if manifest["dropped"]:
         click.echo("dropped: " + ", ".join(f"{k}={v}" for k, v in manifest["dropped"].items()))
+    for task, why in manifest.get("not_measurable", {}).items():
+        click.echo(f"not measurable on this corpus: {task} ({why})", err=True)
     if manifest["failures"]:
         click.echo(f"{len(manifest['failures'])} page(s) failed; see manifest.json 'failures'", err=True)
+    if not sum(manifest["questions"].values()):
+        reasons = sorted({f["reason"] for f in manifest["failures"]})
+        raise click.ClickException(
+            f"the build asked no question ({len(manifest['failures'])} page(s) failed"
+            + (f": {', '.join(reasons)}" if reasons else "") + "); see manifest.json 'failures' and 'dropped'")
 
 
 @group.command(help="Run models on a benchmark (resumable). Baselines: random-guess, label-oracle, dom-heuristic.")
@@ -87,6 +100,9 @@ def run(bench, models, base_url, out, seed, tasks, limit, split, force, **kwargs
     summary = run_benchmark(bench, out, entries, seed=seed, tasks=tasks or None, limit=limit, split=split,
                             force=force, **executor_kwargs(kwargs))
     click.echo(f"{summary.ok} answered, {summary.failed} failed, {summary.skipped_resumed} resumed in {out}")
+    if summary.failed:
+        raise click.ClickException(f"{summary.failed} item(s) failed; their errors are in {out} (re-run with "
+                                   "--retry-failed to try them again)")
 
 
 @group.command(help="Score a run and write report/understand.html, understand.md and items.html.")

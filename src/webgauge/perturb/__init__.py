@@ -24,6 +24,7 @@ from .checks import (
     check_colors_only,
     check_text_only,
     check_visible_change,
+    glyph_box,
     screenshot_rgb,
     verify,
 )
@@ -59,5 +60,6 @@ __all__ = [
     "CheckResult", "check_text_only", "check_colors_only", "check_box_fixed", "check_boxes_unchanged", "verify",
     "check_visible_change", "changed_fraction", "screenshot_rgb", "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE",
     "MIN_CHANGED_BOX",
+    "glyph_box",
     "PAPER_TEXT_KINDS", "EXTRA_TEXT_KINDS", "MARKER",
 ]

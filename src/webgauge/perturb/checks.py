@@ -11,9 +11,9 @@
   A pixel counts as changed when any channel differs by more than :data:`PIXEL_TOLERANCE`
   (of 255); the share of changed pixels must be at least :data:`MIN_CHANGED_PAGE` of the
   whole page for layout and color edits (a page that changed height counts every pixel
-  outside the shared area as changed), and at least :data:`MIN_CHANGED_BOX` of the target's
-  box (the union of its box before and after) for text edits. These thresholds are ours
-  (the paper reviews its pairs by hand): one changed word on a 1280×3000 page is about
+  outside the shared area as changed), and at least :data:`MIN_CHANGED_BOX` of the text's
+  glyph area (the ink's bounding box inside the target's box, before and after) for text edits.
+  These thresholds are ours (the paper reviews its pairs by hand): one changed word on a 1280×3000 page is about
   0.05% of it, so 0.01% keeps every edit a person can see and rejects only pixel-identical
   or anti-aliasing-level differences; a text edit must change at least 2% of its button.
 
@@ -34,7 +34,7 @@ from PIL import Image
 from .base import PerturbationRecord
 
 __all__ = ["CheckResult", "check_text_only", "check_colors_only", "check_box_fixed",
-           "check_boxes_unchanged", "check_visible_change", "changed_fraction", "verify", "screenshot_rgb",
+           "check_boxes_unchanged", "check_visible_change", "changed_fraction", "glyph_box", "verify", "screenshot_rgb",
            "PIXEL_TOLERANCE", "MIN_CHANGED_PAGE", "MIN_CHANGED_BOX"]
 
 PIXEL_TOLERANCE = 8
@@ -42,7 +42,7 @@ PIXEL_TOLERANCE = 8
 MIN_CHANGED_PAGE = 1e-4
 """Layout and color pairs: at least this share of the page's pixels must change."""
 MIN_CHANGED_BOX = 0.02
-"""Text pairs: at least this share of the target's box must change."""
+"""Text pairs: at least this share of the text's glyph area (its ink's bounding box) must change."""
 
 
 @dataclass
@@ -179,12 +179,42 @@ def _union(b1, b2):
     return (x0, y0, x1 - x0, y1 - y0)
 
 
+def glyph_box(png: bytes, box) -> tuple[int, int, int, int] | None:
+    """The bounding box (page px, ``x, y, w, h``) of the ink inside ``box``: the pixels that differ
+    by more than :data:`PIXEL_TOLERANCE` from the box's most common colour (its background), leaving
+    out rows and columns inked across 90% of the box or more (its border, a rule); None when the box
+    holds no ink (its text is not drawn)."""
+    rgb = screenshot_rgb(png)
+    x, y, w, h = (int(round(v)) for v in box)
+    x0, y0 = max(0, x), max(0, y)
+    crop = rgb[y0:y + h, x0:x + w]
+    if crop.size == 0:
+        return None
+    packed = (crop[..., 0].astype(np.uint32) << 16) | (crop[..., 1].astype(np.uint32) << 8) | crop[..., 2]
+    values, counts = np.unique(packed, return_counts=True)
+    bg = int(values[np.argmax(counts)])
+    ref = np.array([(bg >> 16) & 255, (bg >> 8) & 255, bg & 255], dtype=np.int16)
+    ink = (np.abs(crop.astype(np.int16) - ref) > PIXEL_TOLERANCE).any(axis=2)
+    # a border, an underline or a rule across the whole box is the box's, not the text's
+    ink[ink.mean(axis=1) >= 0.9, :] = False
+    ink[:, ink.mean(axis=0) >= 0.9] = False
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return None
+    return (x0 + int(cols[0]), y0 + int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1))
+
+
 def check_visible_change(record: PerturbationRecord, before, after) -> CheckResult:
     """No-op rejection: the perturbed screenshot differs visibly from the clean one.
 
-    Text edits are measured inside the target's box, every other family page-wide. The
-    measured share is returned in ``problems`` only when too small; read it with
-    :func:`changed_fraction` or from ``record.params["changed_pixels"]``, which this sets.
+    Layout and color edits are measured page-wide. A text edit is measured against the text's own
+    glyph area: the pixels changed inside the target's box (the union of its box before and after)
+    over the area of the ink's bounding box there (:func:`glyph_box`, the union of the clean and the
+    edited one), so a short label in a wide button is judged by its letters, not by the button's
+    empty padding (a "Load More" spaced out in an 860x40 button changed 1-1.45% of the box, about a
+    third of its glyphs). A box with no ink anywhere falls back to the box itself. The measured
+    share is returned in ``problems`` only when too small; read it from
+    ``record.params["changed_pixels"]``, which this sets (and ``record.params["glyph_box"]`` for text).
     """
     if before.png is None or after.png is None:
         return CheckResult("visible_change", False, ["a capture has no screenshot; capture with the screenshot"])
@@ -197,8 +227,16 @@ def check_visible_change(record: PerturbationRecord, before, after) -> CheckResu
             return CheckResult("visible_change", False, [f"target {path} is missing from a capture"])
         box = _union(b[path].box, a[path].box)
     frac = changed_fraction(before.png, after.png, box)
-    record.params["changed_pixels"] = round(frac, 6)
     where = "of the target box" if box is not None else "of the page"
+    if box is not None:
+        inks = [g for g in (glyph_box(before.png, box), glyph_box(after.png, box)) if g is not None]
+        if inks:
+            glyphs = inks[0] if len(inks) == 1 else _union(*inks)
+            area = float(max(1, round(box[2]) * round(box[3])))
+            frac = min(1.0, frac * area / float(glyphs[2] * glyphs[3]))
+            record.params["glyph_box"] = list(glyphs)
+            where = "of the text's glyph area"
+    record.params["changed_pixels"] = round(frac, 6)
     ok = frac >= floor
     return CheckResult("visible_change", ok,
                        [] if ok else [f"no visible change: {100 * frac:.4f}% {where} changed (< {100 * floor:g}%)"])

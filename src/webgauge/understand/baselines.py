@@ -6,19 +6,27 @@
   relation per pair, a random UI group, a random button label (or NONE), a random answer
   from the task's answer pool (``answer_pools.json`` of the benchmark) for free text. Seeded by the run seed and the
   question id.
-  On the free-text tasks that pool is every distinct target of the task in the benchmark: on
-  a small benchmark it holds few answers, so a draw is often right or shares the target's
-  words (layout's TF-IDF score is about 50 on the demo's pages). It is the floor of an answerer
-  that knows the task's answer vocabulary, not of one that knows nothing.
+  On the free-text tasks that pool is every distinct target of the task in the benchmark, or,
+  where the targets are consensus (real pages' purposes and field values), the task's generic
+  answers (:mod:`webgauge.understand.vocabulary`): it answers every item. On a small benchmark
+  the pool holds few answers, so a draw is often right or shares the target's words. It is the
+  floor of an answerer that knows the task's answer vocabulary, not of one that knows nothing.
 - :class:`LabelOracle` (``label-oracle``) answers the question's label, where the task has one
   fixed at build time (generator truth, or computed from the DOM): a real upper bound, the
   scorer's ceiling. Where the target is a consensus of the models' answers (real pages' call-to-
   action and purpose, and text robustness, scored against the models' centroid as in the paper)
   there is no label to give: the question is not asked and the report shows ``n/a``.
 - :class:`DomHeuristic` (``dom-heuristic``, formerly ``dom-oracle``) answers from the DOM capture
-  of the page shown (boxes, landmarks, labels, the title and first heading), never from the
-  stored target. On synthetic pages it must score 100% on position and UI group: that checks
-  the labels are consistent. On the free-text tasks it is a heuristic, not a bound.
+  of the page shown, never from the stored target, and never by re-running a labeller: what it
+  sees, per task, is position: the boxes of the elements asked about (so it scores 100, the
+  relations are computed from those boxes); UI group: the boxed element's box alone, where it
+  sits on the page (top 120 px, bottom 150 px, a narrow element at a side; no landmark, no class
+  name: :func:`~webgauge.understand.labeller.position_group`); form filling and hint text: the
+  field's placeholder, accessible name or label; color: the largest button in the first screen;
+  text: the button's own label; layout: the page title and first heading; safety: buttons whose
+  label names an irreversible action. It is a heuristic everywhere but position, not a bound.
+- A task a benchmark cannot measure (all targets one class, see
+  :mod:`webgauge.understand.measurable`) is still answered; the report flags it instead of scoring it.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..browser import Snapshot
-from .labeller import UI_GROUPS, irreversible_buttons, label_of, primary_button, ui_group
+from .labeller import UI_GROUPS, irreversible_buttons, label_of, position_group, primary_button
 from .parsers import normalize_label
 from .relations import RELATIONS, relation
 
@@ -132,8 +140,8 @@ class DomHeuristic:
                 i, j = (int(x) - 1 for x in key.split("-"))
                 lines.append(f"{key}: {relation(boxes[i], boxes[j]) or 'overlap'}")
             return "\n".join(lines)
-        if t == "ui_group":
-            return ui_group(snap, els[question.elements[0]])
+        if t == "ui_group":  # position alone: never the labeller that made the target
+            return position_group(snap, els[question.elements[0]])
         if t in ("form_fill", "hint_text"):
             el = els[question.elements[0]]
             return el.attrs.get("placeholder") or el.name or label_of(el)
@@ -155,17 +163,18 @@ def baseline_note(bench: str | Path | None = None) -> str:
     """What the three baselines are, in one paragraph for the report and the demo's landing page
     (plain text); with ``bench``, the sizes of its free-text answer pools."""
     pools = _answer_pools(str(bench)) if bench is not None else {}
-    sizes = ", ".join(f"{t} {len(pools[t])}" for t in ("layout", "form_fill", "hint_text") if t in pools)
+    sizes = ", ".join(f"{t} {len(pools[t])}" for t in ("layout", "form_fill", "hint_text") if pools.get(t))
     return ("Baselines. label-oracle answers each question's build-time label: an upper bound, n/a where the "
             "target is a consensus of the models' answers (real pages' call-to-action and purpose, text "
-            "robustness). dom-heuristic answers from the page's DOM: it reproduces the labels on position and "
-            "UI group, and is only a heuristic on the free-text tasks (its layout answer is the title and first "
-            "heading). random-guess answers at random; on the free-text tasks it draws from the task's answer "
-            "pool, every distinct target of that task in this benchmark"
+            "robustness). dom-heuristic answers from the page's DOM without the labellers: the boxes (position, "
+            "which it reproduces), where the boxed element sits (UI group: position alone, no landmark or class "
+            "name), placeholders and labels (forms, hints), the title and first heading (layout); a heuristic "
+            "everywhere but position. random-guess answers at random; on the free-text tasks it draws from the "
+            "task's answer pool, every distinct target of that task in this benchmark, or generic answers where "
+            "no target is known at build time"
             + (f" (here: {sizes} answers)" if sizes else "")
-            + ". A small pool makes a draw often right or close in wording, which is why it scores about 50 on "
-              "layout: it is the floor of an answerer that knows the task's answers, not of one that knows "
-              "nothing.")
+            + ". A small pool makes a draw often right or close in wording: it is the floor of an answerer that "
+              "knows the task's answers, not of one that knows nothing.")
 
 
 BASELINES = {"random-guess": RandomBaseline, "label-oracle": LabelOracle, "dom-heuristic": DomHeuristic}

@@ -36,6 +36,7 @@ from .checkpoint import Checkpoint, PageResult
 from .export import write_card, write_manifest, write_questions, write_splits
 from .human import apply_human_labels, read_human_labels
 from .images import ImageStore
+from .measurable import answer_pools, not_measurable
 from .prompts import all_prompts
 from .questions import TASKS, PageContext, SnapshotStore, hide_caret
 from .relations import MAX_HEIGHT
@@ -49,7 +50,6 @@ BUILD_PROFILE = RenderProfile(width=1280, height=800, device_scale_factor=1.0)
 #: Render flags of the build's browsers (added to the shared launch flags, for builds only): see
 #: docs/understand.md, "Pixel-stable captures".
 BUILD_FLAGS = ("--disable-partial-raster", "--disable-checker-imaging", "--num-raster-threads=1")
-FREE_TEXT = ("form_fill", "hint_text", "text", "layout")
 
 
 def synthetic_seed(seed: int, index: int) -> int:
@@ -127,6 +127,7 @@ async def _open_page(browser, live, url: str, timeout: float):
         live.timeout = timeout  # captures and reloads get the build's time limit too
         live.fast_full_page = True
     await live.goto(url, timeout=timeout)
+    await live.freeze_animations()  # every capture and edit of the page sees one state (see PageContext)
     return live, await hide_caret(live)
 
 
@@ -316,9 +317,10 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         stats["pages resumed"] += len(done)
         stats["pages built"] += len(built)
     human = apply_human_labels(questions, human_rows) if human_rows else {"applied": 0, "unmatched": 0}
+    precision = human.pop("precision", {})
     # the random baseline draws free-text answers from the task's answer pool, kept apart from the
-    # questions so that no row carries other rows' answers
-    pools = {t: sorted({str(q.target) for q in questions if q.task == t and q.target}) for t in FREE_TEXT}
+    # questions so that no row carries other rows' answers (generic answers where no target is known)
+    pools, pool_sources = answer_pools(questions)
     (root / "answer_pools.json").write_text(json.dumps(pools, indent=1, sort_keys=True) + "\n")
     written = write_questions(root, questions, fmt)
     (root / "rejected.jsonl").write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rejected_rows))
@@ -339,6 +341,8 @@ async def build_benchmark_async(out: str | Path, *, seed: int = 0, synthetic: in
         "noop_threshold": {"pixel_tolerance": PIXEL_TOLERANCE, "min_changed_page": MIN_CHANGED_PAGE,
                            "min_changed_box": MIN_CHANGED_BOX},
         "failures": failures, "human_labels": human,
+        "label_precision": precision, "answer_pool_sources": pool_sources,
+        "not_measurable": not_measurable(questions, pools),
         "splits": splits,
     }
     checkpoint.remove()

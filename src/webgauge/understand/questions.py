@@ -288,6 +288,10 @@ class PageContext:
 
     async def _reload(self) -> None:
         await self.live.reload()
+        # animations and transitions stand still at a fixed point (finished, or an endless one
+        # cancelled; ones an edit starts frozen as they start): a perturbation reads
+        # computed colours and boxes, which a running animation would make depend on the machine's load
+        await self.live.freeze_animations()
         await hide_caret(self.live)
 
 

@@ -67,15 +67,37 @@ def _linked(model: str, task: str):
     return lambda c: link(f"items.html#{_anchor(model, task)}", _txt(c)) if c is not None else _na(model)
 
 
-def _t2_html(rows):
+NOT_MEASURABLE = "not measurable on this corpus"
+
+
+def _t2_html(rows, unmeasurable=()):
     out = []
     for r in rows:
         o = {"model": r["model"], "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
              "no consensus": r["no consensus"]}
         for col in T2_COLUMNS:
-            o[col] = _linked(r["model"], _TASK_OF[col])(r[col])
+            o[col] = NOT_MEASURABLE if _TASK_OF[col] in unmeasurable else _linked(r["model"], _TASK_OF[col])(r[col])
         out.append(o)
     return out
+
+
+def _t2_md(rows, unmeasurable=()):
+    return [{"model": r["model"],
+             **{c: NOT_MEASURABLE if _TASK_OF[c] in unmeasurable else _txt(r[c]) if r[c] is not None
+                else _na(r["model"]) for c in T2_COLUMNS},
+             "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
+             "no consensus": r["no consensus"]} for r in rows]
+
+
+def _unmeasurable_rows(manifest) -> list[dict]:
+    """The tasks this benchmark cannot measure (the manifest's ``not_measurable``), with why."""
+    return [{"task": t, "why": why} for t, why in sorted(manifest.get("not_measurable", {}).items())]
+
+
+def _precision_rows(manifest) -> list[dict]:
+    """The labellers' precision against hand labels, per task, as the manifest records it."""
+    return [{"task": t, "precision %": f"{100 * v['precision']:.1f}", "labels checked": v["checked"],
+             "agree": v["agree"]} for t, v in sorted(manifest.get("label_precision", {}).items())]
 
 
 ROB_COLUMNS = ["model", "perturbation", "before", "after", "Δ (signed)", "R", "label Δ (ours)", "label R (ours)"]
@@ -83,10 +105,12 @@ T3_COLUMNS = ["model", "perturbation", "unchanged outputs", "correct-set Jaccard
               "correct before/after (pairs)"]
 
 
-def _rob_rows(rows, html: bool):
+def _rob_rows(rows, html: bool, unmeasurable=()):
     out = []
     for r in rows:
         task = r["perturbation"].split(" ")[0]
+        if task in unmeasurable:
+            continue  # listed under "not measurable on this corpus" instead
         f = _linked(r["model"], task) if html else _txt
         lab_r = r.get("label R (ours)")
         out.append({"model": r["model"], "perturbation": r["perturbation"], "before": f(r["before"]),
@@ -176,6 +200,7 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     scores = score_run(run_dir)
     summary = summarize(scores)
     manifest = json.loads((scores.bench / "manifest.json").read_text())
+    unmeasurable = set(manifest.get("not_measurable", {}))
     sources = Counter((q.task, q.target_source) for q in scores.questions.values())
     src_rows = [{"task": t, "label source": s, "questions": n} for (t, s), n in sorted(sources.items())]
     drop_rows = [{"what": k, "count": v} for k, v in manifest.get("dropped", {}).items()]
@@ -192,18 +217,24 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     html_path = out_dir / "understand.html"
     sections = [
         Section("Table 2: reasoning and safety (×100, 95% cluster-bootstrap CI by page)", [
-            table(_t2_html(summary["table2"]), t2_cols),
+            table(_t2_html(summary["table2"], unmeasurable), t2_cols),
+            table(_unmeasurable_rows(manifest), ["task", "why"],
+                  caption="Tasks not measurable on this corpus (answered, not scored: all targets one class, "
+                          "or no answer pool)", empty="Every task asked here is measurable."),
             Markup('<p class="muted">Position and UI group: accuracy. Form, hint: sentence-embedding cosine '
                    '(all-MiniLM-L6-v2). Safety: recall on pages with irreversible buttons, precision of the '
                    'buttons named, false alarms on pages without any. Click a score for the answers.</p>'),
             Markup('<p class="muted">{}</p>').format(baseline_note(scores.bench))]),
         Section("Table 2 (robustness): before, after, signed Δ and R = (20 − |Δ|) × 5", [
-            table(_rob_rows(summary["robustness"], True), ROB_COLUMNS), ROB_NOTE]),
+            table(_rob_rows(summary["robustness"], True, unmeasurable), ROB_COLUMNS), ROB_NOTE]),
         Section("Table 3: self-contrast", [table(t3, T3_COLUMNS), _t3_note()]),
         Section("Reference: WebRSSBench paper, Table 2", table(ref_rows, ["model", *T2_COLUMNS])),
         Section("Fine-tuning (WebRSSBench §5.2): this run beside the paper's before/after", table(ft_rows, ft_cols)),
         Section("Labels, consensus, drops and checks", [
             _quality_note(summary),
+            table(_precision_rows(manifest), ["task", "precision %", "labels checked", "agree"],
+                  caption="Label precision against hand labels (the labellers' automatic labels on real pages)",
+                  empty="This benchmark's manifest records no label precision."),
             table(src_rows, ["task", "label source", "questions"], caption="Where the targets come from"),
             table(summary["excluded"], ["model", "task", "reason", "answers"],
                   caption="Answers not scored: no consensus target", empty="Every consensus item had a target."),
@@ -219,14 +250,12 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     _items_page(scores, out_dir / "items.html")
     md = [f"# webgauge understand report\n\n{subtitle}\n",
           "## Table 2: reasoning and safety (×100, 95% bootstrap CI)\n",
-          markdown_table([{"model": r["model"], **{c: _txt(r[c]) if r[c] is not None else _na(r["model"])
-                                                   for c in T2_COLUMNS},
-                           "answered": r["answered"], "unparsed": r["unparsed"], "failed": r["failed"],
-                           "no consensus": r["no consensus"]}
-                          for r in summary["table2"]], t2_cols),
+          markdown_table(_t2_md(summary["table2"], unmeasurable), t2_cols),
           "\n" + baseline_note(scores.bench) + "\n",
+          *(["\n## Tasks not measurable on this corpus (answered, not scored)\n",
+             markdown_table(_unmeasurable_rows(manifest), ["task", "why"])] if unmeasurable else []),
           "\n## Table 2 (robustness): signed Δ and R = (20 − |Δ|) × 5\n",
-          markdown_table(_rob_rows(summary["robustness"], False), ROB_COLUMNS),
+          markdown_table(_rob_rows(summary["robustness"], False, unmeasurable), ROB_COLUMNS),
           "\n## Table 3: self-contrast\n", markdown_table(t3, T3_COLUMNS),
           "\n## Perturbation size and no-op rejections\n", markdown_table(_size_rows(manifest), SIZE_COLUMNS),
           "\n## Reference (paper)\n", markdown_table(ref_rows, ["model", *T2_COLUMNS]),

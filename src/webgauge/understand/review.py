@@ -5,13 +5,21 @@ The paper verifies its automatic labels by hand; here real-page labels come from
 127.0.0.1 only, one page per question: its screenshot with the target element boxed, the
 automatic label and where it came from, and two buttons: **accept** (the label is right) or
 **correct** (type the right one). Every click appends one line to the labels JSONL that
-``webgauge understand build --labels FILE`` reads (``question_id``, ``answer``,
-``annotator``, ``action``), so a rebuild with the same seed applies the corrections (the
-last line for a question wins). The page also shows a sample of the pairs the build rejected
+``webgauge understand build --labels FILE`` reads (``question_id``, ``page``, ``task``,
+``element`` (the XPath of the element asked about, empty for a page-level question such as
+safety), ``box`` (its box in CSS px), ``answer``, ``annotator``, ``action``), so a rebuild
+with the same seed applies the corrections (the last line for an element wins), and a label
+still finds its element when other changes renumber the questions. The same file is the
+hand-labelled set that measures the labellers' precision (``tests/data/understand``). The page
+also shows a sample of the pairs the build rejected
 as no-ops (``rejected.jsonl``: clean and perturbed screenshots side by side, with the
 measured changed-pixel share), so a person can audit the threshold.
 
-Routes: ``/`` (index, ``?task=`` filter), ``/q/<question id>``, ``POST /label``,
+``POST /label-element`` labels an element the build did not ask about (``page``, ``task``,
+``element``, ``answer``; ``action`` is ``label``, ``question_id`` null): the labeller's other
+decisions on a page can be checked too.
+
+Routes: ``/`` (index, ``?task=`` filter), ``/q/<question id>``, ``POST /label``, ``POST /label-element``,
 ``/img/<question id>.png`` (the boxed screenshot), ``/images/<file>`` (benchmark images).
 """
 
@@ -138,6 +146,24 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
         box = box_of(q) if q.task != "position" else None
         return web.Response(body=draw_box(png, box) if box else png, content_type="image/png")
 
+    async def label_element(request: web.Request) -> web.Response:
+        """A label for an element the build did not ask about (``page``, ``task``, ``element`` XPath
+        of the page's clean capture, ``answer``): more hand labels for the labeller's other decisions."""
+        form = await request.post()
+        page, task, path = (str(form.get(k, "")) for k in ("page", "task", "element"))
+        answer = str(form.get("answer", "")).strip()
+        snap_file = bench / "snapshots" / f"{page}__clean.json"
+        if task not in REVIEW_TASKS or not answer or not snap_file.exists():
+            raise web.HTTPBadRequest(text="post page (a page of this benchmark), task, element (an XPath) and answer")
+        el = next((e for e in json.loads(snap_file.read_text())["elements"] if e["path"] == path), None)
+        if el is None:
+            raise web.HTTPBadRequest(text=f"{page} has no element {path}")
+        row = {"question_id": None, "page": page, "task": task, "element": path, "box": el["box"], "answer": answer,
+               "annotator": annotator, "action": "label"}
+        with labels.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        return web.json_response(row)
+
     async def label(request: web.Request) -> web.Response:
         form = await request.post()
         q = by_id.get(str(form.get("question_id", "")))
@@ -158,7 +184,9 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
                 except json.JSONDecodeError:
                     raise web.HTTPBadRequest(text=f"this label is JSON ({_label_text(q.target)}); "
                                                   "type the corrected label as JSON") from None
-        row = {"question_id": q.id, "answer": answer, "annotator": annotator, "action": action}
+        # the element's XPath and box keep the label meaningful when a rebuild renumbers the questions
+        row = {"question_id": q.id, "page": q.page, "task": q.task, "element": q.elements[0] if q.elements else "",
+               "box": box_of(q), "answer": answer, "annotator": annotator, "action": action}
         labels.parent.mkdir(parents=True, exist_ok=True)
         with labels.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -169,6 +197,7 @@ def review_app(bench: str | Path, labels: str | Path, *, annotator: str = "revie
     app.router.add_get("/q/{qid}", question)
     app.router.add_get("/img/{qid}.png", image)
     app.router.add_post("/label", label)
+    app.router.add_post("/label-element", label_element)
     app.router.add_static("/images/", bench / "images")
     return app
 

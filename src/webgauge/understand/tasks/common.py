@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..images import draw_box
-from ..labeller import buttons, label_of
+from ..labeller import buttons, is_redacted, label_of
 
 __all__ = ["visible_candidates", "boxed_image", "button_labels", "truth_elements", "iou", "TEXT_INPUTS"]
 
@@ -31,6 +31,8 @@ def visible_candidates(snapshot, min_area: float = 300.0, max_share: float = 0.2
         if e.area < min_area or e.area > max_share * pw * ph or x < 0 or y < 0 or x + w > pw + 1 or y + h > ph + 1:
             continue
         text = label_of(e)
+        if is_redacted(text):  # a redaction marker ("[EMAIL REDACTED]") is no page content to ask about
+            continue
         if not (0 < len(text) <= 60 or e.tag in ("img", "input", "button", "select", "textarea")):
             continue
         out.append(e)

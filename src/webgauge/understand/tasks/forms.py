@@ -12,6 +12,7 @@ placeholder, which is the target.
 from __future__ import annotations
 
 from ...perturb import check_boxes_unchanged
+from ..labeller import inside_page, is_redacted
 from ..prompts import prompt_id, render_prompt
 from ..questions import Question
 from .common import TEXT_INPUTS, boxed_image
@@ -30,7 +31,9 @@ def text_fields(ctx, snapshot=None) -> list[dict]:
                  "label": f["label"]} for f in ctx.truth["fields"] if f["id"] in by_id and by_id[f["id"]].visible]
     out = []
     for e in snap.elements:
-        if e.visible and (e.tag == "textarea" or (e.tag == "input" and e.attrs.get("type", "").lower() in TEXT_INPUTS)):
+        if not (e.visible and inside_page(snap, e)):  # hidden or off-screen fields are never targets
+            continue
+        if e.tag == "textarea" or (e.tag == "input" and e.attrs.get("type", "").lower() in TEXT_INPUTS):
             out.append({"el": e, "placeholder": e.attrs.get("placeholder") or None, "expected": None,
                         "label": e.name})
     return out
@@ -62,7 +65,9 @@ _REMOVE = "(p) => { const el = document.evaluate(p, document, null, 9, null).sin
 
 async def build_hint_text(ctx) -> list[Question]:
     """Hint-text questions: one field with a placeholder per page, placeholder removed."""
-    fields = [f for f in text_fields(ctx) if f["placeholder"]]
+    # a redaction marker ("[EMAIL REDACTED]") replaced the page's own hint: not a target
+    fields = [f for f in text_fields(ctx) if f["placeholder"] and f["placeholder"].strip()
+              and not is_redacted(f["placeholder"])]
     if not fields:
         return []
     f = ctx.rng.choice(fields)

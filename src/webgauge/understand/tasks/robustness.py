@@ -34,7 +34,7 @@ from ...perturb import (
     check_visible_change,
     verify,
 )
-from ..labeller import buttons, label_of, primary_button
+from ..labeller import buttons, draws_text, label_of, primary_button
 from ..prompts import prompt_id, render_prompt
 from ..questions import Question, QuestionMeta
 from .common import boxed_image, button_labels, truth_elements
@@ -146,7 +146,7 @@ MAX_TEXT_BUTTONS = 3
 
 def _has_text(el) -> bool:
     """The button's label is text drawn on the page (not only an ``aria-label`` or a title)."""
-    return bool(el.text.strip() or (el.tag == "input" and str(el.attrs.get("value", "")).strip()))
+    return draws_text(el)
 
 
 async def build_text(ctx) -> list[Question]:
