@@ -8,9 +8,9 @@ OUT ?= runs/demo
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
 
-# Inspect and lmms-eval, each in its own venv under .harness-venvs/ (the harness tests use them)
+# Inspect, lmms-eval and AgentLab, each in its own venv under .harness-venvs/ (the harness tests use them)
 harness-venvs: bootstrap
-	$(PY) scripts/harness_venv.py inspect lmms-eval
+	$(PY) scripts/harness_venv.py inspect lmms-eval agentlab
 
 demo: bootstrap
 	$(VENV)/bin/webgauge demo --out $(OUT)
@@ -34,7 +34,8 @@ REALAPPS ?= roundup mediawiki oscar
 test-realapps: bootstrap
 	PY=$(PY) bash scripts/ci_realapps.sh $(REALAPPS)
 
-# BrowserGym 0.14.3, Inspect and lmms-eval, each from its own venv (built on first use; needs PyPI).
+# lmms-eval's CLI, Inspect (mockllm/model and webgauge/random, offline), an AgentLab study, BrowserGym's
+# agreement run and the docs' harness commands, each from its own venv (built on first use; needs PyPI).
 test-harnesses: harness-venvs
 	$(PY) -m pytest -q -p no:cacheprovider -m "browsergym or harness"
 

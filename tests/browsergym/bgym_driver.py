@@ -68,6 +68,8 @@ class Driver:
                 "active_tab": (int(obs.get("active_page_index", [0])[0])
                                if obs.get("active_page_index") is not None else 0),
                 "axtree_nodes": len((obs.get("axtree_object") or {}).get("nodes", [])),
+                "screenshot_shape": list(obs["screenshot"].shape) if obs.get("screenshot") is not None else None,
+                "device_pixel_ratio": self.env.unwrapped.page.evaluate("window.devicePixelRatio"),
                 "table": self.view(), **extra}
 
     def reset(self, cmd: dict) -> dict:
@@ -78,7 +80,6 @@ class Driver:
         actions = HighLevelActionSet(subsets=["chat", "infeas", "bid", "coord", "nav", "tab"], multiaction=True)
         self.env = gym.make(f"browsergym/webgauge.{cmd['family']}", headless=True,
                             action_mapping=actions.to_python_code,
-                            pw_chromium_kwargs={"executable_path": self.chromium},
                             task_kwargs={k: cmd[k] for k in ("arena_url", "heldout") if k in cmd})
         t0 = time.perf_counter()
         obs, info = self.env.reset(seed=cmd.get("seed"))

@@ -1,10 +1,11 @@
-"""The BrowserGym venv the browsergym tests use: built once, cached under ``.cache/`` (git-ignored).
+"""The BrowserGym venv the browsergym tests use: built once, under ``.harness-venvs/browsergym`` (git-ignored).
 
 It holds ``browsergym-core==0.14.3`` with the Playwright it pins (older than webgauge's, hence
-its own venv) and this repository's ``integrations/browsergym`` package. BrowserGym's page
-browser is launched with ``executable_path`` = the system Chromium; its chat window's browser
-starts from Playwright's bundled path, which is linked to the system Chromium (nothing is
-downloaded). ``WEBGAUGE_BGYM_VENV`` points the tests at another folder.
+its own venv) and this repository's ``integrations/browsergym`` package. ``python -m
+browsergym.webgauge.offline`` (the documented command) links Playwright's bundled Chromium path,
+inside the venv (``PLAYWRIGHT_BROWSERS_PATH``), to the system Chromium: BrowserGym's page browser
+and its chat window's browser both start it, nothing is downloaded. ``WEBGAUGE_BGYM_VENV`` points
+the tests at another folder.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class VenvError(RuntimeError):
 
 
 def venv_dir() -> Path:
-    return Path(os.environ.get("WEBGAUGE_BGYM_VENV") or ROOT / ".cache" / "browsergym-venv")
+    return Path(os.environ.get("WEBGAUGE_BGYM_VENV") or ROOT / ".harness-venvs" / "browsergym")
 
 
 def system_chromium() -> str:
@@ -65,20 +66,6 @@ def driver_env(arena_url: str | None = None) -> dict:
     return env
 
 
-_LINK = """
-import json, os, sys, playwright
-from pathlib import Path
-data = json.loads((Path(playwright.__file__).parent / "driver/package/browsers.json").read_text())
-rev = next(b["revision"] for b in data["browsers"] if b["name"] == "chromium")
-target = Path(os.environ["PLAYWRIGHT_BROWSERS_PATH"]) / f"chromium-{rev}" / "chrome-linux" / "chrome"
-target.parent.mkdir(parents=True, exist_ok=True)
-if target.is_symlink() or target.exists():
-    target.unlink()
-target.symlink_to(sys.argv[1])
-print(target)
-"""
-
-
 def ensure_venv() -> Path:
     """The venv's python, with browsergym-core, this package (reinstalled when its files changed)
     and the Chromium link in place."""
@@ -96,7 +83,9 @@ def ensure_venv() -> Path:
         _run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(PACKAGE)],
              "pip install integrations/browsergym")
         shutil.rmtree(PACKAGE / "build", ignore_errors=True)
-    if have.get("chromium") != chromium or have.get("browsergym") != BROWSERGYM:
-        _run([str(py), "-c", _LINK, chromium], "linking Playwright's bundled Chromium path", env=driver_env())
+    if have.get("chromium") != chromium or have != want:
+        _run([str(py), "-m", "browsergym.webgauge.offline", "--chromium", chromium],
+             "python -m browsergym.webgauge.offline (Playwright's Chromium path -> the system Chromium)",
+             env=driver_env())
     stamp.write_text(json.dumps(want))
     return py

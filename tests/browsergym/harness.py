@@ -4,6 +4,7 @@ as a subprocess, and the oracle played through BrowserGym action strings."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -68,10 +69,22 @@ class BgymEpisode:
     axtree_nodes: int = 0
     goal: str = ""
     viewports: set = field(default_factory=set)  # the page's CSS viewport at each observation
+    screenshots: set = field(default_factory=set)  # (height, width) of BrowserGym's screenshot at each observation
+    pixel_ratios: set = field(default_factory=set)  # the page's devicePixelRatio at each observation
     seconds: float = 0.0
 
 
 RETRIES = 3
+MOUSE = re.compile(r"(mouse_(?:click|dblclick|move|down|up))\(([-\d.]+), ([-\d.]+)")
+
+
+def in_screenshot_px(text: str, scale: float) -> str:
+    """BrowserGym's coordinate actions read screenshot pixels (its ``_bgym_scale_factor``, the task's
+    device scale factor): the oracle's CSS-pixel coordinates times ``scale``."""
+    if scale == 1.0:
+        return text
+    return MOUSE.sub(lambda m: f"{m.group(1)}({round(float(m.group(2)) * scale, 2)}, "
+                               f"{round(float(m.group(3)) * scale, 2)}", text)
 # Playwright's call log lines once the input is dispatched (click, dblclick, press, tap...)
 PERFORMED = ("performing", "action done", "dispatching")
 # actions whose repetition leaves the page as one run does: retried after any timeout
@@ -105,11 +118,13 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
         if r["url"] != url:
             nav, url = nav + 1, r["url"]
         ep.viewports.add(tuple(r["table"]["viewport"]))
+        ep.screenshots.add(tuple(r["screenshot_shape"][:2]))
+        ep.pixel_ratios.add(float(r["device_pixel_ratio"]))
         obs, bids = observation_from_table(r["table"], url=r["url"], step=step, navigation_id=nav, tabs=r["tabs"],
                                            active_tab=r["active_tab"], last_result=last)
         action = (await agent.act(obs)).action
         try:
-            text = writer.write(action, obs, bids)
+            text = in_screenshot_px(writer.write(action, obs, bids), float(info.get("device_scale_factor", 1.0)))
         except ValueError as exc:
             ep.errors.append(f"step {step}: {exc}")
             text = "noop(300)"

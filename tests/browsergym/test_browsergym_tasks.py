@@ -5,7 +5,7 @@ reward must equal webgauge's own verdict on the same task and seed.
 
 Long (58 families in Chromium): marked ``browsergym``. Run it alone with
 ``pytest -m browsergym tests/browsergym``. The venv is built on first use and cached under
-``.cache/browsergym-venv`` (git-ignored); when it cannot be built the test fails and says how to fix it.
+``.harness-venvs/browsergym`` (git-ignored); when it cannot be built the test fails and says how to fix it.
 ``WEBGAUGE_BGYM_FAMILIES=board.triage,shop.buy_variant`` plays only those families (a quick re-check).
 """
 
@@ -104,11 +104,16 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
     assert sum(e.reward for e in eps.values()) >= len(tasks) - 2, summary
     viewports = {r["family"]: (r["viewport"]["width"], r["viewport"]["height"]) for r in family_table()}
+    scales = {r["family"]: float(r["viewport"].get("device_scale_factor", 1.0)) for r in family_table()}
     for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
         assert e.obs_keys["axtree_object"] and e.obs_keys["dom_object"] and e.axtree_nodes > 10, f
         assert e.goal, f
         # the page keeps the task's viewport through every step (see browsergym/webgauge/page_watch.py)
         assert e.viewports == {viewports[f]}, (f, e.viewports)
+        # and its device scale factor: the screenshot has that many pixels per CSS pixel, as webgauge's
+        w, h = viewports[f]
+        assert e.screenshots == {(round(h * scales[f]), round(w * scales[f]))}, (f, e.screenshots, scales[f])
+        assert e.pixel_ratios == {scales[f]}, (f, e.pixel_ratios)
 
 
 #: The test's own probe in BrowserGym's page: every resize, and the viewport at every pointer press.

@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 import pytest
-from harness_venvs import harness_python, run_in
+from harness_venvs import harness_python, offline, run_in
 from replay_answers import write_answer_sets
 
 HERE = Path(__file__).resolve().parent
@@ -107,8 +107,69 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
             for k in ref["extra"]), key
     assert (imported / "report" / "understand.md").read_text() == (native / "report" / "understand.md").read_text()
 
+    # without --name, a webgauge model run through Inspect keeps its webgauge name: same items, same seeds
+    alone = tmp_path / "imported-b"
+    run_in(py, str(py.parent / "webgauge"), "understand", "import-inspect", log_b, "--out", str(alone))
+    got_b = _scores(alone)
+    assert {m for m, _ in got_b} == {names[1]}
+    for (m, q), g in got_b.items():
+        assert g["seed"] == scores[(m, q)]["seed"] and g["raw"] == scores[(m, q)]["raw"], q
+
     # not equal by construction: the two models score differently, and some answers did not parse
     a = [r["score"] for (m, _), r in scores.items() if m == names[0] and r["score"] is not None]
     b = [r["score"] for (m, _), r in scores.items() if m == names[1] and r["score"] is not None]
     assert sum(a) != sum(b) and any(v == 0 for v in a) and any(v > 0 for v in b)
     assert any(not r["parsed_ok"] for r in scores.values())
+
+
+def _dump(py, log: str, out: Path) -> dict:
+    run_in(py, str(py), str(HERE / "inspect_side.py"), "dump", log, str(out))
+    return json.loads(out.read_text())
+
+
+@pytest.mark.timeout(2400)
+def test_inspect_cli_offline_mockllm_and_random(bench, tmp_path):
+    """`inspect eval webgauge/understand --model mockllm/model` and `--model webgauge/random`, as
+    the docs give them, in a network namespace with no network: every sample answered and scored
+    (no tokenizer download on the way). mockllm's answers score as `understand run` scores the
+    same answers; webgauge/random draws each answer from the question's allowed answers, the
+    same draw on a second run."""
+    from webgauge.understand import run_benchmark
+    from webgauge.understand.adapters.samples import allowed_answers
+    from webgauge.understand.export import read_questions
+
+    py = harness_python("inspect")
+    root, manifest = bench
+    questions = {q.id: q for q in read_questions(root)}
+    inspect = str(py.parent / "inspect")
+
+    def evaluate(model: str, logs: Path) -> dict:
+        run_in(py, *offline(), inspect, "eval", "webgauge/understand", "-T", f"bench={root}", "--model", model,
+               "--log-dir", str(logs), cwd=tmp_path)
+        found = sorted(logs.glob("*.eval"))
+        assert len(found) == 1, found
+        d = _dump(py, str(found[0]), tmp_path / f"{logs.name}.json")
+        assert d["status"] == "success", d["status"]
+        assert set(d["samples"]) == set(questions)
+        return d
+
+    mock = evaluate("mockllm/model", tmp_path / "mock")
+    said = {s["completion"] for s in mock["samples"].values()}
+    assert len(said) == 1  # mockllm/model's one default answer
+    replay = tmp_path / "mock.jsonl"
+    replay.write_text("".join(json.dumps({"item_id": q, "answer": said.copy().pop()}) + "\n" for q in questions))
+    native = tmp_path / "native"
+    run_benchmark(root, native, [f"scripted:{replay}"], workers=1, progress=False)
+    ref = {q: r for (_, q), r in _scores(native).items()}
+    for qid, smp in mock["samples"].items():
+        if smp["value"] is not None:
+            assert _close(smp["value"], ref[qid]["score"]), qid
+
+    first = evaluate("webgauge/random", tmp_path / "random")
+    second = evaluate("webgauge/random", tmp_path / "random2")
+    answers = {q: s["completion"] for q, s in first["samples"].items()}
+    assert answers == {q: s["completion"] for q, s in second["samples"].items()}
+    for qid, text in answers.items():
+        assert text in allowed_answers(questions[qid], root), (qid, text)
+    assert len(set(answers.values())) > len(manifest["questions"])  # not one answer per task
+    assert first["model"] == "webgauge/random"

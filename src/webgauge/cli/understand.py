@@ -217,8 +217,11 @@ def export(bench, fmt, out, force) -> None:
               help="Benchmark folder [default: the one the logs name].")
 @click.option("--force", is_flag=True, help="Discard the run directory's results and start over.")
 def import_inspect(logs, out, names, bench, force) -> None:
-    from webgauge.understand.adapters.inspect_import import import_inspect_logs
+    from webgauge.understand.adapters.inspect_import import InspectMissing, import_inspect_logs
 
-    summary = import_inspect_logs(list(logs), out, names=list(names) or None, bench=bench, force=force, workers=1)
+    try:
+        summary = import_inspect_logs(list(logs), out, names=list(names) or None, bench=bench, force=force, workers=1)
+    except InspectMissing as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"{summary.ok} answers imported, {summary.failed} failed samples, into {out}; "
                f"next: webgauge understand report {out}")

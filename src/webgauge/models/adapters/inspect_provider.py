@@ -6,7 +6,9 @@ the answers a ``scripted`` file holds; ``webgauge/hf-local:PATH`` runs a local m
 Inspect's text and image content becomes webgauge :class:`~webgauge.models.Message` parts in the
 same order (images as their bytes, so the message digest is the one ``webgauge understand run``
 computes); the question id, when the sample's user message carries it in its metadata
-(``webgauge_item``, set by webgauge's Inspect tasks), becomes ``GenerateConfig.item_id``.
+(``webgauge_item``, set by webgauge's Inspect tasks), becomes ``GenerateConfig.item_id``, and
+the allowed answers it lists (``webgauge_choices``) ``GenerateConfig.choices``, which
+``webgauge/random`` draws from.
 Model arguments (``-M key=value``) go to ``webgauge.models.get_model``.
 """
 
@@ -27,9 +29,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.model import ModelUsage as InspectUsage
 
-__all__ = ["ITEM_KEY", "WebgaugeModelAPI", "to_webgauge_messages"]
+__all__ = ["CHOICES_KEY", "ITEM_KEY", "WebgaugeModelAPI", "to_webgauge_messages"]
 
 ITEM_KEY = "webgauge_item"
+CHOICES_KEY = "webgauge_choices"
 
 
 def _image_bytes(image: str) -> bytes:
@@ -41,11 +44,11 @@ def _image_bytes(image: str) -> bytes:
     return path.read_bytes()
 
 
-def to_webgauge_messages(messages: list[ChatMessage]) -> tuple[list, str | None]:
-    """``(webgauge messages, item id)`` for Inspect chat messages."""
+def to_webgauge_messages(messages: list[ChatMessage]) -> tuple[list, str | None, list[str] | None]:
+    """``(webgauge messages, item id, allowed answers)`` for Inspect chat messages."""
     from webgauge.models import Image, Message
 
-    out, item = [], None
+    out, item, choices = [], None, None
     for m in messages:
         if m.role not in ("system", "user", "assistant"):
             raise ValueError(f"webgauge models take system, user and assistant messages, not {m.role!r}")
@@ -62,8 +65,10 @@ def to_webgauge_messages(messages: list[ChatMessage]) -> tuple[list, str | None]
                     raise TypeError(f"webgauge models take text and images, not {type(c).__name__}")
         if m.role == "user" and m.metadata and m.metadata.get(ITEM_KEY):
             item = str(m.metadata[ITEM_KEY])
+        if m.role == "user" and m.metadata and m.metadata.get(CHOICES_KEY):
+            choices = [str(c) for c in m.metadata[CHOICES_KEY]]
         out.append(Message(m.role, tuple(parts)))
-    return out, item
+    return out, item, choices
 
 
 @modelapi(name="webgauge")
@@ -86,10 +91,10 @@ class WebgaugeModelAPI(ModelAPI):
 
         if tools:
             raise ValueError("webgauge models do not take tools")
-        messages, item = to_webgauge_messages(input)
+        messages, item, choices = to_webgauge_messages(input)
         cfg = WgConfig(temperature=config.temperature if config.temperature is not None else 0.0,
                        max_tokens=config.max_tokens, top_p=config.top_p, seed=config.seed,
-                       stop=config.stop_seqs, item_id=item)
+                       stop=config.stop_seqs, item_id=item, choices=choices)
         resp = await self.model.generate(messages, cfg)
         out = ModelOutput.from_content(model=self.model_name, content=resp.text,
                                        stop_reason="max_tokens" if resp.truncated else "stop")

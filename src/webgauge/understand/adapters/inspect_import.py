@@ -26,9 +26,23 @@ from ..prompts import all_prompts
 from ..records import AnswerRecord
 from ..runner import _questions, model_items
 
-__all__ = ["HANDLER", "InspectAnswers", "import_answer_item", "import_inspect_logs", "read_inspect_log"]
+__all__ = ["HANDLER", "InspectAnswers", "InspectMissing", "import_answer_item", "import_inspect_logs",
+           "model_name", "read_inspect_log"]
 
 HANDLER = "webgauge.understand.adapters.inspect_import:import_answer_item"
+PROVIDER = "webgauge/"
+
+
+class InspectMissing(ImportError):
+    """Reading Inspect logs needs ``inspect_ai``; the message names the command that works."""
+
+
+def model_name(inspect_model: str) -> str:
+    """The run's model name for an Inspect model name: a webgauge model run through Inspect
+    (``webgauge/scripted:a.jsonl``) keeps its webgauge spec (``scripted:a.jsonl``), the name
+    ``understand run`` gives it, so the work items and their seeds are the same; any other
+    (``openai/gpt-4o``, ``mockllm/model``) stays as Inspect names it."""
+    return inspect_model[len(PROVIDER):] if inspect_model.startswith(PROVIDER) else inspect_model
 
 
 @dataclass
@@ -49,8 +63,17 @@ def _need_inspect():
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
-        raise ImportError("reading an Inspect log needs inspect_ai: pip install inspect_ai "
-                          "(or `python scripts/harness_venv.py inspect` in a webgauge checkout)") from None
+        import os
+        import sys
+
+        checkout = Path(__file__).resolve().parents[4]
+        venvs = Path(os.environ.get("WEBGAUGE_HARNESS_VENVS", checkout / ".harness-venvs"))
+        there = venvs / "inspect" / "bin" / "webgauge"
+        args = " ".join(sys.argv[1:]) if Path(sys.argv[0]).name == "webgauge" else "understand import-inspect ..."
+        how = (f"run it where Inspect is: {there} {args}" if there.is_file() else
+               "run it where Inspect is installed (pip install inspect_ai; in a webgauge checkout "
+               f"`python scripts/harness_venv.py inspect` makes {there.parent.parent}, then {there} {args})")
+        raise InspectMissing(f"reading Inspect logs needs inspect_ai, which {sys.prefix} lacks: {how}") from None
     return read_eval_log
 
 
@@ -73,7 +96,7 @@ def read_inspect_log(path: str | Path) -> InspectAnswers:
     tasks = args.get("tasks")
     if isinstance(tasks, str):
         tasks = [t.strip() for t in tasks.split(",") if t.strip()] or None
-    return InspectAnswers(model=log.eval.model, bench=args.get("bench"), tasks=tasks,
+    return InspectAnswers(model=model_name(log.eval.model), bench=args.get("bench"), tasks=tasks,
                           split=args.get("split") or "all", answers=answers, errors=errors, path=str(path))
 
 
@@ -98,7 +121,7 @@ def import_inspect_logs(logs: list[str | Path], out: str | Path, *, names: list[
                         **executor) -> RunSummary:
     """Write the answers of ``logs`` (one model each) into the run directory ``out``.
 
-    ``names`` renames the models (one per log; default: Inspect's model name); ``bench``
+    ``names`` renames the models (one per log; default: :func:`model_name` of Inspect's); ``bench``
     overrides the benchmark folder the logs name. The run spec is that of ``understand run``
     (so ``understand report`` reads it) with ``imported_from`` listing the logs.
     """

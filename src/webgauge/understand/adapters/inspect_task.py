@@ -30,12 +30,16 @@ from inspect_ai.scorer import SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
 from ..export import read_questions
-from .samples import GENERATION, HarnessSample, per_answer_score, samples_of
+from .samples import GENERATION, HarnessSample, allowed_answers, per_answer_score, samples_of
 
-__all__ = ["ITEM_KEY", "to_inspect_sample", "understand", "understand_scorer", "understand_tables"]
+__all__ = ["CHOICES_KEY", "ITEM_KEY", "to_inspect_sample", "understand", "understand_scorer", "understand_tables"]
 
 ITEM_KEY = "webgauge_item"
 """Metadata key on each sample's user message naming the question id (for webgauge providers)."""
+CHOICES_KEY = "webgauge_choices"
+"""Metadata key on each sample's user message listing the whole answers a guesser may give
+(:func:`.samples.allowed_answers`): webgauge's ``random`` provider draws from them. Message
+metadata is not sent to a model."""
 
 # Table 2 columns that a single answer determines: (column, task, difficulty or None, score key)
 COLUMNS = [("position easy", "position", "easy", "score"), ("position mid", "position", "mid", "score"),
@@ -46,10 +50,11 @@ COLUMNS = [("position easy", "position", "easy", "score"), ("position mid", "pos
            ("color (answers with a known target)", "color", None, "score")]
 
 
-def to_inspect_sample(s: HarnessSample) -> Sample:
-    """An Inspect :class:`Sample` for one harness sample."""
+def to_inspect_sample(s: HarnessSample, choices: list[str] | None = None) -> Sample:
+    """An Inspect :class:`Sample` for one harness sample (``choices``: see :data:`CHOICES_KEY`)."""
     content = [ContentImage(image=p) for p in s.images] + [ContentText(text=s.prompt)]
-    return Sample(id=s.id, input=[ChatMessageUser(content=content, metadata={ITEM_KEY: s.id})],
+    meta = {ITEM_KEY: s.id, **({CHOICES_KEY: list(choices)} if choices else {})}
+    return Sample(id=s.id, input=[ChatMessageUser(content=content, metadata=meta)],
                   target=s.reference or "", metadata=dict(s.metadata))
 
 
@@ -106,7 +111,9 @@ def understand_scorer(bench: str):
 def understand(bench: str, tasks: str | None = None, split: str = "all") -> Task:
     """A built understand benchmark as an Inspect task (see module docstring)."""
     pairs = samples_of(bench, _tasks_arg(tasks), split)
-    dataset = MemoryDataset([to_inspect_sample(s) for _, s in pairs], name=f"webgauge-understand:{Path(bench).name}")
+    root = Path(bench).resolve()
+    dataset = MemoryDataset([to_inspect_sample(s, allowed_answers(q, root)) for q, s in pairs],
+                            name=f"webgauge-understand:{Path(bench).name}")
     return Task(dataset=dataset, solver=generate(), scorer=understand_scorer(str(Path(bench).resolve())),
                 config=GenerateConfig(**GENERATION),
                 metadata={"webgauge": {"suite": "understand", "bench": str(Path(bench).resolve()),

@@ -38,6 +38,7 @@ from .samples import GENERATION, per_answer_score
 
 __all__ = [
     "GROUP",
+    "POINTS",
     "TASK_COLUMNS",
     "aggregate",
     "doc_to_target",
@@ -48,6 +49,8 @@ __all__ = [
 ]
 
 GROUP = "webgauge_understand"
+POINTS = "points"
+"""The key of a per-answer record holding its value in points (the tasks' ``score_key``)."""
 
 # per task: (metric name, difficulty or None, value key of the per-answer record)
 TASK_COLUMNS: dict[str, list[tuple[str, str | None, str]]] = {
@@ -153,7 +156,7 @@ def _task_yaml(task: str, out: Path) -> str:
              "doc_to_text: !function utils.doc_to_text", "doc_to_target: !function utils.doc_to_target",
              "process_results: !function utils.process_results", "generation_kwargs:",
              f"  max_new_tokens: {GENERATION['max_tokens']}", f"  temperature: {GENERATION['temperature']}",
-             "  do_sample: false", "metric_list:"]
+             "  do_sample: false", f"score_key: {POINTS}", "cluster_key: page", "metric_list:"]
     for metric, _, _ in TASK_COLUMNS[task]:
         lines += [f"  - metric: {_yaml_str(metric)}", f"    aggregation: !function utils.{_func(metric)}",
                   "    higher_is_better: " + ("false" if metric == "false alarms" else "true")]
@@ -195,11 +198,17 @@ def process_results(doc: dict, results: list) -> dict:
     raw = results[0] if results else ""
     score, details = per_answer_score(q, raw)
     parsed = details["parsed"]
-    rec = {"id": q.id, "task": q.task, "difficulty": q.difficulty, "score": score, "parsed_ok": details["parsed_ok"],
-           "answer": str(parsed) if details["parsed_ok"] and parsed else None,
+    rec = {"id": q.id, "task": q.task, "page": q.page, "difficulty": q.difficulty, "score": score,
+           "parsed_ok": details["parsed_ok"], "answer": str(parsed) if details["parsed_ok"] and parsed else None,
            "target": q.target if isinstance(q.target, str) else None,
            **{k: details.get(k) for k in ("recall", "precision", "false_alarm")}}
-    return {m: rec for m, _, _ in TASK_COLUMNS[q.task]}
+    out = {}
+    for metric, diff, key in TASK_COLUMNS[q.task]:
+        value = rec[key] if diff is None or q.difficulty == diff else None
+        # POINTS: this answer's value for this metric in points, only where it counts (lmms-eval's
+        # standard errors read it: the same units and the same answers as the metric's mean)
+        out[metric] = {**rec, POINTS: 100.0 * value} if value is not None else dict(rec)
+    return out
 
 
 def aggregate(items: list[dict], metric: str) -> float:

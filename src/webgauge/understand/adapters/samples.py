@@ -26,7 +26,7 @@ from ..questions import Question
 from ..runner import split_questions
 from ..scorers import score_cta, score_position, score_safety, score_ui_group
 
-__all__ = ["GENERATION", "RUN_LEVEL", "HarnessSample", "per_answer_score", "sample_of", "samples_of"]
+__all__ = ["GENERATION", "RUN_LEVEL", "HarnessSample", "allowed_answers", "per_answer_score", "sample_of", "samples_of"]
 
 GENERATION = {"temperature": 0.0, "max_tokens": 300}
 """The generation settings ``understand run`` uses for every question (see ``ModelAnswerer``)."""
@@ -59,6 +59,22 @@ def sample_of(q: Question, bench: Path) -> HarnessSample:
     return HarnessSample(id=q.id, task=q.task, prompt=q.question, images=[str(root / p) for p in q.images],
                          reference=answer_text(q), page=q.page, variant=q.variant, pair=q.pair,
                          difficulty=q.difficulty, target_source=q.target_source, metadata=meta)
+
+
+def allowed_answers(q: Question, bench: Path) -> list[str]:
+    """Whole answers a no-network guesser may give ``q`` (what the ``random`` model provider draws
+    from under a harness): the UI groups; the question's own choices, else its task's answer pool
+    (``answer_pools.json``); for position questions one answer per relation, naming it for every
+    pair asked about. Empty when the benchmark lists none."""
+    from ..baselines import _answer_pools
+    from ..labeller import UI_GROUPS
+    from ..relations import RELATIONS
+
+    if q.task == "position":
+        return ["\n".join(f"{k}: {r}" for k in q.target) for r in RELATIONS] if q.target else []
+    if q.task == "ui_group":
+        return list(UI_GROUPS)
+    return list(q.choices or _answer_pools(str(Path(bench).resolve())).get(q.task, []))
 
 
 def _check_bench(bench: Path) -> Path:

@@ -58,6 +58,7 @@ class PageWatch:
         self.fetches: set[str] = set()  # the page's fetch/XHR requests in flight (CDP request ids)
         self.last_request_end = time.monotonic()
         self._frame_id: str | None = None
+        self.scale = 1.0  # the page's device scale factor (emulate_scale)
 
         def sent(e: dict) -> None:
             if e.get("type") in ("Fetch", "XHR"):
@@ -83,9 +84,17 @@ class PageWatch:
         return watch if watch is not None else cls(page)
 
     @classmethod
-    def follow(cls, context: Any) -> None:
-        """Watch every page the context opens from now on (a tab an action opens), from its creation."""
-        context.on("page", lambda page: None if page.is_closed() else cls.of(page))
+    def follow(cls, context: Any, scale: float = 1.0) -> None:
+        """Watch every page the context opens from now on (a tab an action opens), from its creation,
+        at device scale factor ``scale``."""
+
+        def opened(page: Any) -> None:
+            if page.is_closed():
+                return
+            page._bgym_scale_factor = scale
+            cls.of(page).emulate_scale()
+
+        context.on("page", opened)
 
     def dom_quiet_ms(self) -> float:
         """Milliseconds since the current document's last DOM mutation; raises while there is no document."""
@@ -121,22 +130,33 @@ class PageWatch:
                 return False
             time.sleep(poll_ms / 1000)
 
+    def _metrics(self) -> dict:
+        dims = self.page.viewport_size or self.page.evaluate(
+            "() => ({width: window.innerWidth, height: window.innerHeight})")
+        return {"width": dims["width"], "height": dims["height"], "mobile": False}
+
+    def emulate_scale(self) -> None:
+        """The page's device scale factor from now on: ``_bgym_scale_factor`` (the task's), kept by
+        this session (BrowserGym's own screenshot would put it back to 1)."""
+        self.scale = float(getattr(self.page, "_bgym_scale_factor", 1.0))
+        if self.scale != 1.0:
+            self.cdp.send("Emulation.setDeviceMetricsOverride", {**self._metrics(), "deviceScaleFactor": self.scale})
+
     def screenshot(self):
         """BrowserGym's screenshot (its ``extract_screenshot``), taken through this kept session."""
         import numpy as np
         import PIL.Image
 
         scale = getattr(self.page, "_bgym_scale_factor", 1.0)
-        dims = self.page.viewport_size or self.page.evaluate(
-            "() => ({width: window.innerWidth, height: window.innerHeight})")
-        metrics = {"width": dims["width"], "height": dims["height"], "mobile": False}
+        metrics = self._metrics()
         # as BrowserGym does: the capture takes the size of the metrics set on its own session, then
-        # they are put back at scale 1; the session stays attached, so the page keeps its viewport
+        # they are put back (at the task's scale, 1 unless emulate_scale set one); the session stays
+        # attached, so the page keeps its viewport
         self.cdp.send("Emulation.setDeviceMetricsOverride", {**metrics, "deviceScaleFactor": scale})
         try:
             data = self.cdp.send("Page.captureScreenshot", {"format": "png"})["data"]
         finally:
-            self.cdp.send("Emulation.setDeviceMetricsOverride", {**metrics, "deviceScaleFactor": 1.0})
+            self.cdp.send("Emulation.setDeviceMetricsOverride", {**metrics, "deviceScaleFactor": self.scale})
         with io.BytesIO(base64.b64decode(data)) as f:
             return np.array(PIL.Image.open(f).convert(mode="RGB"))
 

@@ -52,6 +52,7 @@ class WebgaugeTask(AbstractBrowserTask):
         self.arena_url = arena_url
         vp = FAMILIES[family]["viewport"]
         self.viewport = {"width": int(vp["width"]), "height": int(vp["height"])}
+        self.device_scale_factor = float(vp.get("device_scale_factor", 1.0))
         self.slow_mo = slow_mo
         self.timeout = timeout
         self.settle_ms = int(settle_ms)  # the longest wait for the page to settle before an observation
@@ -74,8 +75,12 @@ class WebgaugeTask(AbstractBrowserTask):
             page.context.route(f"{control.scheme}://{control.netloc}/**", lambda route: route.abort())
             # requests and DOM changes followed from outside the page's world (see page_watch.py), from the
             # start page's first request, and in every tab the episode opens
-            PageWatch.of(page)
-            PageWatch.follow(page.context)
+            # the task's device scale factor, as BrowserGym applies one (its _bgym_scale_factor): screenshots
+            # at that many device pixels per CSS pixel, element boxes in screenshot pixels, coordinate actions
+            # read in screenshot pixels; the page's devicePixelRatio is the same (page_watch.py)
+            page._bgym_scale_factor = self.device_scale_factor
+            PageWatch.of(page).emulate_scale()
+            PageWatch.follow(page.context, self.device_scale_factor)
             goal = r["goal"]
             files = {}
             if r.get("files"):
@@ -92,7 +97,7 @@ class WebgaugeTask(AbstractBrowserTask):
             raise
         self.info = {"task_id": r["task_id"], "family": r["family"], "slice": r["slice"], "seed": r["seed"],
                      "slot": self.client.slot, "start_url": r["start_url"], "max_steps": r["max_steps"],
-                     "files": files}
+                     "files": files, "device_scale_factor": self.device_scale_factor}
         return goal, dict(self.info)
 
     def validate(self, page, chat_messages: list) -> tuple[float, bool, str, dict]:
