@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 OUT ?= runs/demo
 
-.PHONY: bootstrap harness-venvs demo test test-fast test-harnesses test-realapps lint bench clean
+.PHONY: bootstrap harness-venvs demo test test-fast test-harnesses test-realapps test-ray lint bench clean
 
 bootstrap:
 	@VENV=$(VENV) bash scripts/bootstrap.sh
@@ -33,6 +33,11 @@ test-fast: bootstrap
 REALAPPS ?= roundup mediawiki oscar
 test-realapps: bootstrap
 	PY=$(PY) bash scripts/ci_realapps.sh $(REALAPPS)
+
+# Ray clusters of several `ray start` nodes on loopback: a two-node run equals the local one, a killed node
+# loses nothing (a few minutes; make test leaves them out)
+test-ray: bootstrap
+	$(PY) -m pytest -q -p no:cacheprovider -m raycluster tests/run
 
 # lmms-eval's CLI, Inspect (mockllm/model and webgauge/random, offline), an AgentLab study, BrowserGym's
 # agreement run and the docs' harness commands, each from its own venv (built on first use; needs PyPI).

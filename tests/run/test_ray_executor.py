@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ import pytest
 from webgauge.pages import StaticServer
 from webgauge.run import RunSpec, RunStore, WorkItem, item_seed, run_items
 from webgauge.run.ray_executor import import_ray
+from webgauge.run.ray_loopback import init_ray
 
 SPEC = RunSpec(suite="t", seeds=[3])
 
@@ -33,22 +32,21 @@ def local_ray():
     here = str(Path(__file__).resolve().parent)
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([here] + ([old] if old else []))  # actors import run_handlers
-    temp = tempfile.mkdtemp(prefix="wgray")  # short: Ray puts unix sockets under it; removed afterwards
-    opts = dict(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
+    handle = None
     try:
-        try:
-            ray.init(**opts)
+        try:  # on loopback, as webgauge starts Ray (its own short temp dir, removed at shutdown)
+            handle = init_ray(ray, None, num_cpus=2, log_to_driver=False)
         except Exception as exc:  # noqa: BLE001
             # Ray gives its raylet and agents fixed startup windows (~30 s); on a saturated shared
             # machine they can run out. Start it once more; a second failure fails the tests.
             if "timed out during startup" not in str(exc):
                 raise
-            ray.shutdown()
-            ray.init(**opts)
+            handle = init_ray(ray, None, num_cpus=2, log_to_driver=False)
+        assert ray.util.get_node_ip_address() == "127.0.0.1"
         yield ray
     finally:
-        ray.shutdown()
-        shutil.rmtree(temp, ignore_errors=True)
+        if handle is not None:
+            handle.shutdown(ray)
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:
@@ -66,7 +64,8 @@ def test_ray_actors_run_items_and_resume(local_ray, tmp_path):
     ok = store.records(status="ok")
     assert {r.record["y"] for r in ok} == {2 * k for k in range(6)}
     assert all(r.record["seed"] == item_seed(3, r.item_id) for r in ok)
-    assert {r.worker for r in ok} <= {"ray-0", "ray-1"}
+    node = local_ray.get_runtime_context().get_node_id()[:8]
+    assert {r.worker for r in ok} <= {f"ray-0@{node}", f"ray-1@{node}"}  # the actor, and the node it ran on
     assert store.blob(ok[0].blobs["data"]).startswith(b"blob-r")
     [bad] = store.failures()
     assert bad.error["type"] == "ValueError" and "in an actor" in bad.error["message"]
@@ -97,3 +96,14 @@ def test_ray_actor_owns_one_browser(local_ray, tmp_path):
     assert (s.done, s.failed) == (2, 0), [r.error for r in rows]
     assert {r.record["title"] for r in rows} == {"P0", "P1"}
     assert len({(r.record["pid"], r.record["browser_id"]) for r in rows}) == 1
+
+
+@pytest.mark.slow
+def test_the_local_ray_is_on_loopback_and_the_switch_is_put_back(local_ray):
+    import importlib
+
+    assert local_ray.util.get_node_ip_address() == "127.0.0.1"
+    assert local_ray.nodes()[0]["NodeManagerAddress"] == "127.0.0.1"
+    # the switch that keeps Ray on 127.0.0.1 holds only while Ray starts: joining a real cluster later works
+    assert os.environ.get("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER") is None
+    assert importlib.import_module("ray._private.ray_constants").ENABLE_RAY_CLUSTER is True
