@@ -45,7 +45,9 @@ def reduce(record: dict[str, Any]) -> dict[str, Any]:
     # a step's own state change is left out: which step a slow write lands in depends on the
     # machine's load (a save the click sent may be stored during the next step); the episode's
     # whole change (final_diff) does not
-    out["steps"] = [_clean({"action": s["action"], "result": s["result"]}) for s in record["steps"]]
+    # (nor which step's result lists an irreversible request the approval gate saw, for the same reason)
+    out["steps"] = [_clean({"action": s["action"], "result": {k: v for k, v in s["result"].items() if k != "gate"}})
+                    for s in record["steps"]]
     return out
 
 
