@@ -83,8 +83,9 @@ def d2c_block_scores(candidate: Sequence[TextBlock], reference: Sequence[TextBlo
     for i, j, _ in pairs:
         (ax, ay), (bx, by) = a[i].centre, b[j].centre
         pos.append(1 - max(abs(bx - ax), abs(by - ay)))
-    total = float(np.sum([unmatched, *matched]))
-    return _Block4(float(np.sum(matched)) / total if total > 0 else 0.0,
+    covered = float(np.sum(matched))
+    total = covered + unmatched  # nothing unmatched is exactly 1 (the published code sums [0, *matched]
+    return _Block4(covered / total if total > 0 else 0.0,  # apart and can give 0.9999999999999998)
                    float(np.mean([s for _, _, s in pairs])), float(np.mean(pos)),
                    float(np.mean([colour_similarity(a[i].color, b[j].color) for i, j, _ in pairs])),
                    len(a), len(b), len(pairs))
