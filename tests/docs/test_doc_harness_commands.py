@@ -40,8 +40,8 @@ def test_lmms_eval_block_runs_as_written(tmp_path):
         got = json.loads(f.read_text())
         assert sorted(got["group_subtasks"]["webgauge_understand"]) == [f"webgauge_understand_{t}" for t in tasks]
         assert all("score,none" in got["results"][f"webgauge_understand_{t}"] for t in tasks), f
-    ui = {json.loads(f.read_text())["model_name"]: json.loads(f.read_text())["results"]
-          ["webgauge_understand_ui_group"]["UI group,none"] for f in results}
+    runs = [json.loads(f.read_text()) for f in results]
+    ui = {r["config"]["model"]: r["results"]["webgauge_understand_ui_group"]["UI group,none"] for r in runs}
     assert ui["webgauge_scripted"] > 0 and ui["dummy"] == 0, ui  # 'main content' is right for some; 'A' for none
 
 
