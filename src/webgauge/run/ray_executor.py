@@ -78,7 +78,6 @@ class _Slot:
         self.name = name
         self.ping: Any = ping  # pending ObjectRef of the first ping; None once answered
         self.node = ""
-        self.spawned = time.monotonic()
 
     @property
     def ready(self) -> bool:
