@@ -97,7 +97,7 @@ def test_each_destructive_request_is_refused_however_it_is_encoded(name, how):
     assert c.gate.events[-1]["outcome"] == "blocked" and c.gate.events[-1]["control"] == DESTRUCTIVE_CONTROL[name]
 
 
-DESTRUCTIVE_CONTROL = {"roundup": "Retire", "mediawiki": "Delete page", "oscar": "Place order"}
+DESTRUCTIVE_CONTROL = {"roundup": "retire", "mediawiki": "Delete page", "oscar": "Place order"}
 
 
 @pytest.mark.parametrize("name", sorted(APPS))
@@ -146,7 +146,7 @@ def test_one_approval_unlocks_one_request_of_its_control_only():
     method, path, fields = DESTRUCTIVE["roundup"]
     c.approve("e", "Delete page")  # another app's control: unlocks nothing here
     assert _send(c, url, method, path, fields, "urlencoded") is not None
-    c.approve("e", "Retire", "the task says so")
+    c.approve("e", "retire", "the task says so")
     assert _send(c, url, method, path, fields, "urlencoded") is None
     assert _send(c, url, method, path, fields, "multipart") is not None
     assert [(e["outcome"], e["grant"]) for e in c.gate.events] == [("blocked", None), ("allowed", 2), ("blocked", None)]

@@ -261,15 +261,15 @@ class RoundupServer:
         self.proc = None
 
 
-IRREVERSIBLE = ("Retire",)  # the control the approval gate asks before
+IRREVERSIBLE = ("retire",)  # the control the approval gate asks before (the button as Roundup names it)
 # the requests that retire something (paths inside the tracker): the web interface's ``@action=retire``
 # (or its old spelling ``:action``; Roundup lower-cases the value) on any item, by any method; the REST
 # interface's DELETE (an item, or a whole class) and ``@op=action`` with ``@action_name=retire``; and
 # XML-RPC, gated whole (its ``retire``/``action`` calls are in an XML body)
-GATED = (GatedRoute("Retire", r".*", "*", ((r"[:@]action", r"(?i)retire"),)),
-         GatedRoute("Retire", r"/rest(/.*)?", "DELETE"),
-         GatedRoute("Retire", r"/rest(/.*)?", "*", ((r"@action_name", r"(?i)retire"),)),
-         GatedRoute("Retire", r"/xmlrpc(/.*)?", "POST"))
+GATED = (GatedRoute("retire", r".*", "*", ((r"[:@]action", r"(?i)retire"),)),
+         GatedRoute("retire", r"/rest(/.*)?", "DELETE"),
+         GatedRoute("retire", r"/rest(/.*)?", "*", ((r"@action_name", r"(?i)retire"),)),
+         GatedRoute("retire", r"/xmlrpc(/.*)?", "POST"))
 
 
 def app(server: RoundupServer) -> RealApp:
