@@ -132,6 +132,7 @@ def real_app(request):
 async def to_the_control(env, app, task: Task) -> tuple[Observation, str]:
     """Reset and play the oracle until it asks approval for its irreversible control (it is on screen)."""
     agent = app.oracle(task, env)
+    env.obs_mode = agent.obs_mode  # (a previous example may have left another mode)
     obs = await env.reset(task)
     agent.start(task.public(agent.obs_mode), env.base)
     for _ in range(80):
