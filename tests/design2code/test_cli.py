@@ -38,3 +38,12 @@ def test_iqa_command_prints_table(tmp_path):
     (tmp_path / "plain.csv").write_text("rater,pair,rating\na,x,1\n")
     r = CliRunner().invoke(group, ["iqa", str(tmp_path / "plain.csv")])
     assert r.exit_code != 0 and "--scores" in r.output
+
+
+def test_score_rejects_an_unknown_metric_family(tmp_path):
+    from webgauge.design2code.score import METRIC_FAMILIES, check_families
+
+    r = CliRunner().invoke(group, ["score", str(tmp_path), "--metrics", "d2c,fid"])
+    assert r.exit_code != 0 and "unknown metric family fid" in r.output and "mrweb, d2c" in r.output
+    assert check_families(["d2c"]) == ("mrweb", "d2c") and check_families([]) == ("mrweb",)
+    assert set(METRIC_FAMILIES) == {"mrweb", "d2c"}

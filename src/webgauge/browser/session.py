@@ -28,7 +28,11 @@ from .profile import DEFAULT_PROFILE, RenderProfile
 from .settle import SETTLE_TIMEOUT
 from .snapshot import Snapshot
 
-__all__ = ["Browser", "LivePage", "is_loopback_url", "origin_of"]
+__all__ = ["Browser", "LivePage", "RequestGate", "is_loopback_url", "origin_of"]
+
+#: asked about every request before it leaves the browser: (method, url, headers, body as sent or None)
+#: -> None (let it go) or (status, body, content type) to answer it in the browser instead
+RequestGate = Callable[[str, str, dict[str, str], "bytes | None"], "tuple[int, bytes, str] | None"]
 
 
 def _playwright() -> Callable[[], Any]:
@@ -290,9 +294,9 @@ class LivePage(PageActions, PageCapture, PageReuse):
         self._active = 0
         self._paths = {}
         self.id_salt = ""  # salts the element ids of captures (the arena sets one per episode)
-        # asked about every request before it leaves the browser: (method, url, headers) -> None (let it go)
+        # asked about every request before it leaves the browser: (method, url, headers, body) -> None (let it go)
         # or (status, body, content type) to answer it here (the arena's approval gate for apps it does not serve)
-        self.request_gate: Callable[[str, str, dict[str, str]], tuple[int, bytes, str] | None] | None = None
+        self.request_gate: RequestGate | None = None
         self.blocked_requests = []
         self.dialogs = []
         self.popups = []
@@ -390,7 +394,7 @@ class LivePage(PageActions, PageCapture, PageReuse):
         req = route.request
         url = req.url
         if self.request_gate is not None:
-            refusal = self.request_gate(req.method, url, dict(req.headers))
+            refusal = self.request_gate(req.method, url, dict(req.headers), req.post_data_buffer)
             if refusal is not None:
                 await route.fulfill(status=refusal[0], body=refusal[1], content_type=refusal[2])
                 return

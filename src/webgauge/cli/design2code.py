@@ -180,21 +180,30 @@ def export_mrweb_cmd(instances_dir: Path, out: Path) -> None:
               help="Local webgauge-lpips/1 file; without it LPIPS is reported n/a.")
 @click.option("--no-functional", is_flag=True, default=False,
               help="Skip navigation, image and backend checks (visual and fine-grained only).")
+@click.option("--metrics", "metrics", default="mrweb", show_default=True,
+              help="Metric families, comma-separated: 'mrweb' (MRWeb's visual, functional and fine-grained; "
+                   "always computed) and 'd2c' (Design2Code's visual score: Block-Match, Text, Position, Color, "
+                   "CLIP and their overall, in its 1280x720 window).")
 @executor_options
 def score(gen_run: Path, instances_dir: Path | None, method: str | None, url_match: str, out: Path | None,
           report_dir: Path | None, clip_weights: str | None, lpips_weights: str | None, no_functional: bool,
-          **kwargs) -> None:
+          metrics: str, **kwargs) -> None:
     """Score a generation run, or a folder of pages generated elsewhere (GEN_RUN holding one
     <id>.html per instance, MRWeb's results/<method>/ layout, with --instances), and write the
     report (and scores.csv for `design2code iqa --scores`)."""
     from webgauge.design2code.report import write_report
     from webgauge.design2code.runs import import_generations, score_run
+    from webgauge.design2code.score import check_families
     from webgauge.design2code.urls import parse_url_match
 
     try:
         parse_url_match(url_match)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--url-match") from None
+    try:
+        families = check_families(metrics.split(","))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--metrics") from None
     ex = executor_kwargs(kwargs)
     if not (gen_run / "spec.json").is_file():
         if instances_dir is None:
@@ -207,7 +216,7 @@ def score(gen_run: Path, instances_dir: Path | None, method: str | None, url_mat
         gen_run = out / "generations"
         out = out / "score"
     summary, score_dir = score_run(gen_run, out, clip_weights=clip_weights, lpips_weights=lpips_weights,
-                                   functional=not no_functional, url_match=url_match, **ex)
+                                   functional=not no_functional, url_match=url_match, metrics=families, **ex)
     path = write_report(score_dir, report_dir or score_dir / "report")
     click.echo(f"scored {summary.ok} sites ({summary.failed} failed) into {score_dir}; report: {path}; "
                f"per-pair metrics: {path.parent / 'scores.csv'}")

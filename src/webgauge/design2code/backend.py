@@ -7,6 +7,11 @@ declared route is recorded (method, path, query, parsed form or JSON body) and a
 with a small confirmation page (or JSON for ``fetch``). Requests to undeclared ``/api/``
 paths or with a wrong method are recorded as ``unexpected`` and answered 404/405, so a
 generated page that posts to the wrong place is visible in the log.
+
+A route may be a page of the site itself (``<form action="">`` submits to its own page): a
+``GET`` of that page without a query (no ``?``) is a page load and serves the page; only a
+submission (a ``GET`` with a query, or another method) is recorded. So a form never shadows the
+page it sits on.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ class Route:
 
     @classmethod
     def of(cls, method: str | None, path: str) -> Route:
-        p = urlsplit(path).path if "://" in path else path.split("?")[0]
+        """The route of a form action or fetch target (query and fragment dropped)."""
+        p = urlsplit(path).path if "://" in path else path.split("#")[0].split("?")[0]
         return cls((method or "POST").upper(), "/" + p.lstrip("/"))
 
 
@@ -86,13 +92,26 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def _send(self, status: int, body: bytes, ctype: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+        except ConnectionError:  # the browser went away (a page closed mid-load): nothing to answer
+            self.close_connection = True
+
+    def _file(self, path: str) -> tuple[str, bytes] | None:
+        """The served file at ``path`` (its key and bytes), if there is one."""
+        files = self.server.backend.files
+        key = path if path != "/" else "/index.html"
+        for k in (key, unquote(key), key + "index.html" if key.endswith("/") else None):
+            # a file name with spaces or non-ASCII is requested percent-encoded
+            if k is not None and k in files:
+                return k, files[k]
+        return None
 
     def _handle(self) -> None:
         backend = self.server.backend
@@ -102,9 +121,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         ctype = self.headers.get("Content-Type", "")
         route = Route(self.command, path)
+        query = parse_qs(parts.query, keep_blank_values=True)
         declared_paths = {r.path for r in backend.routes}
-        if route in backend.routes:
-            backend._record(Submission(self.command, path, parse_qs(parts.query), _parse_body(raw, ctype),
+        page = self._file(path) if self.command in ("GET", "HEAD") else None
+        if route in backend.routes and not (page is not None and "?" not in self.path):
+            backend._record(Submission(self.command, path, query, _parse_body(raw, ctype),
                                        ctype, True))
             if "json" in (self.headers.get("Accept", "") + ctype) or self.headers.get("Sec-Fetch-Mode") == "cors":
                 self._send(200, b'{"ok": true}', "application/json")
@@ -113,25 +134,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                                 b"<p>Thank you, your submission was recorded.</p></body></html>",
                            "text/html; charset=utf-8")
             return
-        if self.command in ("GET", "HEAD"):
-            key = path if path != "/" else "/index.html"
-            body = backend.files.get(key)
-            if body is None:  # a file name with spaces or non-ASCII is requested percent-encoded
-                body = backend.files.get(unquote(key))
-            if body is None and key.endswith("/"):
-                body = backend.files.get(key + "index.html")
-            if body is not None:
-                ctype_out = mimetypes.guess_type(key)[0] or "application/octet-stream"
-                if ctype_out.startswith("text/"):
-                    ctype_out += "; charset=utf-8"
-                self._send(200, body, ctype_out)
-                return
+        if page is not None:
+            key, body = page
+            ctype_out = mimetypes.guess_type(key)[0] or "application/octet-stream"
+            if ctype_out.startswith("text/"):
+                ctype_out += "; charset=utf-8"
+            self._send(200, body, ctype_out)
+            return
         if path in declared_paths or path.startswith("/api/") or self.command not in ("GET", "HEAD"):
             status = 405 if path in declared_paths else 404
-            backend._record(Submission(self.command, path, parse_qs(parts.query), _parse_body(raw, ctype),
+            backend._record(Submission(self.command, path, query, _parse_body(raw, ctype),
                                        ctype, False, status))
             self._send(status, b"not a declared route", "text/plain")
             return
+        backend._miss(path)
         self._send(404, b"not found", "text/plain")
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
@@ -140,6 +156,15 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     backend: SiteBackend
+
+    def handle_error(self, request, client_address) -> None:
+        """A connection the browser dropped is no error of the site; anything else is recorded as
+        a 500 on the backend (never a traceback on the console)."""
+        import sys
+
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            self.backend._miss(f"<server error: {type(exc).__name__}: {exc}>")
 
 
 class SiteBackend(LoopbackServer):
@@ -153,6 +178,7 @@ class SiteBackend(LoopbackServer):
         self.routes = set(routes)
         self._lock = threading.Lock()
         self._submissions: list[Submission] = []
+        self._not_found: list[str] = []
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.backend = self
         super().__init__()
@@ -160,6 +186,16 @@ class SiteBackend(LoopbackServer):
     def _record(self, sub: Submission) -> None:
         with self._lock:
             self._submissions.append(sub)
+
+    def _miss(self, path: str) -> None:
+        with self._lock:
+            self._not_found.append(path)
+
+    @property
+    def not_found(self) -> list[str]:
+        """Paths a ``GET`` asked for that the site does not have (404), in order, repeats kept."""
+        with self._lock:
+            return list(self._not_found)
 
     @property
     def submissions(self) -> list[Submission]:
@@ -173,5 +209,6 @@ class SiteBackend(LoopbackServer):
     def clear(self) -> None:
         with self._lock:
             self._submissions.clear()
+            self._not_found.clear()
 
     thread_name = "d2c-backend"

@@ -5,7 +5,9 @@ Extraction reads the rendered DOM, never the HTML source: a read-only script
 with their page-space boxes, texts and computed colours. Invisible or zero-size elements
 are dropped. URLs are stored normalised (:func:`~webgauge.design2code.urls.normalize_url`),
 so a loopback origin never leaks into a resource list; a link to a place on its own page is
-stored as its fragment alone (``#top``, whether written ``#top`` or ``page.html#top``).
+stored as its fragment alone (``#top``, whether written ``#top`` or ``page.html#top``). A backend
+route is a form or fetch target on the page's own site (its path, no query or fragment); a form
+sent to another site is not one (offline, nothing could receive it).
 
 For a site, :func:`extract_site` follows internal links breadth-first to ``depth`` and sets
 ``target_page`` on every link that opens a page of the site.
@@ -41,7 +43,9 @@ async def extract_live(page: LivePage, name: str | None = None) -> ResourceList:
     for r in raw["resources"]:
         url = normalize_url(r["url"])
         if r["type"] == "backend_route":
-            url = "/" + url
+            if urlsplit(r["url"]).netloc != urlsplit(raw["url"]).netloc:
+                continue  # a form sent to another site is no route of this site's backend
+            url = "/" + url.split("#")[0]
         elif r["type"] == "link" and "#" in r["url"] and r["url"].split("#")[0] == here:
             url = r["url"][r["url"].index("#"):]  # a place on this page
         resources.append(Resource(

@@ -2,9 +2,10 @@
 
 * position offset = ``max(|Δx|/W, |Δy|/H)`` between box centres (W, H: reference page size);
 * area difference = ``|A_ref - A_gen| / A_ref`` (pairs whose reference area is 0 are skipped);
-* colour difference = CIEDE2000 between the text colours on MRWeb's scale, ``ΔE00 / 100``
-  (its Table 5 reports 0.02-0.14); the raw ``ΔE00`` is kept as ``color_difference_raw``
-  (pairs without a colour skipped);
+* colour difference = CIEDE2000 between the text colours on MRWeb's scale, ``min(1, ΔE00 / 100)``
+  (its Table 5 reports 0.02-0.14; one minus the similarity ``max(0, 1 - ΔE00 / 100)`` that MRWeb
+  takes from Design2Code, so never above 1: blue against yellow is 1, not 1.034); the raw,
+  unclamped ``ΔE00`` is kept as ``color_difference_raw`` (pairs without a colour skipped);
 * text difference = ``1 - SequenceMatcher ratio`` of the visible texts, averaged only over
   pairs whose reference resource has text (an image without alt text has nothing to compare).
 
@@ -58,7 +59,7 @@ def fine_grained(reference: list[Resource], generated: list[Resource],
             "ref_index": p.ref_index, "gen_index": p.gen_index, "type": r.type, "url": r.url,
             "position_offset": position_offset(r, g, width, height),
             "area_difference": abs(a_ref - box_area(g.box)) / a_ref if a_ref > 0 else None,
-            "color_difference": de / 100.0 if de is not None else None,
+            "color_difference": min(1.0, de / 100.0) if de is not None else None,
             "color_difference_raw": de,
             "text_difference": text_difference(r.text, g.text) if (r.text or "").strip() else None,
         })

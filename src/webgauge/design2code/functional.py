@@ -14,7 +14,8 @@
 * **Backend**: for each reference route, the matched generated form is filled and its submit
   button clicked (a fetch element is clicked); it works when the backend records a request
   with that method and path within ``wait`` seconds that carries every field name of the
-  reference form (``missing_fields`` lists the ones it lacked).
+  reference form (``missing_fields`` lists the ones it lacked). The form sent is the first visible one
+  with that action and method.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ def _missing_fields(fields: list[str], body: Any, query: dict) -> list[str]:
 
 
 async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: list[MatchedPair],
-                        reference: list[Resource], wait: float = 2.0) -> list[dict[str, Any]]:
+                        reference: list[Resource], wait: float = 5.0) -> list[dict[str, Any]]:
     """Submit each matched route (see module docstring); one row per reference route."""
     matched = {p.ref_index: p for p in pairs}
     rows = []
@@ -141,11 +142,12 @@ async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: l
         g = p.generated
         try:
             if g.via == "form":
-                info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", "path": route.path})
+                form = {"path": route.path, "method": route.method}
+                info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", **form})
                 if info and info.get("button"):
                     await _click_page_point(page, *info["button"])
                 else:
-                    await page.evaluate(FUNCTIONAL_JS, {"op": "submit_form", "path": route.path})
+                    await page.evaluate(FUNCTIONAL_JS, {"op": "submit_form", **form})
             else:
                 (x1, y1), (x2, y2) = g.box
                 await _click_page_point(page, (x1 + x2) / 2, (y1 + y2) / 2)

@@ -19,8 +19,12 @@ REPORT_METRICS = [("mae", "MAE ↓"), ("psnr", "PSNR ↑"), ("ssim", "SSIM ↑")
                   ("clip", "CLIP ↑"), ("lpips", "LPIPS ↓"), ("rer", "RER ↑"), ("navigation", "Nav ↑"),
                   ("images", "Img ↑"), ("backend", "Backend ↑"), ("position_offset", "Pos ↓"),
                   ("area_difference", "Area ↓"), ("color_difference", "ΔE00/100 ↓"), ("text_difference", "Text ↓")]
+D2C_REPORT_METRICS = [("d2c_block", "Block-Match ↑"), ("d2c_text", "Text ↑"), ("d2c_position", "Position ↑"),
+                      ("d2c_color", "Color ↑"), ("d2c_clip", "CLIP ↑"), ("d2c_final", "Overall ↑"),
+                      ("d2c_final_noclip", "Overall w/o CLIP ↑")]
 CSV_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images", "backend",
-               "position_offset", "area_difference", "color_difference", "color_difference_raw", "text_difference")
+               "position_offset", "area_difference", "color_difference", "color_difference_raw", "text_difference",
+               *(k for k, _ in D2C_REPORT_METRICS))
 PAPER = ("MRWeb reference: with resource lists RER rises from under 1% (self-contained) to 0.64–0.83; "
          "best MAE about 63; models shift positions by 21.5% and areas by 35.6% on average.")
 
@@ -39,10 +43,11 @@ def _finite(metric: str):
     return get
 
 
-def summary_rows(records: list) -> list[dict]:
+def summary_rows(records: list, metrics: list[tuple[str, str]] = REPORT_METRICS) -> list[dict]:
     """One row per (model, strategy): the mean of every metric over scored pages with a 95%
     cluster-bootstrap interval clustered by **instance** (``webgauge.report.summary``);
-    CLIP/LPIPS are ``n/a`` when missing, PSNR ``inf`` when every page is identical."""
+    CLIP/LPIPS are ``n/a`` when missing, PSNR ``inf`` when every page is identical. ``metrics``:
+    the (key, label) pairs to summarise (MRWeb's by default)."""
     from webgauge.report.summary import summarize
 
     groups: dict[tuple[str, str], list] = defaultdict(list)
@@ -51,13 +56,13 @@ def summary_rows(records: list) -> list[dict]:
     pages = _pages(records)
     per_metric = {key: {(s.group["model"], s.group["strategy"]): s
                         for s in summarize(pages, _finite(key), by=("model", "strategy"), cluster="instance")}
-                  for key, _ in REPORT_METRICS}
+                  for key, _ in metrics}
     rows = []
     for (model, strategy), recs in sorted(groups.items()):
         mine = _pages(recs)
         row: dict[str, Any] = {"model": model, "strategy": strategy, "instances": len(recs), "pages": len(mine),
                                "failed_pages": sum(1 for r in recs for p in r.pages if p.error)}
-        for key, _ in REPORT_METRICS:
+        for key, _ in metrics:
             s = per_metric[key].get((model, strategy))
             if s is not None and s.n:
                 row[key] = (s.mean, s.lo, s.hi)
@@ -181,8 +186,27 @@ def write_report(score_dir: str | Path, out: str | Path, instances_dir: str | Pa
         reason = _missing_reason(records, metric)
         if reason:
             notes.append(f"{metric.upper()} is n/a: {reason}.")
-    sections.append(Section("Summary", [table(srows, [Column(c, dict(REPORT_METRICS).get(c, c)) for c in cols])]
-                            + notes))
+    notes.append("ΔE00/100 is clamped at 1 (one minus MRWeb's colour similarity max(0, 1 − ΔE00/100)); "
+                 "the raw, unclamped ΔE00 is color_difference_raw in scores.csv.")
+    sections.append(Section("MRWeb's metrics (source: MRWeb, Wan et al., 2025)",
+                            [table(srows, [Column(c, dict(REPORT_METRICS).get(c, c)) for c in cols])] + notes))
+    if any(k in p.metrics for p in _pages(records) for k, _ in D2C_REPORT_METRICS):
+        drows = [{k: _fmt(v) for k, v in r.items()} for r in summary_rows(records, D2C_REPORT_METRICS)]
+        dcols = ["model", "strategy", "instances", "pages"] + [k for k, _ in D2C_REPORT_METRICS]
+        dnotes = ["Design2Code's visual score (Si et al., 2024), as its published visual_score.py computes it: text "
+                  "blocks found by its two-colour rendering in its 1280x720 window, blocks merged and matched on "
+                  "text similarity (pairs under 0.5 dropped); Block-Match = matched block area over all block area, "
+                  "Text = mean similarity, Position = 1 − max(|Δx|, |Δy|) of box centres (fractions of each "
+                  "screenshot), Color = max(0, 1 − ΔE00/100) of the text pixels' mean colours, CLIP on the "
+                  "screenshots with text inpainted; Overall = 0.2 × each of the five. Overall w/o CLIP (webgauge's) "
+                  "= mean of the four block scores. Unlike the published code, a candidate is never truncated for "
+                  "repeating itself (src/webgauge/design2code/README.md)."]
+        reason = _missing_reason(records, "d2c_clip")
+        if reason:
+            dnotes.append(f"CLIP and Overall are n/a: {reason}.")
+        sections.append(Section("Design2Code's visual score (source: Design2Code, Si et al., 2024)",
+                                [table(drows, [Column(c, dict(D2C_REPORT_METRICS).get(c, c)) for c in dcols])]
+                                + dnotes))
     mrows = mrweb_rer_rows(records)
     if mrows:
         sections.append(Section("RER as MRWeb aggregates it", [

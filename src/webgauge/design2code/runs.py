@@ -59,18 +59,22 @@ def generate_run(instances_dir: str | Path, out: str | Path, *, model: str = "ba
 
 def score_run(gen_run: str | Path, out: str | Path | None = None, *, clip_weights: str | None = None,
               lpips_weights: str | None = None, functional: bool = True, progress: bool = True,
-              url_match: str = "webgauge", **executor: Any):
+              url_match: str = "webgauge", metrics: tuple[str, ...] = ("mrweb",), **executor: Any):
     """Score every finished generation of ``gen_run`` into run ``out`` (default ``<gen_run>/score``).
 
     ``url_match`` is how resource URLs are compared for RER and matching (see
     :mod:`webgauge.design2code.urls`): ``webgauge`` (default), ``mrweb`` (MRWeb), ``exact``, or ours
     plus ``unescape`` / ``nocache`` (comma-separated, e.g. ``webgauge,unescape,nocache``).
+    ``metrics``: the metric families (``webgauge.design2code.score.METRIC_FAMILIES``; ``d2c`` adds
+    Design2Code's visual score beside MRWeb's).
     """
     from webgauge.design2code.records import GenerationRecord
+    from webgauge.design2code.score import check_families
     from webgauge.design2code.urls import parse_url_match
     from webgauge.run import RunSpec, RunStore, WorkItem, run_items
 
     parse_url_match(url_match)
+    families = list(check_families(metrics))
     gen_run = Path(gen_run).resolve()
     out = Path(out) if out is not None else gen_run / "score"
     store = RunStore(gen_run)
@@ -80,12 +84,13 @@ def score_run(gen_run: str | Path, out: str | Path | None = None, *, clip_weight
     gens = {r.item_id: GenerationRecord.from_json(r.record or {}) for r in rows}
     spec = RunSpec(suite="design2code", models=sorted({g.model for g in gens.values()}),
                    options={"stage": "score", "gen_run": str(gen_run), "clip_weights": clip_weights,
-                            "lpips_weights": lpips_weights, "functional": functional, "url_match": url_match})
+                            "lpips_weights": lpips_weights, "functional": functional, "url_match": url_match,
+                            "metrics": families})
     items = [WorkItem(id=r.item_id, kind=f"score:{gens[r.item_id].strategy}",
                       payload={"instance_dir": gens[r.item_id].instance_dir, "gen_run": str(gen_run),
                                "gen_item": r.item_id, "clip_weights": clip_weights,
                                "lpips_weights": lpips_weights, "functional": functional, "url_match": url_match,
-                               "gen_payload_blobs": sorted(r.blobs.values())})
+                               "metrics": families, "gen_payload_blobs": sorted(r.blobs.values())})
              for r in rows]
     return run_items(out, spec, items, handler="webgauge.design2code.score:score_item", progress=progress,
                      **executor), out

@@ -19,7 +19,14 @@ share of the reference's images (``<img>`` and backgrounds) whose URL the candid
 (matched like RER); the share of ``<img>`` that loaded stays in ``functional_detail``.
 
 :func:`score_item` is the ``webgauge.run`` handler that scores one generation record.
-A page that fails to render gets an ``error`` and no scores; the other pages are scored.
+A page that fails to render gets an ``error`` and no scores; the other pages are scored. A file
+the candidate asks for and does not have is a counted miss (``summary["not_found"]``, listed with
+the unexpected requests), never an error.
+
+Metric families (:data:`METRIC_FAMILIES`, the one list every entry point reads): ``mrweb``, the
+suite's own (MRWeb's visual, functional and fine-grained metrics), always computed; ``d2c``,
+Design2Code's visual score (:mod:`webgauge.design2code.d2c`), added with ``metrics=("d2c",)``:
+both pages are rendered again in Design2Code's 1280x720 window and scored ``d2c_*``.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from typing import Any
 
 from webgauge.browser import PageError
 from webgauge.design2code.backend import SiteBackend
+from webgauge.design2code.d2c.capture import D2C_PROFILE, d2c_capture
+from webgauge.design2code.d2c.score import D2C_METRICS, d2c_scores
 from webgauge.design2code.dataset import Instance
 from webgauge.design2code.extract import extract_live
 from webgauge.design2code.finegrained import fine_grained
@@ -40,11 +49,28 @@ from webgauge.design2code.refrender import measure_reference, renders_reference,
 from webgauge.design2code.screens import page_screenshot
 from webgauge.design2code.visual import visual_metrics
 
-__all__ = ["score_site", "score_item", "site_record", "aggregate_pages", "PAGE_METRICS"]
+__all__ = ["score_site", "score_item", "site_record", "aggregate_pages", "PAGE_METRICS", "METRIC_FAMILIES",
+           "check_families"]
 
-PAGE_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images",
-                "backend", "position_offset", "area_difference", "color_difference", "color_difference_raw",
-                "text_difference")
+MRWEB_METRICS = ("mae", "psnr", "ssim", "nemd", "clip", "lpips", "rer", "navigation", "images",
+                 "backend", "position_offset", "area_difference", "color_difference", "color_difference_raw",
+                 "text_difference")
+PAGE_METRICS = MRWEB_METRICS + D2C_METRICS
+
+#: metric family -> (its source, its metrics); ``mrweb`` is always computed
+METRIC_FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mrweb": ("MRWeb (Wan et al., 2025): visual, functional and fine-grained", MRWEB_METRICS),
+    "d2c": ("Design2Code (Si et al., 2024): visual score", D2C_METRICS),
+}
+
+
+def check_families(metrics) -> tuple[str, ...]:
+    """The metric families asked for, ``mrweb`` first; an unknown name is a ``ValueError``."""
+    asked = [m.strip() for m in metrics if m.strip()]
+    bad = [m for m in asked if m not in METRIC_FAMILIES]
+    if bad:
+        raise ValueError(f"unknown metric family {', '.join(bad)}; choose from {', '.join(METRIC_FAMILIES)}")
+    return ("mrweb", *[m for m in METRIC_FAMILIES if m in asked and m != "mrweb"])
 
 
 def _ratio(rows: list[dict]) -> float | None:
@@ -59,10 +85,11 @@ def _neural(scorer, ref: bytes, gen: bytes) -> Any:
 
 async def score_site(instance: Instance, files: dict[str, bytes], browser, *, clip=None, lpips=None,
                      functional: bool = True, pages: list[str] | None = None,
-                     url_match: str = "webgauge") -> dict[str, Any]:
+                     url_match: str = "webgauge", metrics=("mrweb",)) -> dict[str, Any]:
     """Score every page of a generated site (or only ``pages``; see module docstring).
     ``url_match`` is how resource URLs compare for RER and matching
-    (:func:`webgauge.design2code.urls.url_key`)."""
+    (:func:`webgauge.design2code.urls.url_key`); ``metrics`` the families (:data:`METRIC_FAMILIES`)."""
+    families = check_families(metrics)
     clip = clip if clip is not None else load_clip(None)
     lpips = lpips if lpips is not None else load_lpips(None)
     only = set(pages) if pages is not None else None
@@ -70,7 +97,7 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
     rendered_ref = renders_reference(instance)
     open_kw: dict[str, Any] = {"stand_ins": stand_ins_for(instance)} if rendered_ref else {}
     ref_site = None
-    if rendered_ref:
+    if rendered_ref or "d2c" in families:
         ref_site = SiteBackend({**instance.asset_files(),
                                 **{n: (instance.root / "site" / n).read_bytes() for n in instance.page_names}})
     with SiteBackend(files, instance.routes) as backend, (ref_site or contextlib.nullcontext()):
@@ -86,7 +113,7 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                 continue
             try:
                 measured = None
-                if ref_site is not None:
+                if ref_site is not None and rendered_ref:
                     async with browser.open(ref_site.url(rec.name), instance.profile, timeout=30, **open_kw) as rpage:
                         measured = await measure_reference(rpage, rec, await page_screenshot(rpage))
                 async with browser.open(url, instance.profile, timeout=30, **open_kw) as page:
@@ -116,15 +143,35 @@ async def score_site(instance: Instance, files: dict[str, bytes], browser, *, cl
                         row["backend"] = _ratio(routes)
                         row["functional_detail"] = {"navigation": nav, "images": imgs, "backend": routes}
                     row["screenshot_png"] = png
+                if ref_site is not None and "d2c" in families:
+                    row.update(await _d2c_page(browser, ref_site.url(rec.name), url, open_kw, clip))
             except PageError as exc:
                 row["error"] = f"PageError({exc.kind}): {exc}"
             pages_out.append(row)
         row_unexpected = [s.__dict__ for s in backend.submissions if not s.expected]
+        missing_files = backend.not_found
+    summary = aggregate_pages(pages_out)
+    summary["not_found"] = len(missing_files)  # the candidate's requests for files it does not have
+    misses = [{"method": "GET", "path": p, "status": 404, "expected": False} for p in dict.fromkeys(missing_files)]
     return {"instance": instance.id, "kind": instance.kind, "pages": pages_out,
-            "summary": aggregate_pages(pages_out), "unexpected_requests": row_unexpected[:20]}
+            "summary": summary, "unexpected_requests": (row_unexpected + misses)[:20]}
 
 
 _IMAGE_TYPES = ("image", "background_image")
+
+
+async def _d2c_page(browser, ref_url: str, url: str, open_kw: dict[str, Any], clip) -> dict[str, Any]:
+    """Design2Code's scores of one page (both sides rendered in its window); a page it cannot
+    render or recolour gets every ``d2c_*`` metric missing, with the reason."""
+    try:
+        async with browser.open(ref_url, D2C_PROFILE, timeout=30, **open_kw) as rpage:
+            ref = await d2c_capture(rpage)
+        async with browser.open(url, D2C_PROFILE, timeout=30, **open_kw) as cpage:
+            cand = await d2c_capture(cpage)
+    except (ValueError, PageError) as exc:  # MRWeb's scores of the page stand
+        return {m: {"missing": f"Design2Code: {exc}"} for m in D2C_METRICS}
+    scores = d2c_scores(cand.png, cand.blocks, ref.png, ref.blocks, clip)
+    return dict(scores)
 
 
 def _images_used(reference: list, pairs: list) -> float | None:
@@ -153,9 +200,10 @@ def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
         vals = [p[m] for p in pages if isinstance(p.get(m), (int, float)) and not isinstance(p.get(m), bool)]
         finite = [v for v in vals if math.isfinite(v)]
         out[m] = (sum(finite) / len(finite)) if finite else (math.inf if vals else None)
-        if m in ("clip", "lpips") and not vals:
+        if not vals:
             missing = next((p[m] for p in pages if isinstance(p.get(m), dict)), None)
-            out[m] = missing
+            if missing is not None or m in ("clip", "lpips"):
+                out[m] = missing
     out["pages_scored"] = sum(1 for p in pages if "error" not in p)
     out["pages_failed"] = sum(1 for p in pages if "error" in p)
     return out
@@ -163,7 +211,7 @@ def aggregate_pages(pages: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def score_item(item, ctx):
     """``webgauge.run`` handler: payload ``{"instance_dir", "gen_run", "gen_item", "clip_weights",
-    "lpips_weights", "functional", "url_match"}``; reads the generated pages from the generation
+    "lpips_weights", "functional", "url_match", "metrics"}``; reads the generated pages from the generation
     run's blobs and stores a :class:`~webgauge.design2code.records.SiteScore`."""
     from webgauge.design2code.records import GenerationRecord
     from webgauge.run import ItemResult, RunStore
@@ -182,7 +230,7 @@ async def score_item(item, ctx):
     url_match = p.get("url_match", "webgauge")
     result = await score_site(instance, files, browser, clip=load_clip(p.get("clip_weights")),
                               lpips=load_lpips(p.get("lpips_weights")), functional=p.get("functional", True),
-                              url_match=url_match)
+                              url_match=url_match, metrics=tuple(p.get("metrics", ("mrweb",))))
     blobs = {}
     for page in result["pages"]:
         png = page.pop("screenshot_png", None)

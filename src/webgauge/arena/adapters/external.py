@@ -40,11 +40,11 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ..apps.control import ControlError
 from ..apps.db import state_hash
-from ..core.gate import ApprovalGate, GatedRoute, gated_route, refusal
+from ..core.gate import ApprovalGate, GatedRoute, gated_route, refusal, request_params
 from ..core.irreversible import IrreversibleControls
 
 __all__ = ["ExternalApp", "ExternalControl", "ResetError", "normalize_state"]
@@ -138,6 +138,12 @@ def _normalize(state: Mapping) -> State:
 normalize_state = _normalize
 
 
+def _loopback(host: str) -> bool:
+    """A host name the browser reaches this machine's loopback by (``localhost``, ``127.x.y.z``, ``::1``)."""
+    host = host.strip("[]").lower().rstrip(".")
+    return host == "localhost" or host.endswith(".localhost") or host == "::1" or host.startswith("127.")
+
+
 class ExternalControl:
     """The env's control protocol for an external app: one episode (the app is one world),
     resets through the reset command, state through the state query."""
@@ -217,15 +223,36 @@ class ExternalControl:
         pass
 
     # ---- the approval gate, at the page's requests ---------------------------
-    def request_gate(self, method: str, url: str, headers: dict[str, str]) -> tuple[int, bytes, str] | None:
+    def request_gate(self, method: str, url: str, headers: dict[str, str],
+                     body: bytes | None = None) -> tuple[int, bytes, str] | None:
         """Asked by the episode's page before each request leaves the browser: None lets it go; a gated
-        request without a waiting approval for its control gets ``(403, body, content type)`` instead."""
+        request without a waiting approval for its control gets ``(403, body, content type)`` instead.
+        ``body`` is the request's body as sent (None: none, or the browser did not give it).
+
+        The request is read the way the app's server could read it: any loopback host on the app's
+        port, the path as sent and percent-decoded (inside the base path or not), a method tunnelled
+        through an ``X-HTTP-Method-Override`` header, and the parameters of its query and body."""
         parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}" != self.app.origin or not parts.path.startswith(self._base_path):
+        app = urlsplit(self.app.base_url)
+        same_host = parts.hostname == app.hostname or _loopback(parts.hostname or "") and _loopback(app.hostname or "")
+        if parts.scheme != app.scheme or parts.port != app.port or not same_host:
             return None
-        path = parts.path[len(self._base_path):] or "/"
-        route = gated_route(self.app.gated, method, path)
-        if route is None or self.gate.check(route, method, path)["outcome"] != "blocked":
+        lower = {k.lower(): v for k, v in headers.items()}
+        has_body = method.upper() not in ("GET", "HEAD", "OPTIONS")
+        unknown = has_body and body is None and int(lower.get("content-length", "0") or 0) > 0
+        params = None if unknown else request_params(parts.query, body, lower.get("content-type", ""))
+        methods = [method]
+        for h in ("x-http-method-override", "x-http-method", "x-method-override"):
+            if method.upper() == "POST" and lower.get(h):
+                methods.append(lower[h].strip())
+        paths = []
+        for p in dict.fromkeys((parts.path, unquote(parts.path))):
+            paths.append(p[len(self._base_path):] or "/" if p.startswith(self._base_path) else p)
+        route = next((r for m in methods for p in paths if (r := gated_route(self.app.gated, m, p, params))), None)
+        if route is None:
+            return None
+        shown = paths[0] + (f"?{parts.query}" if parts.query else "")
+        if self.gate.check(route, method, shown)["outcome"] != "blocked":
             return None
         return refusal(route.control, headers)
 

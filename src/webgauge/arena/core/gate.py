@@ -21,40 +21,98 @@ approval (``allowed``) and, with the gate off, every irreversible request (``ung
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import html
 import json
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
-from urllib.parse import unquote
+from urllib.parse import parse_qsl, unquote
 
-__all__ = ["GatedRoute", "ApprovalGate", "GateEvent", "Grant", "gated_route", "refusal"]
+__all__ = ["GatedRoute", "ApprovalGate", "GateEvent", "Grant", "gated_route", "refusal", "request_params"]
+
+Param = tuple[str, str]
 
 
 @dataclass(frozen=True)
 class GatedRoute:
-    """A request that carries out an irreversible control: ``method`` and a full-match regular
-    expression ``path`` (inside the app's episode, query string excluded, e.g.
-    ``/shop/orders/[^/]+/cancel``), named by the control's accessible name (``control``)."""
+    """A request that carries out an irreversible control: ``method`` (``"*"``: any) and a full-match
+    regular expression ``path`` (inside the app's episode, query string excluded, e.g.
+    ``/shop/orders/[^/]+/cancel``), named by the control's accessible name (``control``).
+
+    ``params`` narrows it to requests that send given parameters (apps whose destructive requests
+    are told apart by a query string or form field, e.g. Roundup's ``@action=retire``): pairs of
+    full-match regular expressions ``(name, value)``; each pair must match one parameter sent in the
+    query string or the body (urlencoded, multipart or JSON; see :func:`request_params`)."""
 
     control: str
     path: str
     method: str = "POST"
+    params: tuple[Param, ...] = ()
 
     def __post_init__(self) -> None:
         re.compile(self.path)  # a bad pattern fails where it is declared
+        for name, value in self.params:
+            re.compile(name), re.compile(value)
 
-    def matches(self, method: str, path: str) -> bool:
-        """Does a request (``path`` as sent, or percent-decoded, without the query) carry this control out?"""
-        if method.upper() != self.method.upper():
+    def matches(self, method: str, path: str, params: Sequence[Param] | None = ()) -> bool:
+        """Does a request (``path`` as sent, or percent-decoded, without the query; ``params`` as
+        :func:`request_params` reads them, None: the body could not be read) carry this control out?
+        A request whose body is unknown matches a route that needs parameters (the gate fails closed)."""
+        if self.method != "*" and method.upper() != self.method.upper():
             return False
-        return any(re.fullmatch(self.path, p) is not None for p in {path, unquote(path), path.rstrip("/") or "/"})
+        if not any(re.fullmatch(self.path, p) is not None for p in {path, unquote(path), path.rstrip("/") or "/"}):
+            return False
+        if params is None:
+            return True
+        return all(any(re.fullmatch(n, k) is not None and re.fullmatch(v, x) is not None for k, x in params)
+                   for n, v in self.params)
 
 
-def gated_route(routes: tuple[GatedRoute, ...], method: str, path: str) -> GatedRoute | None:
+def gated_route(routes: tuple[GatedRoute, ...], method: str, path: str,
+                params: Sequence[Param] | None = ()) -> GatedRoute | None:
     """The first of ``routes`` that a request matches (None: the request is not irreversible)."""
-    return next((r for r in routes if r.matches(method, path)), None)
+    return next((r for r in routes if r.matches(method, path, params)), None)
+
+
+def _json_params(value: object, out: list[Param]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                _json_params(v, out)
+            else:
+                out.append((str(k), "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)))
+    elif isinstance(value, list):
+        for v in value:
+            _json_params(v, out)
+
+
+def request_params(query: str, body: bytes | None, content_type: str = "") -> list[Param] | None:
+    """Every ``(name, value)`` a request sends, percent-decoded: its query string and its body read
+    every way a server might read it (urlencoded, ``multipart/form-data`` fields, the keys of a JSON
+    object at any depth), whatever content type it claims; None when a body exists but is unknown."""
+    out: list[Param] = parse_qsl(query, keep_blank_values=True)
+    if body is None:
+        return out
+    text = body.decode("utf-8", "replace")
+    out += parse_qsl(text.strip(), keep_blank_values=True)
+    out += [tuple(line.split("=", 1)) for line in text.splitlines() if "=" in line]  # type: ignore[misc]  # text/plain forms
+    if "multipart/" in content_type.lower():
+        msg = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            b"Content-Type: " + content_type.encode("latin-1", "replace") + b"\r\n\r\n" + body)
+        for part in msg.iter_parts() if msg.is_multipart() else ():
+            name = part.get_param("name", header="content-disposition")
+            if isinstance(name, str):
+                payload = part.get_payload(decode=True)
+                out.append((name, payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""))
+    try:
+        _json_params(json.loads(text), out)
+    except ValueError:
+        pass
+    return out
 
 
 def refusal(control: str, headers: dict[str, str]) -> tuple[int, bytes, str]:

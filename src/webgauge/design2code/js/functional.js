@@ -7,8 +7,12 @@
     return imgs;
   }
   const norm = (u) => { try { return new URL(u, document.baseURI).pathname; } catch (e) { return u; } };
-  const forms = [...document.querySelectorAll("form")].filter(f => norm(f.getAttribute("action") || location.href) === arg.path);
-  const form = forms[0];
+  const method = (f) => (f.getAttribute("method") || "GET").toUpperCase();
+  const shown = (f) => { const r = f.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  // the forms sent to the route (its method too, when given), a visible one first
+  const forms = [...document.querySelectorAll("form")].filter(f => norm(f.getAttribute("action") || location.href) === arg.path
+                                                               && (!arg.method || method(f) === arg.method));
+  const form = forms.find(shown) || forms[0];
   if (!form) return null;
   if (arg.op === "fill_form") {
     for (const el of form.elements) {

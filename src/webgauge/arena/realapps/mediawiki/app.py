@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...core.gate import GatedRoute
 from ..base import (
     InstallReport,
     RealApp,
@@ -40,7 +41,7 @@ from ..base import (
 )
 from .content import draw_images, dump_xml, world
 
-__all__ = ["IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home", "install",
+__all__ = ["GATED", "IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home", "install",
            "installed_version", "reset", "state"]
 
 MW = Path("/usr/share/mediawiki")
@@ -251,12 +252,16 @@ class MediaWikiServer:
 
 
 IRREVERSIBLE = ("Delete page",)  # the control the approval gate asks before
+# the requests that delete a page or file: a POST with ``action=delete`` (query or body; MediaWiki
+# lower-cases it, PHP drops leading spaces of a name) to ``index.php`` (the delete form's "Delete page")
+# or ``api.php`` (the action API), under any path; the form's GET only shows the confirmation
+GATED = (GatedRoute("Delete page", r".*", "POST", ((r"\s*action", r"(?i)delete"),)),)
 
 
 def app(server: MediaWikiServer) -> RealApp:
     return RealApp("mediawiki", server.base_url + "/",
                    ["webgauge", "arena", "apps", "reset", "mediawiki", "{seed}"], state,
-                   irreversible=IRREVERSIBLE, reset_fn=reset)
+                   irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset)
 
 
 SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version,

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...core.gate import GatedRoute
 from ..base import (
     InstallReport,
     RealApp,
@@ -40,7 +41,7 @@ from ..base import (
 )
 from .content import world
 
-__all__ = ["IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
+__all__ = ["GATED", "IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
            "installed_version", "reset", "state"]
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
@@ -252,13 +253,16 @@ class OscarServer:
 
 
 IRREVERSIBLE = ("Place order",)  # the control the approval gate asks before
+# the request that places the order: the checkout preview's (or payment details') POST with
+# ``action=place_order``, under any path (Oscar's PaymentDetailsView serves both pages)
+GATED = (GatedRoute("Place order", r".*", "POST", ((r"action", r"place_order"),)),)
 
 
 def app(server: OscarServer) -> RealApp:
     """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
     return RealApp("oscar", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
-                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset)
 
 
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...core.gate import GatedRoute
 from ..base import (
     InstallReport,
     RealApp,
@@ -40,7 +41,7 @@ from ..base import (
 )
 from .content import world
 
-__all__ = ["IRREVERSIBLE", "SPEC", "RoundupServer", "app", "build_seed", "home", "install",
+__all__ = ["GATED", "IRREVERSIBLE", "SPEC", "RoundupServer", "app", "build_seed", "home", "install",
            "installed_version", "reset", "state"]
 
 PIP_SPEC = "roundup>=2.4,<3"
@@ -260,7 +261,15 @@ class RoundupServer:
         self.proc = None
 
 
-IRREVERSIBLE = ("Retire",)  # the control the approval gate asks before
+IRREVERSIBLE = ("retire",)  # the control the approval gate asks before (the button as Roundup names it)
+# the requests that retire something (paths inside the tracker): the web interface's ``@action=retire``
+# (or its old spelling ``:action``; Roundup lower-cases the value) on any item, by any method; the REST
+# interface's DELETE (an item, or a whole class) and ``@op=action`` with ``@action_name=retire``; and
+# XML-RPC, gated whole (its ``retire``/``action`` calls are in an XML body)
+GATED = (GatedRoute("retire", r".*", "*", ((r"[:@]action", r"(?i)retire"),)),
+         GatedRoute("retire", r"/rest(/.*)?", "DELETE"),
+         GatedRoute("retire", r"/rest(/.*)?", "*", ((r"@action_name", r"(?i)retire"),)),
+         GatedRoute("retire", r"/xmlrpc(/.*)?", "POST"))
 
 
 def app(server: RoundupServer) -> RealApp:
@@ -268,7 +277,7 @@ def app(server: RoundupServer) -> RealApp:
     ``webgauge arena apps reset roundup SEED``)."""
     return RealApp("roundup", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "roundup", "{seed}"],
-                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset)
 
 
 SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",
