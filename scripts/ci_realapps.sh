@@ -2,7 +2,8 @@
 # The real apps under test: install each named app (default: roundup mediawiki oscar) into a scratch apps home,
 # build its seeds 0-9, then run its tests: 100 resets to one state hash, the oracle on every family at seeds 0-9,
 # the sloppy-work checks, and every entry point on its families (the CLI's run, report, package, verify, tasks,
-# sweep and safety, and the gym ids: tests/arena_realapps/test_entry_points.py) (pytest -m realapps).
+# sweep and safety, and the gym ids: tests/arena_realapps/test_entry_points.py), and the approval gate on its
+# irreversible controls (tests/arena_realapps/test_realapp_gate.py) (pytest -m realapps).
 # CI runs it for Roundup (PyPI only). REALAPPS_BROWSERGYM=1 adds the BrowserGym ids (needs BrowserGym's venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ done
 "$PY" -m webgauge.cli.main arena apps list
 "$PY" -m webgauge.cli.main arena tasks --families
 export WEBGAUGE_REALAPPS="${apps[*]}"
-files+=("tests/arena_realapps/test_entry_points.py")
+files+=("tests/arena_realapps/test_entry_points.py" "tests/arena_realapps/test_realapp_gate.py")
 mark="realapps and not browsergym"
 if [ "${REALAPPS_BROWSERGYM:-0}" = 1 ]; then
     files+=("tests/browsergym/test_browsergym_realapps.py")
