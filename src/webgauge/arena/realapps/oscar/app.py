@@ -257,7 +257,8 @@ def app(server: OscarServer) -> RealApp:
     """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
     return RealApp("oscar", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
-                   state, irreversible=IRREVERSIBLE, reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, reset_fn=reset,
+                   state_files=lambda: (home() / "data" / "db.sqlite3",))
 
 
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,
