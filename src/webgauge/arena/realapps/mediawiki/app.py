@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..base import (
+    AppNotInstalled,
     InstallReport,
     RealApp,
     RealAppSpec,
@@ -60,6 +61,14 @@ _OPCACHE = ("-d", "opcache.enable_cli=1", "-d", "opcache.memory_consumption=192"
             "opcache.max_accelerated_files=20000", "-d", "opcache.interned_strings_buffer=16")
 
 
+def _php_modules(*flags: str) -> list[str]:
+    try:
+        out = subprocess.run(["php", *flags, "-m"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return out.split()
+
+
 @functools.lru_cache(maxsize=1)
 def _apcu() -> tuple[str, ...]:
     """PHP flags that turn APCu on for the server (loaded here when PHP's own settings do not load it).
@@ -68,12 +77,13 @@ def _apcu() -> tuple[str, ...]:
     modules and the like, keyed by what they are made from. It lives in the server's memory, so
     a reset (which restores the database files, the object cache's among them) leaves it warm,
     as OPcache is. Without it every start page after a reset rebuilt them."""
-    try:
-        mods = subprocess.run(["php", "-m"], capture_output=True, text=True, timeout=60).stdout.split()
-    except (OSError, subprocess.TimeoutExpired):
-        mods = []
-    load = () if "apcu" in mods else ("-d", "extension=apcu")
-    return (*load, "-d", "apc.enable_cli=1", "-d", "apc.shm_size=64M")
+    on = ("-d", "apc.enable_cli=1", "-d", "apc.shm_size=64M")
+    if "apcu" in _php_modules():
+        return on
+    if "apcu" in _php_modules("-d", "extension=apcu"):
+        return ("-d", "extension=apcu", *on)
+    raise AppNotInstalled("MediaWiki's server needs PHP's APCu (Debian: php-apcu); run: "
+                          "webgauge arena apps install mediawiki")
 
 
 def home() -> Path:
@@ -102,7 +112,8 @@ def _php(script: str, *args: str, data: Path | None = None, timeout: float = 900
 
 def install(say=print) -> InstallReport:
     t0, steps = time.perf_counter(), []
-    if not (MW / "maintenance" / "install.php").is_file() or shutil.which("php") is None:
+    if (not (MW / "maintenance" / "install.php").is_file() or shutil.which("php") is None
+            or "apcu" not in _php_modules("-d", "extension=apcu")):
         say("apt-get update")
         subprocess.run(["apt-get", "update", "-q"], check=True, stdout=subprocess.DEVNULL)
         say(f"apt-get install -y --no-install-recommends {' '.join(APT)}")
