@@ -123,8 +123,13 @@ def test_shop_reset_restores_the_same_state_100_times_and_leaves_unchanged_files
     assert files_of(oscar.home() / "data" / "media") == kept, "a reset rewrote untouched files"
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT count(*) FROM django_session").fetchone() == (0,)
-    assert conn.execute("SELECT count(*) FROM wg_cache").fetchone() == (0,)
+    cache = conn.execute("SELECT * FROM wg_cache ORDER BY cache_key").fetchall()
     conn.close()
+    snap = sqlite3.connect(oscar.build_seed(0) / "db.sqlite3")
+    assert cache == snap.execute("SELECT * FROM wg_cache ORDER BY cache_key").fetchall(), \
+        "the cache is not the snapshot's after a reset"
+    snap.close()
+    assert cache and all(k != "k" for k, *_ in cache), "the snapshot's cache is cold, or a dirty entry survived"
     assert not (oscar.home() / "data" / "media" / "images" / "products" / "stray.jpg").exists()
     oscar.reset(1)
     assert ctl.state("x")[1] != first

@@ -4,9 +4,10 @@ Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django
 sorl-thumbnail, Pillow, Whoosh from PyPI; the project's environment is not touched), ``site/``
 (the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
 hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
-the search index ``whoosh_index/``) and ``snapshots/seed-N/`` (the same right after seeding).
+the search index ``whoosh_index/``) and ``snapshots/seed-N.v2/`` (the same right after seeding).
 Sessions, Django's cache and the thumbnail store live in the database, so restoring the
-database file drops sessions and clears the caches; ``media/`` and ``whoosh_index/`` are
+database file drops sessions and brings the cache back to the snapshot's (warm: the catalogue was
+rendered once when the seed was built); ``media/`` and ``whoosh_index/`` are
 brought back to the snapshot's file lists. The server is Django's own ``runserver`` on
 127.0.0.1 (no autoreload); every request opens the database anew.
 """
@@ -139,14 +140,17 @@ def _blank(blank: Path) -> None:
     os.replace(tmp, blank)
 
 
+SNAPSHOT_FORMAT = 2  # 2: Django's cache kept warm in the snapshot (older snapshots are never used)
+
+
 def _snap(seed: int) -> Path:
-    return home() / "snapshots" / f"seed-{int(seed)}"
+    return home() / "snapshots" / f"seed-{int(seed)}.v{SNAPSHOT_FORMAT}"
 
 
 @checked_seed
 def build_seed(seed: int) -> Path:
     """Create seed ``seed``'s snapshot: the blank database and media folder copied to a scratch folder,
-    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N``."""
+    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N.v2``."""
     snap = _snap(seed)
     if (snap / "db.sqlite3").is_file():
         return snap
@@ -262,7 +266,8 @@ def app(server: OscarServer) -> RealApp:
     """The shop as an arena app (reset in-process; from a shell: ``webgauge arena apps reset oscar SEED``)."""
     return RealApp("oscar", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "oscar", "{seed}"],
-                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset,
+                   state_files=lambda: (home() / "data" / "db.sqlite3",))
 
 
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,

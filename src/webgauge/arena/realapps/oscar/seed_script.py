@@ -5,7 +5,8 @@ naming the scratch data folder), not imported by webgauge: it imports Django, Os
 the standard library and the photo drawer next to it. Past orders go through Oscar's own
 ``OrderCreator`` from real baskets; reviews update product ratings as Oscar does. Afterwards
 every time stamp the wall clock wrote is set from the content, the catalogue's pages are
-rendered once so their thumbnails exist, and sessions and the cache table are emptied.
+rendered once so their thumbnails exist (and Django's cache, a table of the same database, holds
+what that rendering stored), and sessions are emptied.
 """
 
 import datetime as dt
@@ -254,7 +255,6 @@ def tidy():
 
     with connection.cursor() as cur:
         cur.execute("DELETE FROM django_session")
-        cur.execute("DELETE FROM wg_cache")
         cur.execute("DELETE FROM basket_basket WHERE owner_id IS NULL")
         cur.execute("DELETE FROM analytics_userproductview")
         cur.execute("DELETE FROM analytics_usersearch")

@@ -224,6 +224,14 @@ def state() -> dict[str, list[dict]]:
     return out
 
 
+def _state_files() -> tuple[Path, ...]:
+    """What :func:`state` reads: the database and the message store's folders (a message's file is only
+    ever added, under a temporary name first)."""
+    db = home() / "tracker" / "db"
+    msg = db / "files" / "msg"
+    return (db / "db", msg, *(sorted(p for p in msg.iterdir() if p.is_dir()) if msg.is_dir() else ()))
+
+
 def _msg_text(db: Path, mid: int) -> str:
     p = db / "files" / "msg" / str(int(mid) // 1000) / f"msg{mid}"
     return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
@@ -277,7 +285,8 @@ def app(server: RoundupServer) -> RealApp:
     ``webgauge arena apps reset roundup SEED``)."""
     return RealApp("roundup", server.base_url + "/",
                    [sys.executable, "-m", "webgauge.cli.main", "arena", "apps", "reset", "roundup", "{seed}"],
-                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset)
+                   state, irreversible=IRREVERSIBLE, gated=GATED, reset_fn=reset,
+                   state_files=_state_files)
 
 
 SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",

@@ -59,7 +59,11 @@ TEMPLATES = [{
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA / "db.sqlite3"),
                          "OPTIONS": {"timeout": 20}}}
 DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "wg_cache"}}
+# Django's cache is a table of the shop's database: a seed's snapshot holds it warm (the thumbnails'
+# records, category URLs: what rendering the catalogue once stored), restored with the data it was made
+# from; entries do not expire with the wall clock (an old snapshot is as warm as a new one)
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "wg_cache",
+                      "TIMEOUT": None}}
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"  # nothing leaves the machine
 
