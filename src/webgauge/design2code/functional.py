@@ -138,9 +138,10 @@ async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: l
                          "reason": "no matching form or fetch element"})
             continue
         before = len(backend.received(route))
-        await page.goto(url)
         g = p.generated
         try:
+            await page.goto(url)
+            nav = page.navigation_id
             if g.via == "form":
                 form = {"path": route.path, "method": route.method}
                 info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", **form})
@@ -156,6 +157,8 @@ async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: l
                     break
                 await asyncio.sleep(0.05)
             got = backend.received(route)[before:]
+            if got and g.via == "form":  # the answer's page loads before the next goto (never interrupts it)
+                await _wait_url_change(page, nav, 2.0)
             missing = _missing_fields(r.fields, got[0].body, got[0].query) if got else list(r.fields)
             rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": bool(got) and not missing,
                          "missing_fields": missing, "received": [s.body for s in got][:3]})
