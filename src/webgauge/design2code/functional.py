@@ -123,6 +123,15 @@ def _missing_fields(fields: list[str], body: Any, query: dict) -> list[str]:
     return [f for f in fields if f not in names]
 
 
+async def _received(backend: SiteBackend, route: Route, before: int, wait: float) -> bool:
+    """Has the route received a submission beyond the first ``before``, within ``wait`` seconds?"""
+    for _ in range(max(1, int(wait / 0.05))):
+        if len(backend.received(route)) > before:
+            return True
+        await asyncio.sleep(0.05)
+    return len(backend.received(route)) > before
+
+
 async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: list[MatchedPair],
                         reference: list[Resource], wait: float = 5.0) -> list[dict[str, Any]]:
     """Submit each matched route (see module docstring); one row per reference route."""
@@ -138,24 +147,33 @@ async def check_backend(page: LivePage, url: str, backend: SiteBackend, pairs: l
                          "reason": "no matching form or fetch element"})
             continue
         before = len(backend.received(route))
-        await page.goto(url)
         g = p.generated
         try:
+            await page.goto(url)
+            nav = page.navigation_id
             if g.via == "form":
                 form = {"path": route.path, "method": route.method}
                 info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", **form})
                 if info and info.get("button"):
                     await _click_page_point(page, *info["button"])
+                    if not await _received(backend, route, before, wait / 2):
+                        # the page moved under the click (an image that loaded late shifts the button):
+                        # the button is read again where it is now, then the form is submitted as its
+                        # button would submit it (its own submit handler runs)
+                        info = await page.evaluate(FUNCTIONAL_JS, {"op": "fill_form", **form})
+                        if info and info.get("button"):
+                            await _click_page_point(page, *info["button"])
+                        if not await _received(backend, route, before, wait / 4):
+                            await page.evaluate(FUNCTIONAL_JS, {"op": "submit_form", **form})
                 else:
                     await page.evaluate(FUNCTIONAL_JS, {"op": "submit_form", **form})
             else:
                 (x1, y1), (x2, y2) = g.box
                 await _click_page_point(page, (x1 + x2) / 2, (y1 + y2) / 2)
-            for _ in range(int(wait / 0.05)):
-                if len(backend.received(route)) > before:
-                    break
-                await asyncio.sleep(0.05)
+            await _received(backend, route, before, wait)
             got = backend.received(route)[before:]
+            if got and g.via == "form":  # the answer's page loads before the next goto (never interrupts it)
+                await _wait_url_change(page, nav, 2.0)
             missing = _missing_fields(r.fields, got[0].body, got[0].query) if got else list(r.fields)
             rows.append({"ref_index": i, "route": f"{route.method} {route.path}", "ok": bool(got) and not missing,
                          "missing_fields": missing, "received": [s.body for s in got][:3]})
