@@ -111,7 +111,7 @@ def test_upload_names_a_task_file_never_a_host_path():
 async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, oracle_steps, at_public_seeds):
     """Every other forum family at each of seeds 0 and 1; two workers. The upload family (seed 0's)
     also checks that its file was written under the run's folder, landed in the files table, and that
-    a reset removes it (and a stray file name is refused)."""
+    a reset removes it (and a stray file name is refused in the next episode)."""
     tasks = at_public_seeds(FORUM, seed)
     queue, results, uploads = list(tasks), {}, {}
 
@@ -125,8 +125,9 @@ async def test_oracle_solves_every_forum_family(browser, arena, seed, tmp_path, 
                 if t.files:
                     name = t.files[0][0]
                     stored = [f for f in env.state["files"] if f["name"] == name]
-                    stray = await env.step(Action("upload", element=obs.elements[0].id, value="other.log"))
-                    await env.reset(t)
+                    # the finished episode is sealed: a stray file name is tried on a fresh one
+                    fresh = await env.reset(t)
+                    stray = await env.step(Action("upload", element=fresh.elements[0].id, value="other.log"))
                     uploads[t.family] = (len(stored), bool(list(tmp_path.rglob(name))),
                                          stray.info["result"].get("rejected"),
                                          [f for f in env.state["files"] if f["name"] == name])
