@@ -108,6 +108,12 @@ def request_params(query: str, body: bytes | None, content_type: str = "") -> li
             if isinstance(name, str):
                 payload = part.get_payload(decode=True)
                 out.append((name, payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""))
+        # also as browsers write them: a name in quotes, a backslash in it being just a backslash
+        for chunk in re.split(r"\r?\n--[^\r\n]*", "\r\n" + text):
+            head, _, value = chunk.partition("\r\n\r\n") if "\r\n\r\n" in chunk else chunk.partition("\n\n")
+            raw = re.search(r'content-disposition:[^\r\n]*?\bname="([^"]*)"', head, re.I)
+            if raw:
+                out.append((raw.group(1), value.rstrip("\r\n")))
     try:
         _json_params(json.loads(text), out)
     except ValueError:
