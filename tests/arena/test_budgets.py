@@ -19,7 +19,7 @@ from webgauge.arena.core.script import Click, Done, Go, Match
 from webgauge.arena.core.task import Task
 from webgauge.arena.realapps.leakage import APPS
 from webgauge.arena.tasks import FAMILIES, seed_state
-from webgauge.arena.tasks.budgets import MODES, ORACLE_MAX, budgeted, margin, oracle_actions, with_budget
+from webgauge.arena.tasks.budgets import MODES, ORACLE_MAX, budgeted, margin, oracle_actions, short_family, with_budget
 from webgauge.arena.tasks.heldout import heldout_seeds
 from webgauge.arena.tasks.variety import MEASUREMENT_KEY
 
@@ -51,7 +51,7 @@ def real_tasks(seeds) -> Iterator[tuple[Task, IrreversibleControls, dict[str, in
             w = world(seed)
             for make in mod.FAMILIES.values():  # type: ignore[attr-defined]
                 t = make(w, seed)
-                yield t, controls, mod.ORACLE_MAX, mod.short_family(t)  # type: ignore[attr-defined]
+                yield t, controls, mod.ORACLE_MAX, short_family(t)
 
 
 def short_of_slack(task: Task, controls: IrreversibleControls) -> list[str]:

@@ -13,7 +13,7 @@ import importlib
 from ..apps import declared_controls
 from ..core.irreversible import IrreversibleControls
 from . import FAMILIES, seed_state
-from .budgets import maxima, table_text
+from .budgets import maxima, short_family, table_text
 
 __all__ = ["main"]
 
@@ -37,7 +37,7 @@ def main() -> None:
         for seed in range(args.seeds):
             w = content.world(seed)
             got = maxima((make.__wrapped__(w, seed) for make in tasks.FAMILIES.values()),
-                         IrreversibleControls.of({"": tasks.IRREVERSIBLE}), key=tasks.short_family)
+                         IrreversibleControls.of({"": tasks.IRREVERSIBLE}), key=short_family)
             for k, v in got.items():
                 real[k] = max(real.get(k, 0), v)
         print(f"# webgauge/arena/realapps/{app}/tasks.py\n" + table_text(real))

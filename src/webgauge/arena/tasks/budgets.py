@@ -165,3 +165,18 @@ ORACLE_MAX: dict[str, int] = {
     "wiki.team_retention": 24,
     "wiki.update_fact": 8,
 }
+
+
+def short_family(task: Task) -> str:
+    """A real app's family name after the app's prefix (what its ``ORACLE_MAX`` is keyed by)."""
+    return task.family.rsplit(".", 1)[-1]
+
+
+def budgeted_app(families: Mapping[str, Callable[..., Task]], table: Mapping[str, int],
+                 irreversible: tuple[str, ...] | frozenset[str] | list[str]) -> dict[str, Callable[..., Task]]:
+    """A real app's families with budgets from its ``table`` (keyed by :func:`short_family`) and its
+    irreversible control names."""
+    def controls() -> IrreversibleControls:
+        return IrreversibleControls.of({"": irreversible})
+
+    return {name: budgeted(make, table, controls, key=short_family) for name, make in families.items()}

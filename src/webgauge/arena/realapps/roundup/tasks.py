@@ -16,10 +16,9 @@ from ...content.pools import phrase
 from ...content.worded import worded_family
 from ...core.answers import COUNT, check_answer
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
-from ...core.irreversible import IrreversibleControls
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
-from ...tasks.budgets import budgeted
+from ...tasks.budgets import budgeted_app
 from .app import IRREVERSIBLE
 from .content import KEYWORDS, World, components, world
 
@@ -335,14 +334,6 @@ FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) f
 }.items()}
 
 
-def short_family(task: Task) -> str:
-    """The family's name after the app's prefix (what :data:`ORACLE_MAX` is keyed by)."""
-    return task.family.rsplit(".", 1)[-1]
-
-
-def _controls() -> IrreversibleControls:
-    return IrreversibleControls.of({"": IRREVERSIBLE})
-
 
 # the oracle's longest run (element mode) over seeds 0-199 per family, printed by
 # ``python -m webgauge.arena.tasks.budget_table``; the budgets derive from it (tests/arena/test_budgets.py)
@@ -355,7 +346,7 @@ ORACLE_MAX: dict[str, int] = {
     "reassign": 10,
 }
 
-FAMILIES = {name: budgeted(make, ORACLE_MAX, _controls, key=short_family) for name, make in FAMILIES.items()}
+FAMILIES = budgeted_app(FAMILIES, ORACLE_MAX, IRREVERSIBLE)
 
 
 def build_tasks(seeds=(0,), families=None) -> list[Task]:
