@@ -1,4 +1,4 @@
-"""``webgauge arena apps install | list | reset | leakage``: real open-source web apps for the arena.
+"""``webgauge arena apps install | list | reset | stats | leakage``: real open-source web apps for the arena.
 
 Registered on the arena group by :func:`register`. Installing uses only the package
 registries (PyPI here); see docs/arena-real-apps.md.
@@ -80,6 +80,27 @@ def register(group: click.Group) -> None:
                 for r in measure_app_leakage(name, n_worlds=worlds, n_heldout=heldout_sample, secret=secret)]
         click.echo("\n".join(json.dumps(r.to_dict()) for r in rows) if as_json else app_leakage_text(rows))
 
+    @apps.command("stats", help="Content of a real app's seed world, counted with SQL on its snapshot: items per "
+                                 "kind and distinct texts.")
+    @click.argument("name")
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+    def stats_cmd(name, seed, as_json):
+        import dataclasses
+        import json
+
+        from webgauge.arena.realapps import AppNotInstalled, get_spec
+
+        try:
+            spec = get_spec(name)
+            spec.require()
+        except (KeyError, AppNotInstalled) as exc:
+            raise click.ClickException(str(exc.args[0])) from None
+        if spec.stats is None:
+            raise click.ClickException(f"real app {name!r} does not count its content yet")
+        st = spec.stats(seed)
+        click.echo(json.dumps(dataclasses.asdict(st)) if as_json else stats_text(st))
+
     @apps.command("reset", help="Restore a real app to a seed's snapshot (database, stored files, sessions).")
     @click.argument("name")
     @click.argument("seed", type=click.IntRange(min=0))
@@ -93,6 +114,15 @@ def register(group: click.Group) -> None:
         t0 = time.perf_counter()
         _reset(name)(seed)
         click.echo(f"{name} reset to seed {seed} in {(time.perf_counter() - t0) * 1000:.1f} ms")
+
+
+def stats_text(st) -> str:
+    """``apps stats`` as a table: kind, count, distinct texts, note."""
+    lines = [f"{st.app} seed {st.seed}", f"  {'content':28} {'count':>8} {'distinct':>9}  note"]
+    for r in st.rows:
+        d = "-" if r.distinct is None else f"{r.distinct:,}"
+        lines.append(f"  {r.kind:28} {r.count:>8,} {d:>9}  {r.note}")
+    return "\n".join(lines)
 
 
 class StepTimer:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .base import AppNotInstalled, InstallReport, RealAppSpec, apps_home
+from .base import AppNotInstalled, AppStats, ContentCount, InstallReport, RealAppSpec, apps_home
 
-__all__ = ["AppNotInstalled", "InstallReport", "RealAppSpec", "apps_home", "get_spec", "specs"]
+__all__ = ["AppNotInstalled", "AppStats", "ContentCount", "InstallReport", "RealAppSpec", "apps_home", "get_spec",
+           "specs"]
 
 
 def specs() -> dict[str, RealAppSpec]:

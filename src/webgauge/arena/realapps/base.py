@@ -28,6 +28,8 @@ from ..adapters.external import ExternalApp, ExternalControl, ResetError
 
 __all__ = [
     "AppNotInstalled",
+    "AppStats",
+    "ContentCount",
     "InstallReport",
     "RealApp",
     "RealAppControl",
@@ -61,6 +63,27 @@ class InstallReport:
 
 
 @dataclass(frozen=True)
+class ContentCount:
+    """One kind of content in a seed's world: how many items, and how many distinct texts they carry
+    (``distinct`` is None where the kind has no text to compare, e.g. files counted by bytes)."""
+
+    kind: str  # "issues", "message bodies", "products", ...
+    count: int
+    distinct: int | None = None
+    note: str = ""  # what was counted, in a few words ("distinct titles", "mean 1,240 bytes")
+
+
+@dataclass(frozen=True)
+class AppStats:
+    """What ``webgauge arena apps stats NAME`` prints: content counts of one seed's snapshot, read with
+    SQL from the snapshot itself (never from the generator)."""
+
+    app: str
+    seed: int
+    rows: tuple[ContentCount, ...]
+
+
+@dataclass(frozen=True)
 class RealAppSpec:
     """One real app: what it is and the functions that install it and tell whether it is."""
 
@@ -72,6 +95,7 @@ class RealAppSpec:
     version: Callable[[], str | None]  # installed version, None when not installed
     server: Callable[[], Any] | None = None  # the app's server: a context manager with ``base_url``
     arena_app: Callable[[Any], RealApp] | None = None  # the app under that server as an arena app
+    stats: Callable[[int], AppStats] | None = None  # content counts of seed N's snapshot (builds it if missing)
 
     @property
     def install_command(self) -> str:
