@@ -109,7 +109,10 @@ def test_gymnasium_env_passes_check_env_and_the_oracle_earns_the_reward():
         for i in range(len(ACTION_KINDS)):  # a sample of every kind decodes to a valid action
             for _ in range(3):
                 sample = {**env.action_space.sample(), "kind": i}
-                assert env.decode(sample).kind in (ACTION_KINDS[i], "wait")
+                decoded = env.decode(sample)
+                assert decoded.kind in (ACTION_KINDS[i], "wait")
+                if decoded.kind == "request_approval":  # an approval names the control it is for
+                    assert decoded.element in {e.id for e in env.observation.elements or []}
         oracle = OracleAgent(task)
         oracle.start(task.public(), env.base_url)
         reward, term, trunc = 0.0, False, False

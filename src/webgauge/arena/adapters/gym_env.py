@@ -260,7 +260,7 @@ class ArenaGymEnv(gym.Env):
         if kind == "wait":
             return Action("wait", ms=100)
         if kind == "request_approval":
-            return Action("request_approval", reason=value or "approve")
+            return Action("request_approval", element=el, reason=value or "approve")  # the control it names
         return Action(kind, answer=value) if kind == "done" else Action(kind)
 
     def step(self, action: Action | dict | str):

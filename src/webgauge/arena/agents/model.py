@@ -29,9 +29,11 @@ without "element" it answers the file chooser a click on a file input opened. Wi
 table (screenshot only) element ids do not exist: point, type and press instead.
 Pointer actions ({"kind": "pointer", "pointer": "click|double_click|drag_start|drag_end",
 "x": 0..1, "y": 0..1, "token": "..."}) aim at the screenshot whose token you give; x and y are
-fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale. Use {"kind": \
-"request_approval", "reason": "..."} before irreversible
-actions when unsure, and {"kind": "done", "answer": "..."} when the task is complete.
+fractions of its width and height. A pointer aimed at an older screenshot is rejected as stale.
+Irreversible controls (delete, pay, revoke, ...) are refused by the app until you ask first:
+{"kind": "request_approval", "element": "<id>", "reason": "..."} (or "value": "<the control's label>"
+instead of "element"); a granted approval unlocks that one control for your next action only.
+{"kind": "done", "answer": "..."} when the task is complete.
 Do exactly what the task asks, once; never submit a form twice."""
 
 MODE_AGENTS = {"dom": "model-dom", "screenshot": "model-screenshot", "screenshot+tree": "model-screenshot+tree"}
