@@ -4,8 +4,9 @@ the env adapter that resets in-process (no subprocess per reset).
 An app lives under :func:`apps_home` (``WEBGAUGE_APPS_HOME``, default
 ``~/.cache/webgauge/apps``), one folder per app. Its seed worlds are snapshots: the app's
 SQLite database file plus its upload folder, built once per seed through the app's own API
-and restored on every reset by copying the database file into place (atomic rename) and
-bringing the upload folder back to the snapshot's file list.
+and restored on every reset by :func:`restore_db` (the rows written since the last reset, copied back
+from the snapshot through an undo log its triggers keep: time in proportion to what changed, not to
+the database's size; see :mod:`.undo`) and by bringing the upload folder back to the snapshot's file list.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
+from .undo import RestoreResult, restore_db
 
 __all__ = [
     "AppNotInstalled",
@@ -34,11 +36,13 @@ __all__ = [
     "RealApp",
     "RealAppControl",
     "RealAppSpec",
+    "RestoreResult",
     "apps_home",
     "check_seed",
     "checked_reset",
     "checked_seed",
     "median_ms",
+    "restore_db",
     "restore_file",
     "restore_tree",
     "stop_server",

@@ -35,7 +35,7 @@ from ..base import (
     checked_reset,
     checked_seed,
     free_port,
-    restore_file,
+    restore_db,
     restore_tree,
     stop_server,
     wait_until_up,
@@ -190,7 +190,7 @@ def reset(seed: int) -> None:
     snap = build_seed(seed)
     data = home() / "data"
     (data / "media").mkdir(parents=True, exist_ok=True)
-    restore_file(snap / "db.sqlite3", data / "db.sqlite3")
+    restore_db(snap / "db.sqlite3", data / "db.sqlite3")  # the rows written since the last reset (undo log)
     restore_tree(snap / "media", data / "media")
     restore_tree(snap / "whoosh_index", data / "whoosh_index")  # Whoosh reads its table of contents per search
 
