@@ -218,11 +218,13 @@ _TABLES: dict[str, list[_Table]] = {}  # snapshot token -> its tables
 @dataclass
 class _Live:
     """A connection to a live database kept across restores (SQLite parses a schema with hundreds of
-    triggers once per connection, not once per reset), with its snapshot attached as ``snap``."""
+    triggers once per connection, not once per reset), with its snapshot attached as ``snap``; not kept
+    for a database in WAL mode (:func:`restore_db`)."""
 
     conn: sqlite3.Connection
     inode: int
     snapshot: str
+    wal: bool  # in WAL mode: closed after each restore (see restore_db)
     checked_schema: int | None = None  # the live schema version last found equal to the snapshot's schema
 
 
@@ -243,7 +245,8 @@ def _live_conn(snapshot: Path, live: Path) -> _Live:
     except sqlite3.DatabaseError:
         conn.close()
         raise
-    _LIVE[str(live)] = made = _Live(conn, ino, str(snapshot))
+    wal = conn.execute("PRAGMA main.journal_mode").fetchone()[0].lower() == "wal"
+    _LIVE[str(live)] = made = _Live(conn, ino, str(snapshot), wal)
     return made
 
 
@@ -266,6 +269,13 @@ def restore_db(snapshot: Path, live: Path) -> RestoreResult:
         try:
             lc = _live_conn(snapshot, live)
             reason = _restore_rows(lc, token)
+            if lc.wal:
+                # an open connection to a WAL database holds a shared lock on its file for as long as it is
+                # open, and POSIX drops a process's locks on a file when any of its descriptors of that file
+                # is closed (a signature read of the file header does that): another process would then
+                # checkpoint and delete the WAL under this connection. A rollback-journal database's idle
+                # connection holds no lock, so it is kept.
+                _drop(live)
         except sqlite3.DatabaseError as exc:
             have = _LIVE.get(str(live))
             if have is not None:
