@@ -149,7 +149,8 @@ async def own_row(browser, args, preload: bool = False) -> list[tuple[str, str]]
 
 def inflate(snap, out, factor: int) -> None:
     """A copy of snapshot database ``snap`` at ``out`` with each of the app's own tables' rows repeated
-    ``factor`` times (new rowids; a row whose unique key would repeat is left out), tracked anew."""
+    ``factor`` times (new rowids; the columns of unique keys made distinct: text with a suffix, numbers
+    with an offset), tracked anew."""
     import shutil
 
     shutil.copyfile(snap, out)
@@ -163,8 +164,13 @@ def inflate(snap, out, factor: int) -> None:
         top = conn.execute(f'SELECT max(rowid) FROM "{t.name}"').fetchone()[0]
         if not cols or top is None:
             continue
-        for _ in range(factor - 1):
-            conn.execute(f'INSERT OR IGNORE INTO "{t.name}"({cols}) SELECT {cols} FROM "{t.name}" WHERE rowid <= ?',
+        types = {r[1]: str(r[2]).upper() for r in conn.execute(f'PRAGMA table_info("{t.name}")')}
+        keyed = {c for key in t.unique for c in key}
+        for k in range(1, factor):
+            exprs = ", ".join(
+                (f'"{c}" + {k * 100_000_000}' if any(x in types.get(c, "") for x in ("INT", "REAL", "NUM", "DEC"))
+                 else f"CAST(\"{c}\" AS TEXT) || '~{k}'") if c in keyed else f'"{c}"' for c in t.columns)
+            conn.execute(f'INSERT OR IGNORE INTO "{t.name}"({cols}) SELECT {exprs} FROM "{t.name}" WHERE rowid <= ?',
                          (top,))
     conn.execute(f"DELETE FROM {UNDO_TABLE}")
     conn.execute(f"DELETE FROM {META_TABLE}")  # no token: tracked anew (another snapshot)
