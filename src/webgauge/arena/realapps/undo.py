@@ -228,6 +228,14 @@ class _Live:
     checked_schema: int | None = None  # the live schema version last found equal to the snapshot's schema
 
 
+KEEP_WAL_CONNECTIONS = True
+"""Keep the connection to a WAL database too. An open connection to a WAL database holds a shared lock
+on its file for as long as it is open, and POSIX drops a process's locks on a file when any of its
+descriptors of that file is closed: another process would then checkpoint and delete the WAL under
+this connection. So nothing in this process may open and close a live database file outside SQLite
+(``base.sqlite_signature`` reads headers through descriptors it keeps open); False closes the
+connection after each restore instead (a rollback-journal database's idle connection holds no lock)."""
+
 _LIVE: dict[str, _Live] = {}
 _LOCK = threading.Lock()
 
@@ -269,12 +277,7 @@ def restore_db(snapshot: Path, live: Path) -> RestoreResult:
         try:
             lc = _live_conn(snapshot, live)
             reason = _restore_rows(lc, token)
-            if lc.wal:
-                # an open connection to a WAL database holds a shared lock on its file for as long as it is
-                # open, and POSIX drops a process's locks on a file when any of its descriptors of that file
-                # is closed (a signature read of the file header does that): another process would then
-                # checkpoint and delete the WAL under this connection. A rollback-journal database's idle
-                # connection holds no lock, so it is kept.
+            if lc.wal and not KEEP_WAL_CONNECTIONS:
                 _drop(live)
         except sqlite3.DatabaseError as exc:
             have = _LIVE.get(str(live))
