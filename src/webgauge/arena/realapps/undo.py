@@ -223,7 +223,7 @@ class _Live:
 
     conn: sqlite3.Connection
     inode: int
-    snapshot: str
+    snapshot: str  # its path and inode
     wal: bool  # in WAL mode: closed after each restore (see restore_db)
     checked_schema: int | None = None  # the live schema version last found equal to the snapshot's schema
 
@@ -242,8 +242,9 @@ _LOCK = threading.Lock()
 
 def _live_conn(snapshot: Path, live: Path) -> _Live:
     ino = live.stat().st_ino
+    snap = f"{snapshot}@{snapshot.stat().st_ino}"  # (a snapshot built again is another file: attached anew)
     have = _LIVE.get(str(live))
-    if have is not None and have.inode == ino and have.snapshot == str(snapshot):
+    if have is not None and have.inode == ino and have.snapshot == snap:
         return have
     if have is not None:
         _drop(live)
@@ -254,7 +255,7 @@ def _live_conn(snapshot: Path, live: Path) -> _Live:
         conn.close()
         raise
     wal = conn.execute("PRAGMA main.journal_mode").fetchone()[0].lower() == "wal"
-    _LIVE[str(live)] = made = _Live(conn, ino, str(snapshot), wal)
+    _LIVE[str(live)] = made = _Live(conn, ino, snap, wal)
     return made
 
 
