@@ -13,10 +13,12 @@ re-run is timed), the snapshot restore alone (database file + stored files, afte
 the adapter's reset (restore, state read and hash check), and the oracle's episodes in real
 Chromium (env reset: restore + page + first capture; step: action to next observation). The
 arena's own apps get the same episode medians on the same machine with the same browser.
-Prints the load average too: the machine may be shared. Ends with the ratios of each real app's
-env reset and step medians to the own apps' in the same run (the own apps timed as the real apps
-are, one env without look-ahead; ``--preload`` also times them as runs use them, double-buffered with
-the next episode prepared in the background, and prints those ratios too).
+Prints the load average too: the machine may be shared. For each real app it also times the
+snapshot restore after an episode-sized write at 1x and 10x content (the seed's snapshot inflated
+with its own tables' rows), copying the whole file against replaying the undo log. Ends with the
+ratios of each real app's env reset and step medians to the own apps' in the same run (the own
+apps timed as the real apps are, one env without look-ahead; ``--preload`` also times them as runs
+use them, double-buffered with the next episode prepared in the background, and prints those ratios too).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from webgauge.arena.apps.server import ArenaServer
 from webgauge.arena.env import ArenaEnv, EnvOptions
 from webgauge.arena.env.episode import play
 from webgauge.arena.realapps import specs
+from webgauge.arena.realapps.base import restore_file
+from webgauge.arena.realapps.undo import META_TABLE, UNDO_TABLE, restore_db, tracked_tables
 from webgauge.arena.tasks import build_tasks as own_tasks
 from webgauge.browser import Browser
 
@@ -143,6 +147,79 @@ async def own_row(browser, args, preload: bool = False) -> list[tuple[str, str]]
             ("step: action to next observation (ms)", med(steps)), ("oracle solved", f"{solved}/{len(tasks)}")]
 
 
+def inflate(snap, out, factor: int) -> None:
+    """A copy of snapshot database ``snap`` at ``out`` with each of the app's own tables' rows repeated
+    ``factor`` times (new rowids; the columns of unique keys made distinct: text with a suffix, numbers
+    with an offset), tracked anew."""
+    import shutil
+
+    shutil.copyfile(snap, out)
+    conn = sqlite3.connect(out, isolation_level=None)
+    conn.execute("PRAGMA synchronous=OFF")
+    conn.execute("BEGIN")
+    for t in tracked_tables(conn):
+        if t.shadow or not t.rowid:
+            continue
+        cols = ", ".join(f'"{c}"' for c in t.columns)
+        top = conn.execute(f'SELECT max(rowid) FROM "{t.name}"').fetchone()[0]
+        if not cols or top is None:
+            continue
+        types = {r[1]: str(r[2]).upper() for r in conn.execute(f'PRAGMA table_info("{t.name}")')}
+        keyed = {c for key in t.unique for c in key}
+        for k in range(1, factor):
+            exprs = ", ".join(
+                (f'"{c}" + {k * 100_000_000}' if any(x in types.get(c, "") for x in ("INT", "REAL", "NUM", "DEC"))
+                 else f"CAST(\"{c}\" AS TEXT) || '~{k}'") if c in keyed else f'"{c}"' for c in t.columns)
+            conn.execute(f'INSERT OR IGNORE INTO "{t.name}"({cols}) SELECT {exprs} FROM "{t.name}" WHERE rowid <= ?',
+                         (top,))
+    conn.execute(f"DELETE FROM {UNDO_TABLE}")
+    conn.execute(f"DELETE FROM {META_TABLE}")  # no token: tracked anew (another snapshot)
+    conn.execute("COMMIT")
+    conn.close()
+
+
+def volume_rows(args, name: str) -> list[tuple[str, str]]:
+    """Snapshot restore after an episode-sized write (three rows of the app's main table changed, one
+    deleted), at 1x and 10x content: the whole-file copy against the undo log."""
+    import importlib
+
+    mod = importlib.import_module(f"webgauge.arena.realapps.{name}.app")
+    snap, table, col = {
+        "roundup": lambda: (mod.build_seed(args.seeds[0]) / "db", "_issue", "_title"),
+        "mediawiki": lambda: (mod.build_seed(args.seeds[0]) / "wiki.sqlite", "page", "page_touched"),
+        "oscar": lambda: (mod.build_seed(args.seeds[0]) / "db.sqlite3", "catalogue_product", "title"),
+    }[name]()
+    rows = []
+    with tempfile.TemporaryDirectory() as d:
+        for factor in (1, 10):
+            src = os.path.join(d, f"snap{factor}.sqlite")
+            inflate(snap, src, factor)
+            live, whole_live = os.path.join(d, f"live{factor}.sqlite"), os.path.join(d, f"whole{factor}.sqlite")
+            from pathlib import Path
+
+            restore_db(Path(src), Path(live))
+            restore_file(Path(src), Path(whole_live))
+            n = sqlite3.connect(src).execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            mb = os.path.getsize(src) / 1e6
+            whole, rows_ms, modes = [], [], set()
+            for _ in range(args.resets):
+                for target in (live, whole_live):
+                    conn = sqlite3.connect(target)
+                    conn.execute(f"UPDATE {table} SET {col} = {col} || '' WHERE rowid IN (2, 3, 5)")
+                    conn.execute(f"DELETE FROM {table} WHERE rowid = 7")
+                    conn.commit()
+                    conn.close()
+                t0 = time.perf_counter()
+                modes.add(restore_db(Path(src), Path(live)).mode)
+                rows_ms.append((time.perf_counter() - t0) * 1000)
+                t0 = time.perf_counter()
+                restore_file(Path(src), Path(whole_live))
+                whole.append((time.perf_counter() - t0) * 1000)
+            rows.append((f"restore at {factor}x ({n} {table} rows, {mb:.1f} MB): whole file (ms)", med(whole)))
+            rows.append((f"restore at {factor}x: undo log, {'/'.join(sorted(modes))} (ms)", med(rows_ms)))
+    return rows
+
+
 RESET_TARGET, STEP_TARGET = 1.5, 1.3  # real app / own apps, same run
 
 
@@ -186,6 +263,8 @@ async def main() -> None:
                 continue
             for k, v in await app_row(browser, args, name):
                 print(f"{name:10s} {k:52s}{v}", flush=True)
+            for k, v in volume_rows(args, name):
+                print(f"{name:10s} {k:60s}{v}", flush=True)
         first = MEDIANS.pop("own apps")
         for k, v in await own_row(browser, args):
             print(f"{'own apps':10s} {k:52s}{v}", flush=True)

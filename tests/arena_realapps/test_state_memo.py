@@ -3,7 +3,8 @@
 The control answers a state read from its last one while the app's database files are unchanged
 (:func:`webgauge.arena.realapps.base.sqlite_signature`). Property: after any sequence of writes,
 restores and reads -- in rollback-journal and WAL mode, writes close together in time, rows of the
-same size, a restore of the snapshot file -- the state the control gives is the state a fresh SQL
+same size, a restore of the snapshot file or of the rows written since (the undo log, a writer kept
+open) -- the state the control gives is the state a fresh SQL
 read gives. No installed app needed: a real SQLite database in a temporary folder.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webgauge.arena.realapps.base import RealApp, restore_file
+from webgauge.arena.realapps.base import RealApp, restore_db, restore_file
 
 
 def _read(db: Path) -> dict[str, list[dict]]:
@@ -50,6 +51,7 @@ def _app(db: Path) -> RealApp:
 OPS = st.lists(st.one_of(
     st.tuples(st.just("write"), st.integers(0, 6), st.sampled_from("abc")),  # one letter: the size stays the same
     st.tuples(st.just("restore"), st.just(0), st.just("")),
+    st.tuples(st.just("undo"), st.just(0), st.just("")),  # the rows restored in place, the writer kept open
     st.tuples(st.just("read"), st.just(0), st.just("")),
 ), min_size=1, max_size=12)
 
@@ -69,6 +71,8 @@ def test_the_state_given_is_always_the_fresh_one(tmp_path_factory, ops, wal):
                 writer.close()
                 restore_file(snap, db)
                 writer = sqlite3.connect(db, isolation_level=None)
+            elif op == "undo":
+                restore_db(snap, db)
             state, _ = ctl.state("e")
             assert state == _read(db), (op, key, value)
     finally:

@@ -4,8 +4,9 @@ the env adapter that resets in-process (no subprocess per reset).
 An app lives under :func:`apps_home` (``WEBGAUGE_APPS_HOME``, default
 ``~/.cache/webgauge/apps``), one folder per app. Its seed worlds are snapshots: the app's
 SQLite database file plus its upload folder, built once per seed through the app's own API
-and restored on every reset by copying the database file into place (atomic rename) and
-bringing the upload folder back to the snapshot's file list.
+and restored on every reset by :func:`restore_db` (the rows written since the last reset, copied back
+from the snapshot through an undo log its triggers keep: time in proportion to what changed, not to
+the database's size; see :mod:`.undo`) and by bringing the upload folder back to the snapshot's file list.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
+from .undo import RestoreResult, restore_db
 
 __all__ = [
     "AppNotInstalled",
@@ -34,11 +36,13 @@ __all__ = [
     "RealApp",
     "RealAppControl",
     "RealAppSpec",
+    "RestoreResult",
     "apps_home",
     "check_seed",
     "checked_reset",
     "checked_seed",
     "median_ms",
+    "restore_db",
     "restore_file",
     "restore_tree",
     "stop_server",
@@ -222,15 +226,38 @@ class RealApp(ExternalApp):
         return RealAppControl(self)
 
 
+_HEAD_FDS: dict[str, tuple[int, int]] = {}  # path -> (inode, a descriptor of it kept open)
+
+
+def _read_head(path: Path, head: int) -> tuple[os.stat_result, bytes]:
+    """The stat and first ``head`` bytes of file ``path``, read through a descriptor this process keeps
+    open for as long as the path names the same file. POSIX drops every lock a process holds on a file
+    when any of its descriptors of that file is closed, so opening and closing a database file here would
+    take the locks of this process's own SQLite connections to it (a WAL database's shared lock, held for
+    as long as a connection is open; see ``undo.restore_db``)."""
+    key = str(path)
+    st = os.stat(path)
+    have = _HEAD_FDS.get(key)
+    if have is None or have[0] != st.st_ino:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        if have is not None:
+            os.close(have[1])  # a file no longer at this path (a restore put another in place)
+        _HEAD_FDS[key] = have = (os.fstat(fd).st_ino, fd)
+    st = os.fstat(have[1])
+    return st, os.pread(have[1], head, 0)
+
+
 def _file_mark(path: Path, head: int) -> tuple[object, ...] | None:
     """(inode, size, mtime_ns, first ``head`` bytes) of file ``path``, (inode, mtime_ns, its entries'
     names) of a folder; None when it does not exist."""
     try:
         if path.is_dir():
             return path.stat().st_ino, path.stat().st_mtime_ns, tuple(sorted(os.listdir(path)))
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            return st.st_ino, st.st_size, st.st_mtime_ns, f.read(head)
+        if head == 0:
+            st = os.stat(path)
+            return st.st_ino, st.st_size, st.st_mtime_ns, b""
+        st, data = _read_head(path, head)
+        return st.st_ino, st.st_size, st.st_mtime_ns, data
     except FileNotFoundError:
         return None
 

@@ -7,9 +7,9 @@ sessions and parser cache in ``wikicache.sqlite``, the job queue, ``images/`` th
 files) and ``snapshots/v2-seed-N/``. Pages are loaded with MediaWiki's ``importDump.php``,
 images (drawn locally) with its ``importImages.php``, links with ``refreshLinks.php``; pages
 are served by PHP's built-in server on loopback (``router.php`` sends every non-static
-request to MediaWiki's entry points and serves the uploads). Reset copies the seed's database
-files back (sessions and cached pages are in them) and brings ``images/`` back to the
-snapshot's files.
+request to MediaWiki's entry points and serves the uploads). Reset copies back the rows
+written since the snapshot in each database file (``restore_db``; sessions and cached pages
+are rows too) and brings ``images/`` back to the snapshot's files.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from ..base import (
     checked_reset,
     checked_seed,
     free_port,
+    restore_db,
     restore_file,
     restore_tree,
     stop_server,
@@ -205,8 +206,8 @@ def build_seed(seed: int) -> Path:
 @checked_reset("mediawiki", installed_version)
 def reset(seed: int) -> None:
     snap = build_seed(seed)
-    for f in DB_FILES:
-        restore_file(snap / f, home() / "data" / f)
+    for f in DB_FILES:  # the rows written since the last reset (each snapshot's undo log)
+        restore_db(snap / f, home() / "data" / f)
     restore_tree(snap / "images", home() / "data" / "images")
 
 

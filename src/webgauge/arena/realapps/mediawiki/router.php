@@ -26,6 +26,13 @@ $file = realpath($_SERVER['DOCUMENT_ROOT'] . $path);
 if ($file !== false && is_file($file) && substr($file, -4) !== '.php') {
     return false;
 }
+if ($path === '/favicon.ico') {
+    // the wiki has no icon (the page links one, as MediaWiki does by default): answered at once, not by a
+    // whole MediaWiki request rendering its "no such page" for every page the browser loads
+    http_response_code(404);
+    header('Cache-Control: no-store');
+    return true;
+}
 $entry = ($file !== false && is_file($file)) ? $file : $_SERVER['DOCUMENT_ROOT'] . '/index.php';
 $_SERVER['SCRIPT_NAME'] = '/' . basename($entry);
 $_SERVER['SCRIPT_FILENAME'] = $entry;

@@ -1,15 +1,16 @@
 """django-oscar 4.2, the Django e-commerce framework, as a real arena app: a shop on SQLite.
 
 Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django-oscar, Django,
-sorl-thumbnail, Pillow, Whoosh from PyPI; the project's environment is not touched), ``site/``
-(the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
+sorl-thumbnail, Pillow, Whoosh and the WSGI server waitress from PyPI; the project's environment
+is not touched), ``site/`` (the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
 hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
 the search index ``whoosh_index/``) and ``snapshots/seed-N.v2/`` (the same right after seeding).
 Sessions, Django's cache and the thumbnail store live in the database, so restoring the
 database file drops sessions and brings the cache back to the snapshot's (warm: the catalogue was
 rendered once when the seed was built); ``media/`` and ``whoosh_index/`` are
-brought back to the snapshot's file lists. The server is Django's own ``runserver`` on
-127.0.0.1 (no autoreload); every request opens the database anew.
+brought back to the snapshot's file lists. The server is waitress (PyPI) on 127.0.0.1 with a fixed
+pool of threads, each keeping one database connection across requests (a reset restores the rows in
+place, so a kept connection reads them).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from ...core.gate import GatedRoute
 from ..base import (
+    AppNotInstalled,
     InstallReport,
     RealApp,
     RealAppSpec,
@@ -35,7 +37,7 @@ from ..base import (
     checked_reset,
     checked_seed,
     free_port,
-    restore_file,
+    restore_db,
     restore_tree,
     stop_server,
     wait_until_up,
@@ -47,6 +49,8 @@ __all__ = ["GATED", "IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", 
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
 PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
+PIP_SERVER = "waitress>=3,<4"  # a multi-threaded WSGI server (a fixed pool: each thread keeps its database connection)
+SERVER_THREADS = 6  # as many as a browser opens connections to one host
 HERE = Path(__file__).resolve().parent
 
 
@@ -112,6 +116,10 @@ def install(say=print) -> InstallReport:
         step(f"pip install '{PIP_SPEC}' (into the shop's venv)",
              lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                                      PIP_SPEC, *PIP_EXTRA], check=True))
+    if not list((h / "venv").glob("lib/python*/site-packages/waitress-*.dist-info")):
+        step(f"pip install '{PIP_SERVER}' (into the shop's venv)",
+             lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                                     PIP_SERVER], check=True))
     if _sync_site():
         say(f"project files -> {h / 'site'}")
         steps.append("project written")
@@ -190,7 +198,7 @@ def reset(seed: int) -> None:
     snap = build_seed(seed)
     data = home() / "data"
     (data / "media").mkdir(parents=True, exist_ok=True)
-    restore_file(snap / "db.sqlite3", data / "db.sqlite3")
+    restore_db(snap / "db.sqlite3", data / "db.sqlite3")  # the rows written since the last reset (undo log)
     restore_tree(snap / "media", data / "media")
     restore_tree(snap / "whoosh_index", data / "whoosh_index")  # Whoosh reads its table of contents per search
 
@@ -227,7 +235,7 @@ def state(db: Path | None = None) -> dict[str, list[dict]]:
 
 @dataclass
 class OscarServer:
-    """Django's ``runserver`` for the shop on loopback (no autoreload); use as a context manager."""
+    """The shop under waitress (a multi-threaded WSGI server from PyPI) on loopback; use as a context manager."""
 
     port: int = 0
     proc: subprocess.Popen | None = None
@@ -238,11 +246,15 @@ class OscarServer:
 
     def __enter__(self) -> OscarServer:  # noqa: PYI034
         SPEC.require()
+        _sync_site()  # the project's settings as this package has them (an install made before may be older)
         self.port = self.port or free_port()
+        if not list((home() / "venv").glob("lib/python*/site-packages/waitress-*.dist-info")):
+            raise AppNotInstalled("the shop's server (waitress) is not installed; "
+                                  "run: webgauge arena apps install oscar")
         self.proc = subprocess.Popen(
-            [str(_py()), str(home() / "site" / "manage.py"), "runserver", f"127.0.0.1:{self.port}", "--noreload",
-             "--skip-checks"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL)
+            [str(_py()), "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={SERVER_THREADS}",
+             "--ident=", "wgshop.wsgi:application"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL, cwd=str(home() / "site"))
         try:
             wait_until_up(self.proc, self.base_url + "/catalogue/", f"the shop's server on port {self.port}",
                           url_timeout=10, poll_s=0.3, limit_s=90)

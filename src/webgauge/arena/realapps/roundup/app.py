@@ -3,9 +3,9 @@
 Layout under ``apps_home()/roundup``: ``lib/`` (Roundup from PyPI, ``pip install --target``),
 ``tracker/`` (a ``classic`` tracker on the SQLite backend: ``db/db`` is the database,
 ``db/files/`` the stored message and file contents) and ``snapshots/seed-N/`` (the same
-``db`` folder right after seeding). Resetting copies the snapshot's database file into
-place with an atomic rename (sessions, one-time keys and login-rate records live in it, so
-they are dropped with it) and brings ``db/files`` back to the snapshot's list of files.
+``db`` folder right after seeding). Resetting copies back the rows written since the snapshot
+(``restore_db``: the snapshot's undo log; sessions, one-time keys and login-rate records are
+rows too, so they are dropped with them) and brings ``db/files`` back to the snapshot's list of files.
 The server runs in Roundup's ``fork`` mode: every request is a fresh process that opens the
 database anew, so no cache survives a reset.
 """
@@ -34,6 +34,7 @@ from ..base import (
     checked_reset,
     checked_seed,
     free_port,
+    restore_db,
     restore_file,
     restore_tree,
     stop_server,
@@ -185,7 +186,7 @@ def reset(seed: int) -> None:
     """Restore the seed's snapshot: database file (with sessions) and stored files."""
     snap = build_seed(seed)
     db = home() / "tracker" / "db"
-    restore_file(snap / "db", db / "db")
+    restore_db(snap / "db", db / "db")  # the rows written since the last reset (the snapshot's undo log)
     restore_tree(snap / "files", db / "files")
 
 
