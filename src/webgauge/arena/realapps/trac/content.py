@@ -71,7 +71,7 @@ _DEFECT_PRED = (
     ("ignores the selected filter", "ignore the selected filter"), ("loses unsaved text", "lose unsaved text"),
     ("double-encodes umlauts", "double-encode umlauts"), ("crashes on empty input", "crash on empty input"),
     ("does not respect the locale", "do not respect the locale"), ("has a memory leak", "have a memory leak"),
-    ("is missing from the page", "are missing from the page"), ("breaks in Safari", "break in Safari"),
+    ("is missing from the sidebar", "are missing from the sidebar"), ("breaks in Safari", "break in Safari"),
     ("leaks a stack trace", "leak a stack trace"), ("was broken by the last merge", "were broken by the last merge"),
     ("hangs for minutes", "hang for minutes"), ("returns duplicate entries", "return duplicate entries"),
 )
@@ -123,6 +123,15 @@ _REPO_FILES = {
     "tools": ("deploy.sh", "ansible/site.yml", "ansible/roles/web/tasks/main.yml", "docker/Dockerfile",
               "scripts/backup.py", "scripts/import_csv.py", "Makefile", "README.md"),
 }
+# how a commit message names the file it changes
+_LABEL = {"app": "the app factory", "auth": "the auth module", "models": "the models", "views": "the views",
+          "storage": "the storage backend", "search": "the search module", "mailer": "the mailer",
+          "test auth": "the auth tests", "test views": "the view tests", "setup": "the package setup",
+          "README": "the README", "install": "the install guide", "index": "the entry point", "api": "the API client",
+          "TicketList": "the ticket list", "DatePicker": "the date picker", "theme": "the theme",
+          "de": "the German strings", "api.test": "the API tests", "vite": "the build config",
+          "deploy": "the deploy script", "site": "the playbook", "main": "the web role", "Dockerfile": "the Dockerfile",
+          "backup": "the backup script", "import csv": "the CSV import script", "Makefile": "the Makefile"}
 _VERBS = ("Fix", "Refactor", "Simplify", "Speed up", "Add tests for", "Document", "Harden", "Clean up")
 _TOPICS = ("the date handling", "error messages", "the retry loop", "input validation", "the cache keys",
            "the logging setup", "Unicode file names", "the config parser", "pagination", "the timeout handling",
@@ -248,6 +257,11 @@ def _names(seed: int) -> tuple[dict[str, str], dict[str, str]]:
     return comps, {"server": f"{coined[-3]}-server", "client": f"{coined[-2]}-client", "tools": f"{coined[-1]}-ops"}
 
 
+def _label(path: str) -> str:
+    base = path.rsplit("/", 1)[-1]
+    return _LABEL.get(base.rsplit(".", 1)[0].replace("_", " ")) or _LABEL[base.split(".")[0].replace("_", " ")]
+
+
 def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int) -> Repo:
     files = _REPO_FILES[kind]
     minute = start
@@ -257,7 +271,7 @@ def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int)
         nonlocal minute
         while True:
             path = rng.choice(files)
-            stem = path.rsplit("/", 1)[-1].split(".")[0].replace("_", " ")
+            stem = _label(path)
             msg = f"{rng.choice(_VERBS)} {rng.choice(_TOPICS)} in {stem}"
             if msg not in seen:
                 break
@@ -321,7 +335,9 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
             "polish for the web interface and the notification settings.")) + "\n\nRelease manager: "
             + rng.choice(devs)))
     repos = tuple(_repo(rng, repo_names[kind], kind, devs, 0) for kind in ("server", "client", "tools"))
-    tickets, seen, minute = [], set(), 0
+    tickets: list[Ticket] = []
+    seen: set[str] = set()
+    minute = 0
     open_ms = [m.name for m in milestones if m.completed is None]
     while len(tickets) < n_tickets:
         key = rng.choice(list(_COMPONENTS))
