@@ -262,7 +262,10 @@ def _label(path: str) -> str:
     return _LABEL.get(base.rsplit(".", 1)[0].replace("_", " ")) or _LABEL[base.split(".")[0].replace("_", " ")]
 
 
-def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int) -> Repo:
+def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int,
+          areas: tuple[str, ...] = ()) -> Repo:
+    """A repository's history; ``areas``: a held-out forge's coined component names, one of which
+    prefixes every commit message ("chorvirko: Fix ..."), as many projects write them."""
     files = _REPO_FILES[kind]
     minute = start
     seen: set[str] = set()
@@ -273,6 +276,8 @@ def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int)
             path = rng.choice(files)
             stem = _label(path)
             msg = f"{rng.choice(_VERBS)} {rng.choice(_TOPICS)} in {stem}"
+            if areas:
+                msg = f"{rng.choice(areas)}: {msg}"
             if msg not in seen:
                 break
         seen.add(msg)
@@ -303,9 +308,11 @@ def _repo(rng: random.Random, name: str, kind: str, devs: list[str], start: int)
     return Repo(name, kind, tuple(main), tuple(branches), tuple(tags))
 
 
-def _ticket_text(rng: random.Random, ttype: str, comp: str, subjects) -> str:
-    if ttype == "defect":
-        return f"{agree(rng.choice(subjects), rng.choice(_DEFECT_PRED))} {rng.choice(_WHEN)}"
+def _ticket_text(rng: random.Random, ttype: str, comp: str, subjects, held: bool) -> str:
+    if ttype == "defect":  # a held-out forge's subjects name their (coined) component: "The login page in chorvirko"
+        words, number = rng.choice(subjects)
+        subject = (f"{words} in {comp}", number) if held else (words, number)
+        return f"{agree(subject, rng.choice(_DEFECT_PRED))} {rng.choice(_WHEN)}"
     if ttype == "enhancement":
         return rng.choice(_ENH).format(x=rng.choice(_ENH_X), c=comp)
     return rng.choice(_TASK).format(x=rng.choice(_TASK_X), c=comp)
@@ -321,7 +328,7 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
     users = [p.username for p in people]
     comps = tuple(Component(comp_names[k], rng.choice(devs)) for k in _COMPONENTS)
     owner_of = {c.name: c.owner for c in comps}
-    major = rng.randint(1, 4)
+    major = rng.choice((1, 2))  # milestone names are common words of every forge, never a world's secret
     ms_names = [f"{major}.{m}" for m in range(0, 7)]
     milestones = []
     for i, m in enumerate(ms_names):
@@ -334,7 +341,8 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
             "security fixes and the upgraded authentication flow.",
             "polish for the web interface and the notification settings.")) + "\n\nRelease manager: "
             + rng.choice(devs)))
-    repos = tuple(_repo(rng, repo_names[kind], kind, devs, 0) for kind in ("server", "client", "tools"))
+    areas = tuple(comp_names.values()) if held else ()
+    repos = tuple(_repo(rng, repo_names[kind], kind, devs, 0, areas) for kind in ("server", "client", "tools"))
     tickets: list[Ticket] = []
     seen: set[str] = set()
     minute = 0
@@ -343,7 +351,7 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
         key = rng.choice(list(_COMPONENTS))
         comp = comp_names[key]
         ttype = rng.choices(TYPES, weights=(6, 3, 2))[0]
-        summary = _ticket_text(rng, ttype, comp, _COMPONENTS[key])
+        summary = _ticket_text(rng, ttype, comp, _COMPONENTS[key], held)
         if summary in seen:
             continue
         seen.add(summary)
