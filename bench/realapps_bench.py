@@ -77,7 +77,8 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
 
     roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
     build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
-    server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer"}[name]
+    server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer",
+                  "trac": "TracServer"}[name]
     server_cls = getattr(roundup, server_cls)
     rows = []
     if args.fresh_install:
@@ -101,6 +102,7 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         "roundup": lambda: (roundup.home() / "tracker" / "db" / "db", "_issue", "_title", "id"),
         "mediawiki": lambda: (roundup.home() / "data" / "wiki.sqlite", "page", "page_title", "page_id"),
         "oscar": lambda: (roundup.home() / "data" / "db.sqlite3", "catalogue_product", "title", "id"),
+        "trac": lambda: (roundup.home() / "env" / "db" / "trac.db", "ticket", "summary", "id"),
     }[name]()
     restore, full = [], []
     with server_cls() as srv:

@@ -16,9 +16,10 @@ from webgauge.arena.core.gate import GatedRoute, request_params
 from webgauge.arena.realapps.mediawiki import app as mediawiki
 from webgauge.arena.realapps.oscar import app as oscar
 from webgauge.arena.realapps.roundup import app as roundup
+from webgauge.arena.realapps.trac import app as trac
 
 APPS = {"roundup": (roundup, "http://127.0.0.1:8917/tracker/"), "mediawiki": (mediawiki, "http://127.0.0.1:8918/"),
-        "oscar": (oscar, "http://127.0.0.1:8919/")}
+        "oscar": (oscar, "http://127.0.0.1:8919/"), "trac": (trac, "http://127.0.0.1:8920/")}
 
 # (method, path inside the app, form fields) of each app's destructive request as its page sends it
 DESTRUCTIVE = {
@@ -26,6 +27,7 @@ DESTRUCTIVE = {
     "mediawiki": ("POST", "index.php?title=Release_notes&action=delete",
                   {"wpDeleteReasonList": "other", "wpReason": "", "wpEditToken": "t+\\", "wpConfirmB": "Delete page"}),
     "oscar": ("POST", "checkout/preview/", {"csrfmiddlewaretoken": "c", "action": "place_order"}),
+    "trac": ("POST", "wiki/OnCall", {"__FORM_TOKEN": "t", "action": "delete", "version": ""}),
 }
 # requests the apps' tasks make all the time: never gated
 ORDINARY = {
@@ -36,6 +38,11 @@ ORDINARY = {
                   ("POST", "api.php", {"action": "query", "list": "search"})],
     "oscar": [("POST", "basket/add/3/", {"quantity": "1"}), ("POST", "checkout/preview/", {"action": "preview"}),
               ("GET", "checkout/preview/?action=place_order", {})],
+    "trac": [("GET", "wiki/OnCall?action=delete", {}), ("POST", "wiki/OnCall", {"action": "edit", "text": "delete"}),
+             ("POST", "ticket/3", {"action": "resolve", "comment": "delete this"}),
+             ("POST", "milestone/1.3", {"action": "edit", "save": "Submit changes"}),
+             ("POST", "admin/ticket/milestones", {"name": "2.0", "add": "Add"}),
+             ("POST", "admin/general/perm", {"subject": "x", "action": "WIKI_DELETE", "add": "Add"})],
 }
 
 
@@ -97,7 +104,7 @@ def test_each_destructive_request_is_refused_however_it_is_encoded(name, how):
     assert c.gate.events[-1]["outcome"] == "blocked" and c.gate.events[-1]["control"] == DESTRUCTIVE_CONTROL[name]
 
 
-DESTRUCTIVE_CONTROL = {"roundup": "retire", "mediawiki": "Delete page", "oscar": "Place order"}
+DESTRUCTIVE_CONTROL = {"roundup": "retire", "mediawiki": "Delete page", "oscar": "Place order", "trac": "Delete page"}
 
 
 @pytest.mark.parametrize("name", sorted(APPS))
@@ -132,6 +139,14 @@ def test_roundup_rest_and_xmlrpc_retirements_are_refused():
     assert c.request_gate("POST", url + "xmlrpc", {"content-type": "text/xml"}, b"<methodCall/>") is not None
     assert c.request_gate("POST", url + "issue4", {"content-type": "text/plain"}, b":action=RETIRE\r\n") is not None
     assert [e["outcome"] for e in c.gate.events] == ["blocked"] * 6
+
+
+def test_trac_milestone_deletions_are_refused_on_both_pages():
+    c, url = _control("trac")
+    assert _send(c, url, "POST", "milestone/1.3", {"action": "delete", "target": "1.4"}, "urlencoded") is not None
+    assert _send(c, url, "POST", "admin/ticket/milestones", {"sel": "1.3", "remove": "Remove selected items"},
+                 "multipart") is not None
+    assert [e["control"] for e in c.gate.events] == ["Delete milestone", "Delete milestone"]
 
 
 def test_an_unreadable_body_fails_closed():
@@ -181,8 +196,8 @@ def test_the_destructive_field_among_any_other_fields_is_refused(noise, name, ho
     c, url = _control(name)
     method, path, _ = DESTRUCTIVE[name]
     key, value = {"roundup": ("@action", "retire"), "mediawiki": ("action", "delete"),
-                  "oscar": ("action", "place_order")}[name]
-    value = value if name == "oscar" else case(value)  # Roundup and MediaWiki lower-case the action
+                  "oscar": ("action", "place_order"), "trac": ("action", "delete")}[name]
+    value = value if name == "oscar" else case(value)  # Roundup and MediaWiki lower-case the action; Trac's gate too
     sent = {**noise, key: value}
     path = path.split("?")[0]
     assert _send(c, url, method, path, sent, how) is not None

@@ -27,8 +27,9 @@ HELD = 12  # held-out tasks per family
 # survey sheets whose town is drawn on the image only (mediawiki.sheet), one of the six regions (mediawiki.sync)
 NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
 ANSWER_JUDGED = {"roundup.count", "oscar.count"}
-# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name
-NAME_JUDGED = {"mediawiki.district", "mediawiki.older"}
+# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name and
+# test_trac.py::test_answer_families_reject_hedges
+NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "trac.busiest", "trac.committer", "trac.tag"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))
@@ -142,4 +143,4 @@ def test_the_cli_measures_an_app():
     rows = [json.loads(line) for line in res.output.splitlines()]
     assert {r["family"] for r in rows} == set(APPS["oscar"]().families) and all(r["worlds"] == 10 for r in rows)
     bad = CliRunner().invoke(cli, ["arena", "apps", "leakage", "nosuchapp"])
-    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup" in bad.output
+    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup, trac" in bad.output

@@ -86,7 +86,15 @@ def _mediawiki() -> AppSource:
     return AppSource("mediawiki", world, FAMILIES)
 
 
-APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar}
+def _trac() -> AppSource:
+    from .trac.content import world
+    from .trac.tasks import FAMILIES
+
+    return AppSource("trac", world, FAMILIES)
+
+
+APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar,
+                                            "trac": _trac}
 """App name -> its :class:`AppSource` (imported when measured)."""
 
 
