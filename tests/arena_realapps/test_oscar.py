@@ -31,7 +31,7 @@ FAMILIES_ONLY = [f for f in os.environ.get("WEBGAUGE_REALAPPS_FAMILIES", "").spl
 def test_shop_content_is_a_pure_function_of_the_seed():
     a, b, c = world(3), world(3), world(4)
     assert a == b and a != c
-    assert len(a.products) >= 300 and len(a.orders) >= 100 and len(a.reviews) >= 150
+    assert len(a.products) >= 5000 and len(a.orders) >= 200 and len(a.reviews) >= 2000
     assert sum(p.parent is not None for p in a.products) >= 100  # variants (size, colour)
     groups = {p.lookalike for p in a.products if p.lookalike}
     for g in groups:  # look-alikes share title and description and differ in photo colour
@@ -41,9 +41,9 @@ def test_shop_content_is_a_pure_function_of_the_seed():
 
 
 # sha256 (first 16 hex) of asdict(world(seed)) as sorted JSON: snapshots and oracles are built from these shops
-PUBLIC_SHOPS = {0: "a70ab6888beaf754", 1: "3bf8980287815d9e", 2: "19978b1d37d65498", 3: "63739d66fc751bdf",
-                4: "a2d630e8a51b2066", 5: "569a67fbc3a85ad6", 6: "f4fee46c25d48693", 7: "1419a10a5bef5f0f",
-                8: "3a6cfa86044188bd", 9: "4327195e4202ecde"}
+PUBLIC_SHOPS = {0: "8bbb8d17e0fda2fc", 1: "80ae28cfc1de96be", 2: "4470ef33a81998a7", 3: "158fd66dfddcad8a",
+                4: "f76e312af1f23931", 5: "7398dd364997b9c9", 6: "54fcb42285c5771a", 7: "6d378856b8dbec2a",
+                8: "629da2f09c9f529d", 9: "332046e6d7a4e95d"}
 
 
 def test_public_shops_are_unchanged():
@@ -78,10 +78,35 @@ def test_a_missing_shop_names_the_install_command(tmp_path, monkeypatch):
 
 def test_families_are_enough_and_long():
     tasks = build_tasks((0,))
-    assert len(tasks) == len(FAMILIES) >= 5
+    assert len(tasks) == len(FAMILIES) >= 12
     lens = {t.family: len(t.oracle()) for t in tasks}
-    assert sum(n >= 10 for n in lens.values()) >= 2, lens
+    assert sum(n >= 10 for n in lens.values()) >= 4, lens
     assert any(t.pattern == "image_match" and t.visual for t in tasks)
+    admin = {f: n for f, n in lens.items() if f.startswith("oscar.admin_")}
+    assert len(admin) >= 6 and sum(n >= 10 for n in admin.values()) >= 2, admin
+
+
+@pytest.mark.parametrize("family", ["oscar.admin_count", "oscar.admin_report"])
+def test_dashboard_answers_must_be_the_number(family):
+    tasks = [t for t in build_tasks(tuple(range(8)), families=[family])]
+    assert len({t.answer for t in tasks}) >= 3
+    for task in tasks:
+        n = int(task.answer)
+        assert task.validate({"agent_answer": [{"text": f"{n}"}]}).success
+        assert task.validate({"agent_answer": [{"text": f"The dashboard lists {n} orders."}]}).success
+        assert not task.validate({"agent_answer": [{"text": str(n + 1)}]}).success
+        assert not task.validate({"agent_answer": [{"text": f"{n} or {n + 1}"}]}).success
+        assert not task.validate({"agent_answer": [{"text": None}]}).success
+
+
+def test_dashboard_families_name_the_staff_account_and_change_only_their_targets():
+    from webgauge.arena.core.effects import OnlyRowsChange
+
+    w = world(0)
+    for task in build_tasks((0, 1, 2), families=[f for f in FAMILIES if ".admin_" in f]):
+        assert w.staff.email in task.instruction or world(task.seed).staff.email in task.instruction, task.id
+        if task.answer is None:  # a change: the rows it may touch are named
+            assert any(isinstance(e, OnlyRowsChange) for e in task.forbidden_effects), task.id
 
 
 def test_the_count_answer_must_be_the_number():
