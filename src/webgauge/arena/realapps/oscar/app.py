@@ -4,7 +4,7 @@ Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django
 sorl-thumbnail, Pillow, Whoosh from PyPI; the project's environment is not touched), ``site/``
 (the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
 hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
-the search index ``whoosh_index/``) and ``snapshots/seed-N.v3/`` (the same right after seeding).
+the search index ``whoosh_index/``) and ``snapshots/seed-N.v4/`` (the same right after seeding).
 Sessions, Django's cache and the thumbnail store live in the database, so restoring the
 database file drops sessions and brings the cache back to the snapshot's (warm: the catalogue was
 rendered once when the seed was built); ``media/`` and ``whoosh_index/`` are
@@ -142,7 +142,7 @@ def _blank(blank: Path) -> None:
     os.replace(tmp, blank)
 
 
-SNAPSHOT_FORMAT = 3  # 3: the catalogue at volume (5,000+ products); 2: Django's cache kept warm in the snapshot
+SNAPSHOT_FORMAT = 4  # 4: the catalogue at volume (5,000+ products); 2: Django's cache kept warm in the snapshot
 
 
 def _snap(seed: int) -> Path:
@@ -152,7 +152,7 @@ def _snap(seed: int) -> Path:
 @checked_seed
 def build_seed(seed: int) -> Path:
     """Create seed ``seed``'s snapshot: the blank database and media folder copied to a scratch folder,
-    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N.v3``."""
+    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N.v4``."""
     snap = _snap(seed)
     if (snap / "db.sqlite3").is_file():
         return snap

@@ -21,6 +21,7 @@ image-matching family asks about.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 from dataclasses import asdict, dataclass, field
 from decimal import Decimal
@@ -224,7 +225,7 @@ class Product:
     price: str  # "12.99" (a string: exact in JSON)
     stock: int
     attrs: tuple[tuple[str, object], ...]  # typed attribute values of the product class (code, value)
-    description: str
+    text_seed: int  # the description's own random stream (-1: none, a variant's text is its parent's)
     variation: int  # photo backdrop / turn
     parent: str | None = None  # key of the parent product for a variant
     size: str | None = None
@@ -233,6 +234,17 @@ class Product:
     @property
     def material(self) -> str:
         return str(dict(self.attrs).get("material", ""))
+
+    @functools.cached_property
+    def description(self) -> str:
+        """Three paragraphs of HTML (:func:`.prose.description`), written from the product's own random
+        stream when first asked for (building a world's tasks does not pay for 5,000 descriptions)."""
+        if self.text_seed < 0:
+            return ""
+        noun, cat, pclass = _NOUNS[self.category]
+        brand, line = self.title.split(" ")[0], self.title.split(" ")[1]
+        return prose.description(random.Random(f"oscar-text-{self.title}-{self.text_seed}"),
+                                 prose.Item(self.title, noun, cat, pclass, brand, line, dict(self.attrs)))
 
 
 @dataclass(frozen=True)
@@ -277,9 +289,23 @@ class Review:
     product: str  # key
     customer: str  # email
     score: int
-    title: str
-    body: str
+    noun: str  # the reviewed product's noun ("Mug", "Headphones"), which the text agrees with
+    pclass: str
+    text_seed: int  # the text's own random stream
     minute: int
+
+    @functools.cached_property
+    def _text(self) -> tuple[str, str]:
+        return prose.review(random.Random(f"oscar-review-{self.text_seed}"),
+                            prose.Item("", self.noun, "", self.pclass, "", "", {}), self.score)
+
+    @property
+    def title(self) -> str:
+        return self._text[0]
+
+    @property
+    def body(self) -> str:
+        return self._text[1]
 
 
 @dataclass(frozen=True)
@@ -295,7 +321,9 @@ class Shop:
     def to_json(self) -> dict:
         return {"seed": self.seed, "categories": [list(c[:5]) for c in CATEGORIES], "colours": COLOURS,
                 "classes": {k: [list(a[:3]) for a in v] for k, v in CLASSES.items()},
-                **{k: [asdict(x) for x in getattr(self, k)] for k in ("products", "customers", "orders", "reviews")},
+                "products": [{**asdict(p), "description": p.description} for p in self.products],
+                "reviews": [{**asdict(r), "title": r.title, "body": r.body} for r in self.reviews],
+                **{k: [asdict(x) for x in getattr(self, k)] for k in ("customers", "orders")},
                 "vouchers": [list(v) for v in self.vouchers], "staff": asdict(self.staff),
                 "statuses": list(ORDER_STATUSES)}
 
@@ -393,8 +421,8 @@ def world(seed: int) -> Shop:
                     return t, brand, line
             raise ValueError("not enough distinct titles")
 
-        def text(title: str, brand: str, line: str, attrs, noun=noun, cat=cat, pclass=pclass) -> str:
-            return prose.description(rng, prose.Item(title, noun, cat, pclass, brand, line, dict(attrs)))
+        def text(*_args) -> int:
+            return rng.randrange(2 ** 32)
 
         if cat in VARIANT_CATEGORIES:
             for _ in range(N_PARENTS[cat]):
@@ -403,14 +431,14 @@ def world(seed: int) -> Shop:
                 attrs = _attrs(rng, pclass)
                 parent = add(title=title, category=cat, product_class=pclass, shape=shape, colour=cols[0],
                              price="0.00", stock=0, attrs=attrs, variation=rng.randrange(1000),
-                             description=text(title, brand, line, attrs))
+                             text_seed=text(title, brand, line, attrs))
                 base = _price(rng, lo, hi)
                 for col in cols:
                     for size in SIZES[cat]:
                         label = f"size {size}" + (f", {col}" if cat == "T-shirts" else "")
                         add(title=f"{title} ({label})", category=cat, product_class=pclass, shape=shape, colour=col,
                             price=base, stock=rng.randint(0, 25), attrs=attrs, variation=parent.variation,
-                            description="", parent=parent.key, size=size)
+                            text_seed=-1, parent=parent.key, size=size)
             continue
         k = 0
         if cat in LOOKALIKE_CATEGORIES:
@@ -422,14 +450,14 @@ def world(seed: int) -> Shop:
                 for col in rng.sample(colour_names, 4):
                     add(title=title, category=cat, product_class=pclass, shape=shape, colour=col,
                         price=_price(rng, lo, hi), stock=rng.randint(3, 40), attrs=attrs,
-                        variation=rng.randrange(1000), description=desc, lookalike=group)
+                        variation=rng.randrange(1000), text_seed=desc, lookalike=group)
                     k += 1
         while k < PER_CATEGORY:
             title, brand, line = fresh_title()
             attrs = _attrs(rng, pclass)
             add(title=title, category=cat, product_class=pclass, shape=shape, colour=rng.choice(colour_names),
                 price=_price(rng, lo, hi), stock=rng.choice((0, *range(1, 60))), attrs=attrs,
-                variation=rng.randrange(1000), description=text(title, brand, line, attrs))
+                variation=rng.randrange(1000), text_seed=text(title, brand, line, attrs))
             k += 1
 
     people = pool.people(N_CUSTOMERS)
@@ -462,8 +490,8 @@ def world(seed: int) -> Shop:
             continue
         seen.add((p.key, c.email))
         score = rng.choice((5, 5, 5, 4, 4, 4, 3, 2, 1))
-        title, body = prose.review(rng, prose.Item(p.title, *_noun_of(p), {}), score)
-        reviews.append(Review(p.key, c.email, score, title, body, rng.randint(0, minute)))
+        noun, _cat, pclass = _NOUNS[p.category]
+        reviews.append(Review(p.key, c.email, score, noun, pclass, rng.randrange(2 ** 32), rng.randint(0, minute)))
     vouchers = tuple((f"{rng.choice(('SPRING', 'WELCOME', 'THANKS', 'LOYAL'))}{rng.randint(10, 99)}",
                       rng.choice((10, 15, 20))) for _ in range(3))
     s_first, s_last = pool.person().split(" ", 1)
@@ -473,8 +501,3 @@ def world(seed: int) -> Shop:
 
 
 _NOUNS = {c[1]: (c[3], c[1], c[4]) for c in CATEGORIES}
-
-
-def _noun_of(p: Product) -> tuple[str, str, str, str, str]:
-    noun, cat, pclass = _NOUNS[p.category]
-    return noun, cat, pclass, "", ""
