@@ -369,10 +369,15 @@ COUNT_TEXT = (
 def count_under_price(w: Shop, seed: int) -> Task:
     """Answer how many products of a category cost less than a price (sort or scan two pages)."""
     rng = _rng("count", seed)
-    cat = rng.choice([c[1] for c in CATEGORIES if c[1] not in ("T-shirts", "Sneakers")])
+    def limits(cat: str) -> list[int]:
+        """Whole-pound limits under which 2-18 of the category's products fall (a count one tallies on a page)."""
+        prices = sorted(Decimal(p.price) for p in w.products if p.category == cat and p.parent is None)
+        return [m for m in range(int(prices[0]) + 1, int(prices[-1]) + 2)
+                if 2 <= sum(1 for v in prices if v < m) <= 18]
+
+    cat = rng.choice([c[1] for c in CATEGORIES[:10] if c[1] not in ("T-shirts", "Sneakers") and limits(c[1])])
     prices = sorted(Decimal(p.price) for p in w.products if p.category == cat and p.parent is None)
-    k = rng.randint(4, min(18, len(prices) - 2))
-    limit = int(prices[k - 1]) + 1
+    limit = rng.choice(limits(cat))
     n = sum(1 for v in prices if v < limit)
 
     def validate(s) -> TaskResult:
@@ -519,8 +524,13 @@ def admin_report(w: Shop, seed: int) -> Task:
     rng = _rng("admin_report", seed)
     days = sorted({w.placed(o).date() for o in w.orders})
     i = rng.randrange(len(days) - 30)
-    d1, d2 = days[i], days[i + rng.randint(3, 28)]
-    n = sum(1 for o in w.orders if d1 <= w.placed(o).date() <= d2)
+    span = rng.randint(3, 28)
+    while True:  # at most 18 orders: a count one reads off a page or two
+        d1, d2 = days[i], days[i + span]
+        n = sum(1 for o in w.orders if d1 <= w.placed(o).date() <= d2)
+        if n <= 18 or span == 1:
+            break
+        span -= 1
 
     def validate(s) -> TaskResult:
         errs = check_answer(s, n, COUNT)
