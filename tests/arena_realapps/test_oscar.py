@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import sqlite3
-from dataclasses import asdict
 
 import pytest
 
@@ -31,7 +30,7 @@ FAMILIES_ONLY = [f for f in os.environ.get("WEBGAUGE_REALAPPS_FAMILIES", "").spl
 def test_shop_content_is_a_pure_function_of_the_seed():
     a, b, c = world(3), world(3), world(4)
     assert a == b and a != c
-    assert len(a.products) >= 300 and len(a.orders) >= 100 and len(a.reviews) >= 150
+    assert len(a.products) >= 5000 and len(a.orders) >= 200 and len(a.reviews) >= 2000
     assert sum(p.parent is not None for p in a.products) >= 100  # variants (size, colour)
     groups = {p.lookalike for p in a.products if p.lookalike}
     for g in groups:  # look-alikes share title and description and differ in photo colour
@@ -40,14 +39,15 @@ def test_shop_content_is_a_pure_function_of_the_seed():
         assert len({p.colour for p in ms}) == 4 and all(p.colour not in p.description for p in ms)
 
 
-# sha256 (first 16 hex) of asdict(world(seed)) as sorted JSON: snapshots and oracles are built from these shops
-PUBLIC_SHOPS = {0: "a70ab6888beaf754", 1: "3bf8980287815d9e", 2: "19978b1d37d65498", 3: "63739d66fc751bdf",
-                4: "a2d630e8a51b2066", 5: "569a67fbc3a85ad6", 6: "f4fee46c25d48693", 7: "1419a10a5bef5f0f",
-                8: "3a6cfa86044188bd", 9: "4327195e4202ecde"}
+# sha256 (first 16 hex) of world(seed).to_json() (what the seed script writes, texts included) as sorted JSON:
+# snapshots and oracles are built from these shops
+PUBLIC_SHOPS = {0: "49d0821927bcc8c1", 1: "90ebeaecc20bfaf9", 2: "4e8d4299cf16328f", 3: "ac737de078372f5a",
+                4: "146a967db57f2de8", 5: "b1aefa12740709d4", 6: "6e2aa1fc66746aed", 7: "1e61f9d0b86ca973",
+                8: "f270fe584ac6b9fd", 9: "584ce7c637fb88c5"}
 
 
 def test_public_shops_are_unchanged():
-    got = {s: hashlib.sha256(json.dumps(asdict(world(s)), sort_keys=True, ensure_ascii=False).encode())
+    got = {s: hashlib.sha256(json.dumps(world(s).to_json(), sort_keys=True, ensure_ascii=False).encode())
            .hexdigest()[:16] for s in PUBLIC_SHOPS}
     assert got == PUBLIC_SHOPS
 
@@ -78,10 +78,35 @@ def test_a_missing_shop_names_the_install_command(tmp_path, monkeypatch):
 
 def test_families_are_enough_and_long():
     tasks = build_tasks((0,))
-    assert len(tasks) == len(FAMILIES) >= 5
+    assert len(tasks) == len(FAMILIES) >= 12
     lens = {t.family: len(t.oracle()) for t in tasks}
-    assert sum(n >= 10 for n in lens.values()) >= 2, lens
+    assert sum(n >= 10 for n in lens.values()) >= 4, lens
     assert any(t.pattern == "image_match" and t.visual for t in tasks)
+    admin = {f: n for f, n in lens.items() if f.startswith("oscar.admin_")}
+    assert len(admin) >= 6 and sum(n >= 10 for n in admin.values()) >= 2, admin
+
+
+@pytest.mark.parametrize("family", ["oscar.admin_count", "oscar.admin_report"])
+def test_dashboard_answers_must_be_the_number(family):
+    tasks = [t for t in build_tasks(tuple(range(8)), families=[family])]
+    assert len({t.answer for t in tasks}) >= 3
+    for task in tasks:
+        n = int(task.answer)
+        assert task.validate({"agent_answer": [{"text": f"{n}"}]}).success
+        assert task.validate({"agent_answer": [{"text": f"The dashboard lists {n} orders."}]}).success
+        assert not task.validate({"agent_answer": [{"text": str(n + 1)}]}).success
+        assert not task.validate({"agent_answer": [{"text": f"{n} or {n + 1}"}]}).success
+        assert not task.validate({"agent_answer": [{"text": None}]}).success
+
+
+def test_dashboard_families_name_the_staff_account_and_change_only_their_targets():
+    from webgauge.arena.core.effects import OnlyRowsChange
+
+    w = world(0)
+    for task in build_tasks((0, 1, 2), families=[f for f in FAMILIES if ".admin_" in f]):
+        assert w.staff.email in task.instruction or world(task.seed).staff.email in task.instruction, task.id
+        if task.answer is None:  # a change: the rows it may touch are named
+            assert any(isinstance(e, OnlyRowsChange) for e in task.forbidden_effects), task.id
 
 
 def test_the_count_answer_must_be_the_number():

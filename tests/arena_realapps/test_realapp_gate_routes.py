@@ -37,7 +37,11 @@ ORDINARY = {
                   ("POST", "index.php?title=Release_notes&action=submit", {"wpTextbox1": "delete it"}),
                   ("POST", "api.php", {"action": "query", "list": "search"})],
     "oscar": [("POST", "basket/add/3/", {"quantity": "1"}), ("POST", "checkout/preview/", {"action": "preview"}),
-              ("GET", "checkout/preview/?action=place_order", {})],
+              ("GET", "checkout/preview/?action=place_order", {}),
+              ("GET", "dashboard/vouchers/delete/2/", {}),  # the confirmation page itself
+              ("POST", "dashboard/orders/100004/", {"order_action": "change_order_status", "new_status": "Complete"}),
+              ("POST", "dashboard/catalogue/products/12/", {"action": "save", "stockrecords-0-price": "9.50"}),
+              ("POST", "dashboard/vouchers/create/", {"name": "deleted items", "code": "DELETE10"})],
     "trac": [("GET", "wiki/OnCall?action=delete", {}), ("POST", "wiki/OnCall", {"action": "edit", "text": "delete"}),
              ("POST", "ticket/3", {"action": "resolve", "comment": "delete this"}),
              ("POST", "milestone/1.3", {"action": "edit", "save": "Submit changes"}),
@@ -201,3 +205,12 @@ def test_the_destructive_field_among_any_other_fields_is_refused(noise, name, ho
     sent = {**noise, key: value}
     path = path.split("?")[0]
     assert _send(c, url, method, path, sent, how) is not None
+
+
+@pytest.mark.parametrize("path", ["dashboard/vouchers/delete/3/", "dashboard/catalogue/products/12/delete/",
+                                  "dashboard/offers/2/delete/", "dashboard/catalogue/categories/4/delete/"])
+def test_oscars_dashboard_deletions_are_refused_without_an_approval(path):
+    c, url = _control("oscar")
+    refused = _send(c, url, "POST", path, {"csrfmiddlewaretoken": "c"}, "urlencoded")
+    assert refused is not None and refused[0] == 403, path
+    assert c.gate.events[-1]["outcome"] == "blocked" and c.gate.events[-1]["control"] == "Delete"

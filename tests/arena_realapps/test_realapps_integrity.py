@@ -26,7 +26,7 @@ HELD = 12  # held-out tasks per family
 # families whose instructions name no content value: a category and a price (oscar.count), numbered
 # survey sheets whose town is drawn on the image only (mediawiki.sheet), one of the six regions (mediawiki.sync)
 NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
-ANSWER_JUDGED = {"roundup.count", "oscar.count"}
+ANSWER_JUDGED = {"roundup.count", "oscar.count", "oscar.admin_count", "oscar.admin_report"}
 # name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name and
 # test_trac.py::test_answer_families_reject_hedges
 NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "trac.busiest", "trac.committer", "trac.tag"}

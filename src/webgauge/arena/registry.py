@@ -51,7 +51,9 @@ REAL_FAMILIES: dict[str, tuple[str, ...]] = {
     "roundup": ("roundup.close", "roundup.reassign", "roundup.new", "roundup.count", "roundup.bulk", "roundup.dup"),
     "mediawiki": ("mediawiki.census", "mediawiki.district", "mediawiki.older", "mediawiki.add", "mediawiki.new",
                   "mediawiki.sheet", "mediawiki.rename", "mediawiki.sync"),
-    "oscar": ("oscar.photo", "oscar.variant", "oscar.review", "oscar.wish", "oscar.count"),
+    "oscar": ("oscar.photo", "oscar.variant", "oscar.review", "oscar.wish", "oscar.count", "oscar.admin_status",
+              "oscar.admin_count", "oscar.admin_report", "oscar.admin_stock", "oscar.admin_price",
+              "oscar.admin_voucher", "oscar.admin_retire"),
     "trac": ("trac.busiest", "trac.committer", "trac.tag", "trac.file", "trac.reassign", "trac.wiki", "trac.member",
              "trac.release", "trac.delete"),
 }

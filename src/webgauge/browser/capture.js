@@ -189,7 +189,14 @@
     if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT") && el.value !== undefined) attrs["value"] = cut(String(el.value), 500);
     if (el.tagName === "A" && el.href) attrs["href_abs"] = el.href;
     if ((el.tagName === "IMG" || el.tagName === "IFRAME" || el.tagName === "VIDEO") && el.src) attrs["src_abs"] = el.currentSrc || el.src;
-    if (el.tagName === "FORM") { attrs["action_abs"] = el.action; attrs["method"] = (el.method || "get").toLowerCase(); }
+    if (el.tagName === "FORM") {
+      // read the attributes, not el.action / el.method: a control named "action" or "method" shadows them
+      // (Oscar's dashboard lists have <select name="action">, and el.action is then that element)
+      const act = el.getAttribute("action");
+      attrs["action_abs"] = act ? new URL(act, document.baseURI).href : document.URL;
+      const m = (el.getAttribute("method") || "get").toLowerCase();
+      attrs["method"] = ["get", "post", "dialog"].includes(m) ? m : "get";
+    }
     if (cs.backgroundImage && cs.backgroundImage !== "none") attrs["background_image"] = cut(cs.backgroundImage, 500);
     if (el.tagName === "IMG") { attrs["complete"] = String(el.complete); attrs["natural_width"] = String(el.naturalWidth); }
     const p = pathOf(el);

@@ -4,7 +4,7 @@ Layout under ``apps_home()/oscar``: ``venv/`` (the shop's own virtualenv: django
 sorl-thumbnail, Pillow, Whoosh and the WSGI server waitress from PyPI; the project's environment
 is not touched), ``site/`` (the Django project, copied from this package: settings with DEBUG off, SQLite, loopback
 hosts), ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and
-the search index ``whoosh_index/``) and ``snapshots/seed-N.v2/`` (the same right after seeding).
+the search index ``whoosh_index/``) and ``snapshots/seed-N.v4/`` (the same right after seeding).
 Sessions, Django's cache and the thumbnail store live in the database, so restoring the
 database file drops sessions and brings the cache back to the snapshot's (warm: the catalogue was
 rendered once when the seed was built); ``media/`` and ``whoosh_index/`` are
@@ -30,6 +30,8 @@ from pathlib import Path
 from ...core.gate import GatedRoute
 from ..base import (
     AppNotInstalled,
+    AppStats,
+    ContentCount,
     InstallReport,
     RealApp,
     RealAppSpec,
@@ -45,7 +47,7 @@ from ..base import (
 from .content import world
 
 __all__ = ["GATED", "IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
-           "installed_version", "reset", "state"]
+           "installed_version", "reset", "state", "stats"]
 
 PIP_SPEC = "django-oscar[sorl-thumbnail]>=4.2,<4.3"
 PIP_EXTRA = ("whoosh>=2.7,<3",)  # the search backend Oscar's catalogue pages use (Haystack's pure-Python one)
@@ -148,7 +150,7 @@ def _blank(blank: Path) -> None:
     os.replace(tmp, blank)
 
 
-SNAPSHOT_FORMAT = 2  # 2: Django's cache kept warm in the snapshot (older snapshots are never used)
+SNAPSHOT_FORMAT = 4  # 4: the catalogue at volume (5,000+ products); 2: Django's cache kept warm in the snapshot
 
 
 def _snap(seed: int) -> Path:
@@ -158,7 +160,7 @@ def _snap(seed: int) -> Path:
 @checked_seed
 def build_seed(seed: int) -> Path:
     """Create seed ``seed``'s snapshot: the blank database and media folder copied to a scratch folder,
-    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N.v2``."""
+    the seed's shop written through Oscar's models (a process in the shop's venv), saved as ``snapshots/seed-N.v4``."""
     snap = _snap(seed)
     if (snap / "db.sqlite3").is_file():
         return snap
@@ -178,7 +180,8 @@ def _build(seed: int, snap: Path) -> Path:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(world(seed).to_json(), f)
     try:
-        proc = subprocess.run([str(_py()), str(HERE / "seed_script.py"), str(home() / "site"), f.name],
+        proc = subprocess.run([str(_py()), str(HERE / "seed_script.py"), str(home() / "site"), f.name,
+                               str(home() / "photo-cache")],
                               env=_env(work), capture_output=True, text=True, check=False, timeout=1800)
     finally:
         os.unlink(f.name)
@@ -208,7 +211,8 @@ TABLES = ("auth_user", "address_useraddress", "basket_basket", "basket_line", "b
           "basket_basket_vouchers", "order_order", "order_line", "order_lineattribute", "order_shippingaddress",
           "order_orderdiscount", "catalogue_product", "catalogue_productcategory", "catalogue_category",
           "partner_stockrecord", "reviews_productreview", "wishlists_wishlist", "wishlists_line", "voucher_voucher",
-          "voucher_voucherapplication", "django_session")
+          "voucher_voucherapplication", "voucher_voucher_offers",
+          "catalogue_productattribute", "catalogue_productattributevalue", "django_session")
 _SKIP = {"auth_user": ("last_login",), "django_session": ("session_data", "expire_date")}
 
 
@@ -268,10 +272,14 @@ class OscarServer:
         self.proc = None
 
 
-IRREVERSIBLE = ("Place order",)  # the control the approval gate asks before
+IRREVERSIBLE = ("Place order", "Delete")  # the controls the approval gate asks before
 # the request that places the order: the checkout preview's (or payment details') POST with
 # ``action=place_order``, under any path (Oscar's PaymentDetailsView serves both pages)
-GATED = (GatedRoute("Place order", r".*", "POST", ((r"action", r"place_order"),)),)
+# and the dashboard's deletions (a product, variant, voucher, offer, category, ...): the confirmation
+# page's Delete posts to a path ending in ``delete/`` (``/dashboard/vouchers/delete/3/``,
+# ``/dashboard/catalogue/products/12/delete/``)
+GATED = (GatedRoute("Place order", r".*", "POST", ((r"action", r"place_order"),)),
+         GatedRoute("Delete", r"/dashboard/(.*/)?delete(/.*)?", "POST"))
 
 
 def app(server: OscarServer) -> RealApp:
@@ -282,5 +290,57 @@ def app(server: OscarServer) -> RealApp:
                    state_files=lambda: (home() / "data" / "db.sqlite3",))
 
 
+@checked_seed
+def stats(seed: int) -> AppStats:
+    """Content counts of seed ``seed``'s snapshot, read with SQL from Oscar's tables (builds the snapshot
+    if it is missing)."""
+    db = build_seed(seed) / "db.sqlite3"
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+
+    def one(sql: str) -> int:
+        return int(conn.execute(sql).fetchone()[0] or 0)
+
+    try:
+        top = "FROM catalogue_product WHERE parent_id IS NULL"
+        paras = one(f"SELECT avg((length(description) - length(replace(description, '<p>', ''))) / 3) {top} "
+                    "AND description != ''")
+        rows = (
+            ContentCount("products", one(f"SELECT count(*) {top}"), one(f"SELECT count(DISTINCT title) {top}"),
+                         "top-level products; distinct titles"),
+            ContentCount("variants", one("SELECT count(*) FROM catalogue_product WHERE parent_id IS NOT NULL"),
+                         None, "size/colour children"),
+            ContentCount("categories", one("SELECT count(*) FROM catalogue_category"),
+                         one("SELECT count(DISTINCT category_id) FROM catalogue_productcategory"),
+                         "all levels; distinct = categories holding products"),
+            ContentCount("descriptions", one(f"SELECT count(*) {top} AND description != ''"),
+                         one(f"SELECT count(DISTINCT description) {top} AND description != ''"),
+                         f"distinct texts; about {paras} paragraphs each"),
+            ContentCount("product classes", one("SELECT count(*) FROM catalogue_productclass"),
+                         one("SELECT count(DISTINCT type) FROM catalogue_productattribute"),
+                         "distinct = attribute types in use"),
+            ContentCount("attribute values", one("SELECT count(*) FROM catalogue_productattributevalue"),
+                         one("SELECT count(DISTINCT attribute_id) FROM catalogue_productattributevalue"),
+                         "distinct = attributes"),
+            ContentCount("photos", one("SELECT count(*) FROM catalogue_productimage"),
+                         one("SELECT count(DISTINCT original) FROM catalogue_productimage"),
+                         "product images; distinct image files"),
+            ContentCount("reviews", one("SELECT count(*) FROM reviews_productreview"),
+                         one("SELECT count(DISTINCT body) FROM reviews_productreview"), "distinct bodies"),
+            ContentCount("customers", one("SELECT count(*) FROM auth_user WHERE NOT is_staff"),
+                         one("SELECT count(DISTINCT email) FROM auth_user WHERE NOT is_staff"), "distinct e-mails"),
+            ContentCount("staff", one("SELECT count(*) FROM auth_user WHERE is_staff"), None, "dashboard accounts"),
+            ContentCount("addresses", one("SELECT count(*) FROM address_useraddress"),
+                         one("SELECT count(DISTINCT line4) FROM address_useraddress"), "distinct towns"),
+            ContentCount("orders", one("SELECT count(*) FROM order_order"),
+                         one("SELECT count(DISTINCT user_id) FROM order_order"), "distinct customers"),
+            ContentCount("order statuses", one("SELECT count(DISTINCT status) FROM order_order"), None, ""),
+            ContentCount("vouchers", one("SELECT count(*) FROM voucher_voucher"),
+                         one("SELECT count(DISTINCT code) FROM voucher_voucher"), "distinct codes"),
+        )
+    finally:
+        conn.close()
+    return AppStats("oscar", seed, rows)
+
+
 SPEC = RealAppSpec("oscar", "shop", "BSD-3-Clause", f"PyPI: {PIP_SPEC}", install, installed_version,
-                   server=OscarServer, arena_app=app)
+                   server=OscarServer, arena_app=app, stats=stats)

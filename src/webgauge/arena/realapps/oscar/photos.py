@@ -7,15 +7,20 @@ so it uses only Pillow and the standard library.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-__all__ = ["SHAPES", "SIZE", "draw"]
+__all__ = ["PHOTO_VERSION", "POSES", "SHAPES", "SIZE", "draw", "photo_key", "render_to"]
 
 SIZE = 480
-SHAPES = ("mug", "bottle", "lamp", "vase", "chair", "tshirt", "sneaker", "backpack", "headphones", "watch")
+SHAPES = ("mug", "bottle", "lamp", "vase", "chair", "tshirt", "sneaker", "backpack", "headphones", "watch", "box",
+          "bowl", "plate", "glass", "jar", "pan", "cushion", "candle", "book", "speaker", "sunglasses", "cap",
+          "plantpot")
+PHOTO_VERSION = 3  # bump when a drawing changes: cached photos are named by (version, shape, colour, pose)
+POSES = 2  # distinct photos per (shape, colour): a product's variation picks one
 
 
 def _backdrop(rng: random.Random) -> Image.Image:
@@ -250,8 +255,226 @@ def _watch(img, c, rng):
     _flat(img, hands, (30, 30, 34))
 
 
+def _box(img, c, rng):
+    """A lidded box seen from slightly above: a lit front, a darker side and a bright top."""
+    _shadow(img, 245, 392, 300)
+    front, df = _mask()
+    df.rectangle((120, 190, 320, 392), fill=255)
+    _solid(img, front, c, 0.3, 0.15)
+    side, ds = _mask()
+    ds.polygon(((320, 190), (380, 150), (380, 350), (320, 392)), fill=255)
+    _flat(img, side, _darker(c, 0.55))
+    top, dt = _mask()
+    dt.polygon(((120, 190), (180, 150), (380, 150), (320, 190)), fill=255)
+    _flat(img, top, tuple(min(255, int(v * 0.8 + 50)) for v in c))
+    label, dl = _mask()
+    dl.rectangle((150, 250, 290, 300), fill=255)
+    _solid(img, label, (246, 244, 238), 0.3, 0.0)
+    ink, di = _mask()
+    for k in range(3):
+        di.line((165, 262 + k * 12, 275 - k * 30, 262 + k * 12), fill=255, width=4)
+    _flat(img, ink, _darker(c, 0.5))
+
+
+def _bowl(img, c, rng):
+    _shadow(img, 240, 360, 300)
+    m, d = _mask()
+    d.chord((100, 120, 380, 380), 0, 180, fill=255)
+    d.ellipse((100, 225, 380, 275), fill=255)
+    _solid(img, m, c, 0.3, 0.6)
+    inner, di = _mask()
+    di.ellipse((108, 230, 372, 270), fill=255)
+    _flat(img, inner, tuple(min(255, int(v * 0.45 + 120)) for v in c))
+    foot, dfo = _mask()
+    dfo.rectangle((200, 372, 280, 382), fill=255)
+    _flat(img, foot, _darker(c, 0.5))
+
+
+def _plate(img, c, rng):
+    _shadow(img, 240, 330, 380, 70)
+    m, d = _mask()
+    d.ellipse((60, 210, 420, 340), fill=255)
+    _solid(img, m, c, 0.35, 0.5)
+    well, dw = _mask()
+    dw.ellipse((120, 232, 360, 318), fill=255)
+    _flat(img, well, tuple(min(255, int(v * 0.8 + 40)) for v in c))
+    rim, dr = _mask()
+    dr.ellipse((60, 210, 420, 340), outline=255, width=3)
+    _flat(img, rim, _darker(c, 0.7))
+
+
+def _glass(img, c, rng):
+    """A tinted tumbler: translucent body (the backdrop shows through), bright rim, darker base."""
+    _shadow(img, 240, 392, 170, 55)
+    m, d = _mask()
+    d.polygon(((170, 150), (310, 150), (296, 390), (184, 390)), fill=170)
+    tint = Image.new("RGB", img.size, tuple(min(255, int(v * 0.7 + 70)) for v in c))
+    shade = Image.new("L", img.size, 0)
+    box = m.getbbox() or (0, 0, 1, 1)
+    shade.paste(_shading(box, 0.3), box[:2])
+    lit = ImageChops.multiply(tint, Image.merge("RGB", (shade, shade, shade)))
+    img.paste(lit, (0, 0), m.filter(ImageFilter.GaussianBlur(0.8)))
+    base, db = _mask()
+    db.rectangle((184, 360, 296, 390), fill=255)
+    _flat(img, base, _darker(c, 0.7))
+    rim, dr = _mask()
+    dr.ellipse((170, 140, 310, 160), outline=255, width=3)
+    _flat(img, rim, (250, 250, 250))
+    hl, dh = _mask()
+    dh.line((192, 170, 200, 360), fill=200, width=8)
+    _flat(img, hl, (255, 255, 255))
+
+
+def _jar(img, c, rng):
+    _shadow(img, 240, 395, 220)
+    m, d = _mask()
+    d.rounded_rectangle((150, 150, 330, 395), radius=34, fill=255)
+    _solid(img, m, c, 0.3, 0.5)
+    lid, dl = _mask()
+    dl.rounded_rectangle((160, 112, 320, 158), radius=10, fill=255)
+    _solid(img, lid, (176, 150, 110), 0.3, 0.3)
+    label, dla = _mask()
+    dla.rectangle((150, 230, 330, 320), fill=255)
+    _solid(img, label, (242, 236, 222), 0.3, 0.0)
+    ink, di = _mask()
+    di.line((190, 262, 290, 262), fill=255, width=6)
+    di.line((205, 288, 275, 288), fill=255, width=4)
+    _flat(img, ink, _darker(c, 0.6))
+
+
+def _pan(img, c, rng):
+    _shadow(img, 220, 352, 330)
+    handle, dh = _mask()
+    dh.polygon(((330, 282), (455, 240), (462, 256), (336, 302)), fill=255)
+    _solid(img, handle, (48, 44, 42), 0.3, 0.3)
+    m, d = _mask()
+    d.ellipse((70, 220, 360, 350), fill=255)
+    _solid(img, m, c, 0.3, 0.5)
+    inner, di = _mask()
+    di.ellipse((88, 226, 342, 330), fill=255)
+    _solid(img, inner, (58, 56, 56), 0.35, 0.4)
+
+
+def _cushion(img, c, rng):
+    _shadow(img, 240, 380, 330, 70)
+    m, d = _mask()
+    d.rounded_rectangle((90, 120, 390, 380), radius=70, fill=255)
+    _solid(img, m, c, 0.35, 0.0)
+    seam, ds = _mask()
+    ds.rounded_rectangle((98, 128, 382, 372), radius=64, outline=255, width=3)
+    _flat(img, seam, _darker(c, 0.7))
+    fold, dfo = _mask()
+    dfo.arc((150, 180, 330, 330), 200, 340, fill=150, width=10)
+    _flat(img, fold.filter(ImageFilter.GaussianBlur(5)), _darker(c, 0.75))
+
+
+def _candle(img, c, rng):
+    _shadow(img, 240, 392, 230)
+    m, d = _mask()
+    d.rounded_rectangle((160, 200, 320, 392), radius=12, fill=255)
+    _solid(img, m, (70, 70, 74) if sum(c) > 600 else _darker(c, 0.85), 0.3, 0.7)
+    wax, dw = _mask()
+    dw.ellipse((164, 190, 316, 220), fill=255)
+    _flat(img, wax, (246, 240, 226))
+    label, dl = _mask()
+    dl.rectangle((160, 270, 320, 330), fill=255)
+    _solid(img, label, c, 0.3, 0.0)
+    wick, dk = _mask()
+    dk.line((240, 205, 240, 180), fill=255, width=3)
+    _flat(img, wick, (30, 28, 26))
+    flame, dfl = _mask()
+    dfl.ellipse((232, 146, 248, 182), fill=255)
+    _flat(img, flame.filter(ImageFilter.GaussianBlur(2)), (255, 196, 90))
+
+
+def _book(img, c, rng):
+    _shadow(img, 250, 400, 270)
+    pages, dp = _mask()
+    dp.polygon(((330, 92), (352, 110), (352, 404), (330, 390)), fill=255)
+    _flat(img, pages, (238, 232, 214))
+    m, d = _mask()
+    d.rounded_rectangle((130, 90, 335, 392), radius=8, fill=255)
+    _solid(img, m, c, 0.32, 0.2)
+    spine, ds = _mask()
+    ds.rectangle((130, 90, 152, 392), fill=255)
+    _flat(img, spine, _darker(c, 0.7))
+    band, db = _mask()
+    db.rectangle((300, 90, 312, 392), fill=255)
+    _flat(img, band, (40, 40, 44))
+    title, dt = _mask()
+    dt.rectangle((185, 160, 285, 168), fill=255)
+    _flat(img, title, tuple(min(255, int(v * 0.4 + 150)) for v in c))
+
+
+def _speaker(img, c, rng):
+    _shadow(img, 240, 398, 330)
+    m, d = _mask()
+    d.rounded_rectangle((110, 150, 370, 398), radius=36, fill=255)
+    _solid(img, m, c, 0.32, 0.3)
+    grille, dg = _mask()
+    dg.rounded_rectangle((132, 176, 348, 374), radius=24, fill=255)
+    _solid(img, grille, _darker(c, 0.55), 0.32, 0.0)
+    dots, dd = _mask()
+    for yy in range(186, 366, 10):
+        for xx in range(142, 340, 10):
+            dd.point((xx, yy), fill=255)
+    _flat(img, dots, _darker(c, 0.3))
+    knob, dk = _mask()
+    dk.ellipse((316, 124, 344, 150), fill=255)
+    _solid(img, knob, (190, 190, 194), 0.3, 0.8)
+
+
+def _sunglasses(img, c, rng):
+    _shadow(img, 240, 340, 360, 55)
+    frame, df = _mask()
+    df.rounded_rectangle((80, 190, 230, 300), radius=40, fill=255)
+    df.rounded_rectangle((250, 190, 400, 300), radius=40, fill=255)
+    df.line((225, 212, 255, 212), fill=255, width=12)
+    df.line((84, 205, 60, 190), fill=255, width=10)
+    df.line((396, 205, 420, 190), fill=255, width=10)
+    _solid(img, frame, c, 0.3, 0.5)
+    lens, dl = _mask()
+    dl.rounded_rectangle((94, 202, 216, 288), radius=32, fill=255)
+    dl.rounded_rectangle((264, 202, 386, 288), radius=32, fill=255)
+    _solid(img, lens, (36, 40, 48), 0.25, 0.9)
+
+
+def _cap(img, c, rng):
+    _shadow(img, 240, 372, 320)
+    brim, db = _mask()
+    db.ellipse((200, 262, 440, 318), fill=255)
+    _solid(img, brim, _darker(c, 0.85), 0.3, 0.1)
+    m, d = _mask()
+    d.chord((90, 150, 370, 430), 180, 360, fill=255)
+    _solid(img, m, c, 0.35, 0.15)
+    seam, ds = _mask()
+    ds.line((230, 152, 230, 288), fill=255, width=3)
+    ds.ellipse((222, 142, 238, 156), fill=255)
+    _flat(img, seam, _darker(c, 0.6))
+
+
+def _plantpot(img, c, rng):
+    _shadow(img, 240, 398, 260)
+    leaves, dl = _mask()
+    for k in range(9):
+        a = math.pi * (0.15 + 0.7 * k / 8)
+        x, y = 240 - 120 * math.cos(a), 220 - 150 * math.sin(a)
+        dl.ellipse((x - 34, y - 16, x + 34, y + 16), fill=255)
+        dl.line((240, 220, x, y), fill=255, width=5)
+    _solid(img, leaves, (52, 118, 62), 0.35, 0.3)
+    m, d = _mask()
+    d.polygon(((150, 210), (330, 210), (305, 398), (175, 398)), fill=255)
+    _solid(img, m, c, 0.3, 0.35)
+    rim, dr = _mask()
+    dr.rectangle((140, 200, 340, 236), fill=255)
+    _solid(img, rim, _darker(c, 0.88), 0.3, 0.2)
+
+
 _DRAW = {"mug": _mug, "bottle": _bottle, "lamp": _lamp, "vase": _vase, "chair": _chair, "tshirt": _tshirt,
-         "sneaker": _sneaker, "backpack": _backpack, "headphones": _headphones, "watch": _watch}
+         "sneaker": _sneaker, "backpack": _backpack, "headphones": _headphones, "watch": _watch, "box": _box,
+         "bowl": _bowl, "plate": _plate, "glass": _glass, "jar": _jar, "pan": _pan, "cushion": _cushion,
+         "candle": _candle, "book": _book, "speaker": _speaker, "sunglasses": _sunglasses, "cap": _cap,
+         "plantpot": _plantpot}
 
 
 def draw(shape: str, colour: tuple[int, int, int], variation: int = 0) -> Image.Image:
@@ -272,3 +495,22 @@ def draw(shape: str, colour: tuple[int, int, int], variation: int = 0) -> Image.
         img.paste(turned, (0, 0), mask)
         return img
     return layer
+
+
+def photo_key(shape: str, colour: str, variation: int) -> tuple[str, str, str, int]:
+    """(file name, shape, colour name, pose) of a product's photo: products whose photos would be the same
+    frame share one file; the name is a hash, so it does not tell the colour."""
+    pose = variation % POSES
+    name = hashlib.sha256(f"v{PHOTO_VERSION}:{shape}:{colour}:{pose}".encode()).hexdigest()[:20] + ".jpg"
+    return name, shape, colour, pose
+
+
+def render_to(job: tuple[str, str, tuple[int, int, int], int]) -> str:
+    """Draw one photo into ``path`` (written to a temporary name and renamed: a cache never holds half a file)."""
+    path, shape, colour, pose = job
+    tmp = f"{path}.{random.random():.9f}.tmp"
+    draw(shape, colour, pose).save(tmp, "JPEG", quality=86)
+    import os
+
+    os.replace(tmp, path)
+    return path

@@ -104,3 +104,10 @@ OSCAR_PRODUCTS_PER_PAGE = 24
 LOGGING = {"version": 1, "disable_existing_loggers": False,
            "handlers": {"console": {"class": "logging.StreamHandler"}},
            "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}}}
+
+# the order pipeline the dashboard offers (a status change moves an order along it)
+OSCAR_INITIAL_ORDER_STATUS = "Pending"
+OSCAR_INITIAL_LINE_STATUS = "Pending"
+OSCAR_ORDER_STATUS_PIPELINE = {"Pending": ("Being processed", "Cancelled"),
+                               "Being processed": ("Complete", "Cancelled"), "Complete": (), "Cancelled": ()}
+OSCAR_LINE_STATUS_PIPELINE = OSCAR_ORDER_STATUS_PIPELINE
