@@ -26,9 +26,10 @@ HELD = 12  # held-out tasks per family
 # families whose instructions name no content value: a category and a price (oscar.count), numbered
 # survey sheets whose town is drawn on the image only (mediawiki.sheet), one of the six regions (mediawiki.sync)
 NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
-ANSWER_JUDGED = {"roundup.count", "oscar.count"}
-# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name
-NAME_JUDGED = {"mediawiki.district", "mediawiki.older"}
+ANSWER_JUDGED = {"roundup.count", "oscar.count", "spirit.unanswered"}
+# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name,
+# test_spirit.py::test_forum_name_answers_must_commit_to_one_member
+NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "spirit.last", "spirit.liked"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))
@@ -142,4 +143,4 @@ def test_the_cli_measures_an_app():
     rows = [json.loads(line) for line in res.output.splitlines()]
     assert {r["family"] for r in rows} == set(APPS["oscar"]().families) and all(r["worlds"] == 10 for r in rows)
     bad = CliRunner().invoke(cli, ["arena", "apps", "leakage", "nosuchapp"])
-    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup" in bad.output
+    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup, spirit" in bad.output

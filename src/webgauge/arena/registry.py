@@ -52,6 +52,8 @@ REAL_FAMILIES: dict[str, tuple[str, ...]] = {
     "mediawiki": ("mediawiki.census", "mediawiki.district", "mediawiki.older", "mediawiki.add", "mediawiki.new",
                   "mediawiki.sheet", "mediawiki.rename", "mediawiki.sync"),
     "oscar": ("oscar.photo", "oscar.variant", "oscar.review", "oscar.wish", "oscar.count"),
+    "spirit": ("spirit.unanswered", "spirit.last", "spirit.liked", "spirit.subscribe", "spirit.quote", "spirit.new",
+               "spirit.moderate", "spirit.spam"),
 }
 """Real app -> its task family names (each family's name starts with its app's name)."""
 

@@ -12,8 +12,9 @@ def specs() -> dict[str, RealAppSpec]:
     from .mediawiki.app import SPEC as MEDIAWIKI
     from .oscar.app import SPEC as OSCAR
     from .roundup.app import SPEC as ROUNDUP
+    from .spirit.app import SPEC as SPIRIT
 
-    return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR)}
+    return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR, SPIRIT)}
 
 
 def get_spec(name: str) -> RealAppSpec:

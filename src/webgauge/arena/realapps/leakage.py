@@ -86,7 +86,15 @@ def _mediawiki() -> AppSource:
     return AppSource("mediawiki", world, FAMILIES)
 
 
-APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar}
+def _spirit() -> AppSource:
+    from .spirit.content import world
+    from .spirit.tasks import FAMILIES
+
+    return AppSource("spirit", world, FAMILIES)
+
+
+APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar,
+                                            "spirit": _spirit}
 """App name -> its :class:`AppSource` (imported when measured)."""
 
 
