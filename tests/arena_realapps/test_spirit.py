@@ -158,6 +158,7 @@ def files_of(folder) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.realapps
+@pytest.mark.timeout(1800)  # 100 resets, each reading ~45,000 rows back (seconds each on a loaded machine)
 def test_forum_reset_restores_the_same_state_100_times(spirit_server):
     spirit.reset(0)
     ctl = spirit.app(spirit_server).control()

@@ -193,15 +193,17 @@ def reset(seed: int) -> None:
 
 
 # the forum's stored state: Spirit's tables, without the columns a page view or sign-in rewrites
-# (view counts, last seen, last IP, read marks) and without the tables only reading writes
-# (comment bookmarks: how far a member has read; unread marks)
+# (view counts, last seen, last IP, read marks), without the HTML Spirit renders from a comment's Markdown
+# (the Markdown is kept), and without the tables only reading writes (comment bookmarks: how far a member
+# has read; unread marks)
 TABLES = ("auth_user", "spirit_user_userprofile", "spirit_category_category", "spirit_topic_topic",
           "spirit_comment_comment", "spirit_comment_like_commentlike", "spirit_topic_favorite_topicfavorite",
           "spirit_topic_notification_topicnotification", "spirit_comment_flag_commentflag",
           "spirit_comment_flag_flag", "spirit_comment_history_commenthistory")
 _SKIP = {"auth_user": ("last_login",), "spirit_user_userprofile": ("last_seen", "last_ip", "last_post_hash",
                                                                    "last_post_on"),
-         "spirit_topic_topic": ("view_count",), "spirit_topic_notification_topicnotification": ("is_read",)}
+         "spirit_topic_topic": ("view_count",), "spirit_comment_comment": ("comment_html",),
+         "spirit_topic_notification_topicnotification": ("is_read",)}
 
 
 def state(db: Path | None = None) -> dict[str, list[dict]]:
