@@ -73,7 +73,8 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
 
     roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
     build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
-    server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer"}[name]
+    server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer",
+                  "spirit": "SpiritServer"}[name]
     server_cls = getattr(roundup, server_cls)
     rows = []
     if args.fresh_install:
@@ -97,6 +98,7 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         "roundup": lambda: (roundup.home() / "tracker" / "db" / "db", "_issue", "_title", "id"),
         "mediawiki": lambda: (roundup.home() / "data" / "wiki.sqlite", "page", "page_title", "page_id"),
         "oscar": lambda: (roundup.home() / "data" / "db.sqlite3", "catalogue_product", "title", "id"),
+        "spirit": lambda: (roundup.home() / "data" / "db.sqlite3", "spirit_topic_topic", "title", "id"),
     }[name]()
     restore, full = [], []
     with server_cls() as srv:
