@@ -117,7 +117,7 @@ def spirit_delete(app, seed: int = 0, nth: int = 0) -> Task:
                 instruction=f"Sign in as {mod.username} (password {mod.password}) and delete the spam reply in "
                             f"{t.title!r}.", viewport=VIEW, validate=validate, pattern="states", max_steps=60,
                 oracle=lambda: [*_login(mod), Go(f"/topic/{_tid(w, t)}/"),
-                                Click(Match(tag="a", attrs=(("href", f"/comment/{cid}/delete/"),)))])
+                                Click(Match(tag="a", name="delete", attrs=(("href", f"/comment/{cid}/delete/"),)))])
 
 
 # what the control's activation changes in the stored state (read off the apps' tables, not the gate)
@@ -258,7 +258,11 @@ async def test_direct_requests_from_the_page_popups_and_typed_urls_are_refused(b
         fields = await env.page.evaluate(
             """(name) => { const b = [...document.querySelectorAll('button, input[type=submit]')]
                  .find(x => (x.value || x.textContent).trim() === name); const f = b && b.form;
-                 if (!f) return null; const d = new FormData(f); if (b.name) d.append(b.name, b.value);
+                 if (!f) {  // a link that POSTs by script (Spirit's moderation links): its URL and the CSRF token
+                   const a = [...document.querySelectorAll('a')].find(x => x.textContent.trim() === name);
+                   const m = document.cookie.match(/csrftoken=([^;]+)/);
+                   return a ? {action: a.href, fields: m ? [['csrfmiddlewaretoken', m[1]]] : []} : null; }
+                 const d = new FormData(f); if (b.name) d.append(b.name, b.value);
                  const a = new URL(f.getAttribute('action') || location.href, location.href).href;
                  return {action: a, fields: [...d.entries()].map(([k, v]) => [k, String(v)])}; }""", el.name)
         assert fields is not None, task.id

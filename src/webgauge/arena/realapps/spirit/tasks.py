@@ -119,7 +119,7 @@ def unanswered(w: World, seed: int) -> Task:
     by: dict[str, list[Topic]] = {}
     for t in w.topics:
         by.setdefault(t.author, []).append(t)
-    who = rng.choice(sorted(u for u, ts in by.items() if 3 <= len(ts) <= 20))
+    who = rng.choice(sorted(u for u, ts in by.items() if 10 <= len(ts) <= 20))
     n = sum(1 for t in by[who] if not t.replies)
 
     def validate(s) -> TaskResult:
@@ -425,7 +425,7 @@ SPAM_TEXT = (
     "delete the spam reply in each of them and nothing else.",
     "Log in as {user} / {pw}; you moderate the forum. The topics \"{a}\" and \"{b}\" each carry one advertising "
     "reply from a spam account. Delete those two replies.",
-    "As moderator {user} (password {pw}), remove the spam replies from \"{a}\" and from \"{b}\" (one in each), "
+    "As moderator {user} (password {pw}), delete the spam replies in \"{a}\" and in \"{b}\" (one in each), "
     "leaving every other post as it is.",
 )
 
@@ -452,7 +452,7 @@ def delete_spam(w: World, seed: int) -> Task:
     def steps() -> list:
         out = _login(mod)
         for cid, t in zip(targets, (a, b), strict=True):
-            out += [*_find(t), Click(Match(tag="a", attrs=(("href", f"/comment/{cid}/delete/"),)))]
+            out += [*_find(t), Click(Match(tag="a", name="delete", attrs=(("href", f"/comment/{cid}/delete/"),)))]
         return out
 
     return Task(instruction=_say("spam", seed, SPAM_TEXT, user=mod.username, pw=mod.password, a=a.title, b=b.title),
@@ -476,7 +476,7 @@ ORACLE_MAX: dict[str, int] = {
     "moderate": 24,
     "new": 10,
     "quote": 12,
-    "spam": 15,
+    "spam": 16,
     "subscribe": 11,
     "unanswered": 2,
 }
