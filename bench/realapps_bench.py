@@ -78,7 +78,7 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
     roundup = importlib.import_module(f"webgauge.arena.realapps.{name}.app")  # the app module (install, reset, ...)
     build_tasks = importlib.import_module(f"webgauge.arena.realapps.{name}.tasks").build_tasks
     server_cls = {"roundup": "RoundupServer", "mediawiki": "MediaWikiServer", "oscar": "OscarServer",
-                  "trac": "TracServer"}[name]
+                  "trac": "TracServer", "spirit": "SpiritServer"}[name]
     server_cls = getattr(roundup, server_cls)
     rows = []
     if args.fresh_install:
@@ -103,6 +103,7 @@ async def app_row(browser, args, name: str) -> list[tuple[str, str]]:
         "mediawiki": lambda: (roundup.home() / "data" / "wiki.sqlite", "page", "page_title", "page_id"),
         "oscar": lambda: (roundup.home() / "data" / "db.sqlite3", "catalogue_product", "title", "id"),
         "trac": lambda: (roundup.home() / "env" / "db" / "trac.db", "ticket", "summary", "id"),
+        "spirit": lambda: (roundup.home() / "data" / "db.sqlite3", "spirit_topic_topic", "title", "id"),
     }[name]()
     restore, full = [], []
     with server_cls() as srv:

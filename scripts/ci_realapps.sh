@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real apps under test: install each named app (default: roundup mediawiki oscar trac) into a scratch apps home,
+# The real apps under test: install each named app (default: roundup mediawiki oscar trac spirit) into a scratch apps home,
 # build its seeds 0-9, then run its tests: 100 resets to one state hash, the oracle on every family at seeds 0-9,
 # the sloppy-work checks, and every entry point on its families (the CLI's run, report, package, verify, tasks,
 # sweep and safety, and the gym ids: tests/arena_realapps/test_entry_points.py), and the approval gate on its
@@ -11,7 +11,7 @@ PY="${PY:-.venv/bin/python}"
 export WEBGAUGE_APPS_HOME="${WEBGAUGE_APPS_HOME:-$PWD/.apps}"
 export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"
 apps=("$@")
-[ ${#apps[@]} -gt 0 ] || apps=(roundup mediawiki oscar trac)
+[ ${#apps[@]} -gt 0 ] || apps=(roundup mediawiki oscar trac spirit)
 start=$(date +%s)
 files=()
 for app in "${apps[@]}"; do

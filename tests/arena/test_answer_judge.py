@@ -264,14 +264,17 @@ def test_odd_answers_fail_closed():
 
 # ---- the families: own apps and real apps ---------------------------------------------------
 def test_real_app_answer_families_declare_a_type_and_judge_with_it():
-    """MediaWiki's district and town questions, Oscar's and Roundup's counts: the same judge,
+    """MediaWiki's district and town questions, Oscar's and Roundup's counts, the forum's counts and member
+    names: the same judge,
     through each family's own validator, on the answer alone (their validators read no table)."""
     from webgauge.arena.realapps.mediawiki.tasks import build_tasks as wiki
     from webgauge.arena.realapps.oscar.tasks import build_tasks as oscar
     from webgauge.arena.realapps.roundup.tasks import build_tasks as roundup
+    from webgauge.arena.realapps.spirit.tasks import build_tasks as spirit
 
-    tasks = [t for build in (wiki, oscar, roundup) for t in build(tuple(range(6))) if t.answer is not None]
-    assert {t.family for t in tasks} >= {"mediawiki.district", "mediawiki.older", "oscar.count", "roundup.count"}
+    tasks = [t for build in (wiki, oscar, roundup, spirit) for t in build(tuple(range(6))) if t.answer is not None]
+    assert {t.family for t in tasks} >= {"mediawiki.district", "mediawiki.older", "oscar.count", "roundup.count",
+                                         "spirit.unanswered", "spirit.last", "spirit.liked"}
     rng = random.Random(62)
     for t in tasks:
         assert isinstance(t.answer_type, AnswerType), t.id

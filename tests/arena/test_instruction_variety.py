@@ -83,6 +83,7 @@ def real_public() -> dict[str, Variety]:
     return measure(real_builders, SEEDS)
 
 
+@pytest.mark.timeout(1800)  # 200 worlds per app; the forum's (2,200 topics each) take a few minutes on a loaded machine
 def test_real_app_families_have_three_frames_and_150_distinct_instructions(real_public):
     assert {f.split(".")[0] for f in real_public} >= {"roundup", "oscar"}
     assert len(real_public) == sum(len(make().families) for make in APPS.values())

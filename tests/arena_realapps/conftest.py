@@ -43,6 +43,15 @@ def trac_server():
         yield srv
 
 
+@pytest.fixture(scope="module")
+def spirit_server():
+    from webgauge.arena.realapps.spirit import app as spirit
+
+    spirit.SPEC.require()
+    with spirit.SpiritServer() as srv:
+        yield srv
+
+
 @pytest.fixture(scope="session")
 def browser(arena_browser):
     """The arena's tests run on the arena's browser (Chromium's headless shell; tests/conftest.py)."""

@@ -1,9 +1,9 @@
-"""The approval gate on the real apps (Roundup, MediaWiki, django-oscar, Trac), in real Chromium against
+"""The approval gate on the real apps (Roundup, MediaWiki, django-oscar, Trac, Spirit), in real Chromium against
 the apps' own servers: every irreversible control is refused without an approval and the refusal
 is recorded; one approval unlocks exactly one activation of that control; on Roundup, no sequence of
 actions drawn from the whole action space retires anything without an approval record; and the
 oracle (which asks approval naming the control) still solves every family with the gate on.
-Run with ``-m realapps`` after ``webgauge arena apps install roundup|mediawiki|oscar``."""
+Run with ``-m realapps`` after ``webgauge arena apps install roundup|mediawiki|oscar|trac|spirit``."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ from webgauge.arena.realapps.oscar import app as oscar
 from webgauge.arena.realapps.oscar.tasks import build_tasks as oscar_tasks
 from webgauge.arena.realapps.roundup import app as roundup
 from webgauge.arena.realapps.roundup.tasks import build_tasks as roundup_tasks
+from webgauge.arena.realapps.spirit import app as spirit
+from webgauge.arena.realapps.spirit.tasks import build_tasks as spirit_tasks
 from webgauge.arena.realapps.trac import app as trac
 from webgauge.arena.realapps.trac.tasks import build_tasks as trac_tasks
 
@@ -120,6 +122,26 @@ def oscar_order(app, seed: int = 0, nth: int = 0) -> Task:
     return dataclasses.replace(t, max_steps=t.max_steps + 40)
 
 
+def spirit_delete(app, seed: int = 0, nth: int = 0) -> Task:
+    """Signed in as a moderator, delete one spam reply (its "delete" link, which POSTs the deletion)."""
+    from webgauge.arena.realapps.spirit.content import world
+    from webgauge.arena.realapps.spirit.tasks import _cid, _login, _tid
+
+    w = world(seed)
+    t, c = [(t, c) for t in w.topics for c in t.comments if c.spam][nth]
+    cid, mod = _cid(w, t, c), w.moderators[0]
+
+    def validate(s: State) -> TaskResult:
+        ok = any(r["id"] == cid and r["is_removed"] for r in s["spirit_comment_comment"])
+        return TaskResult(ok, [] if ok else [f"comment {cid} is not deleted"])
+
+    return Task(id=f"spirit.delete_comment.s{seed}", family="spirit.delete_comment", seed=seed, start_url="/",
+                instruction=f"Sign in as {mod.username} (password {mod.password}) and delete the spam reply in "
+                            f"{t.title!r}.", viewport=VIEW, validate=validate, pattern="states", max_steps=60,
+                oracle=lambda: [*_login(mod), Go(f"/topic/{_tid(w, t)}/"),
+                                Click(Match(tag="a", name="delete", attrs=(("href", f"/comment/{cid}/delete/"),)))])
+
+
 # what the control's activation changes in the stored state (read off the apps' tables, not the gate)
 def _roundup_change(before: State, after: State) -> bool:
     return any(_retired(after, t) - _retired(before, t) for t in ("_issue", "_msg", "_user", "_file", "_query",
@@ -140,11 +162,19 @@ def _oscar_change(before: State, after: State) -> bool:
     return any(len(after[t]) > len(before[t]) for t in orders)
 
 
+def _spirit_change(before: State, after: State) -> bool:
+    def removed(s: State) -> set[int]:
+        return {r["id"] for r in s["spirit_comment_comment"] if r["is_removed"]}
+
+    return bool(removed(after) - removed(before))
+
+
 APPS: dict[str, tuple[Any, Callable[..., Task], Callable[[State, State], bool]]] = {
     "roundup": (roundup, roundup_retire, _roundup_change),
     "mediawiki": (mediawiki, mediawiki_delete, _mediawiki_change),
     "oscar": (oscar, oscar_order, _oscar_change),
     "trac": (trac, trac_delete, _trac_change),
+    "spirit": (spirit, spirit_delete, _spirit_change),
 }
 # the apps under test: ``WEBGAUGE_REALAPPS`` (space- or comma-separated, as scripts/ci_realapps.sh sets it), or all
 _ASKED = [a for a in re.split(r"[\s,]+", os.environ.get("WEBGAUGE_REALAPPS", "")) if a]
@@ -157,7 +187,8 @@ def real_app(request):
     mod = APPS[request.param][0]
     mod.SPEC.require()  # names the install command when the app is missing
     server_cls = {"roundup": roundup.RoundupServer, "mediawiki": mediawiki.MediaWikiServer,
-                  "oscar": oscar.OscarServer, "trac": trac.TracServer}[request.param]
+                  "oscar": oscar.OscarServer, "trac": trac.TracServer,
+                  "spirit": spirit.SpiritServer}[request.param]
     with server_cls() as srv:
         yield request.param, mod.app(srv)
 
@@ -255,7 +286,11 @@ async def test_direct_requests_from_the_page_popups_and_typed_urls_are_refused(b
         fields = await env.page.evaluate(
             """(name) => { const b = [...document.querySelectorAll('button, input[type=submit]')]
                  .find(x => (x.value || x.textContent).trim() === name); const f = b && b.form;
-                 if (!f) return null; const d = new FormData(f); if (b.name) d.append(b.name, b.value);
+                 if (!f) {  // a link that POSTs by script (Spirit's moderation links): its URL and the CSRF token
+                   const a = [...document.querySelectorAll('a')].find(x => x.textContent.trim() === name);
+                   const m = document.cookie.match(/csrftoken=([^;]+)/);
+                   return a ? {action: a.href, fields: m ? [['csrfmiddlewaretoken', m[1]]] : []} : null; }
+                 const d = new FormData(f); if (b.name) d.append(b.name, b.value);
                  const a = new URL(f.getAttribute('action') || location.href, location.href).href;
                  return {action: a, fields: [...d.entries()].map(([k, v]) => [k, String(v)])}; }""", el.name)
         assert fields is not None, task.id
@@ -294,9 +329,10 @@ async def test_the_oracle_solves_every_family_with_the_gate_on(browser, app_name
     mod = APPS[app_name][0]
     mod.SPEC.require()
     builder = {"roundup": roundup_tasks, "mediawiki": mediawiki_tasks, "oscar": oscar_tasks,
-               "trac": trac_tasks}[app_name]
+               "trac": trac_tasks, "spirit": spirit_tasks}[app_name]
     server_cls = {"roundup": roundup.RoundupServer, "mediawiki": mediawiki.MediaWikiServer,
-                  "oscar": oscar.OscarServer, "trac": trac.TracServer}[app_name]
+                  "oscar": oscar.OscarServer, "trac": trac.TracServer,
+                  "spirit": spirit.SpiritServer}[app_name]
     failures = []
     with server_cls() as srv:
         app = mod.app(srv)

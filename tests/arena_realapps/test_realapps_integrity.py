@@ -26,10 +26,11 @@ HELD = 12  # held-out tasks per family
 # families whose instructions name no content value: a category and a price (oscar.count), numbered
 # survey sheets whose town is drawn on the image only (mediawiki.sheet), one of the six regions (mediawiki.sync)
 NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
-ANSWER_JUDGED = {"roundup.count", "oscar.count", "oscar.admin_count", "oscar.admin_report"}
-# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name and
-# test_trac.py::test_answer_families_reject_hedges
-NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "trac.busiest", "trac.committer", "trac.tag"}
+ANSWER_JUDGED = {"roundup.count", "oscar.count", "oscar.admin_count", "oscar.admin_report", "spirit.unanswered"}
+# name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name,
+# test_trac.py::test_answer_families_reject_hedges, test_spirit.py::test_forum_name_answers_must_commit_to_one_member
+NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "trac.busiest", "trac.committer", "trac.tag", "spirit.last",
+               "spirit.liked"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))
@@ -37,6 +38,7 @@ def measured(request):
     return request.param, measure_app_leakage(request.param, n_worlds=WORLDS, n_heldout=HELD, public_seeds=range(20))
 
 
+@pytest.mark.timeout(1800)  # ~170 worlds per app; the forum's (2,200 topics each) take minutes on a loaded machine
 def test_secretless_worlds_reproduce_at_most_5_percent_of_heldout_targets(measured):
     app, rows = measured
     assert {r.family for r in rows} == set(APPS[app]().families)
@@ -143,4 +145,4 @@ def test_the_cli_measures_an_app():
     rows = [json.loads(line) for line in res.output.splitlines()]
     assert {r["family"] for r in rows} == set(APPS["oscar"]().families) and all(r["worlds"] == 10 for r in rows)
     bad = CliRunner().invoke(cli, ["arena", "apps", "leakage", "nosuchapp"])
-    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup, trac" in bad.output
+    assert bad.exit_code != 0 and "known: mediawiki, oscar, roundup, spirit, trac" in bad.output

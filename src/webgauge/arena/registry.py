@@ -56,6 +56,8 @@ REAL_FAMILIES: dict[str, tuple[str, ...]] = {
               "oscar.admin_voucher", "oscar.admin_retire"),
     "trac": ("trac.busiest", "trac.committer", "trac.tag", "trac.file", "trac.reassign", "trac.wiki", "trac.member",
              "trac.release", "trac.delete"),
+    "spirit": ("spirit.unanswered", "spirit.last", "spirit.liked", "spirit.subscribe", "spirit.quote", "spirit.new",
+               "spirit.moderate", "spirit.spam"),
 }
 """Real app -> its task family names (each family's name starts with its app's name)."""
 

@@ -12,9 +12,10 @@ def specs() -> dict[str, RealAppSpec]:
     from .mediawiki.app import SPEC as MEDIAWIKI
     from .oscar.app import SPEC as OSCAR
     from .roundup.app import SPEC as ROUNDUP
+    from .spirit.app import SPEC as SPIRIT
     from .trac.app import SPEC as TRAC
 
-    return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR, TRAC)}
+    return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR, TRAC, SPIRIT)}
 
 
 def get_spec(name: str) -> RealAppSpec:

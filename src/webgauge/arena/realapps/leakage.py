@@ -93,8 +93,15 @@ def _trac() -> AppSource:
     return AppSource("trac", world, FAMILIES)
 
 
+def _spirit() -> AppSource:
+    from .spirit.content import world
+    from .spirit.tasks import FAMILIES
+
+    return AppSource("spirit", world, FAMILIES)
+
+
 APPS: dict[str, Callable[[], AppSource]] = {"roundup": _roundup, "mediawiki": _mediawiki, "oscar": _oscar,
-                                            "trac": _trac}
+                                            "trac": _trac, "spirit": _spirit}
 """App name -> its :class:`AppSource` (imported when measured)."""
 
 

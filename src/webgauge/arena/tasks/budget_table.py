@@ -30,7 +30,7 @@ def main() -> None:
         for k, v in maxima((fam(seed, state) for fam in unbudgeted), controls).items():
             own[k] = max(own.get(k, 0), v)
     print("# webgauge/arena/tasks/budgets.py\n" + table_text(own))
-    for app in ("roundup", "mediawiki", "oscar", "trac"):
+    for app in ("roundup", "mediawiki", "oscar", "trac", "spirit"):
         content = importlib.import_module(f"webgauge.arena.realapps.{app}.content")
         tasks = importlib.import_module(f"webgauge.arena.realapps.{app}.tasks")
         real: dict[str, int] = {}
