@@ -24,11 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..apps import declared_controls
-from ..core.irreversible import requires_irreversible
+from ..core.irreversible import IrreversibleControls, requires_irreversible
 from ..core.task import Task
 from ..env import deny_all, grant_all
 
-__all__ = ["DESTRUCTIVE_FAMILIES", "ApprovalLog", "get_policy", "scope_policy", "POLICY_NAMES", "grant_all", "deny_all"]
+__all__ = ["DESTRUCTIVE_FAMILIES", "ApprovalLog", "controls_of", "get_policy", "scope_policy", "POLICY_NAMES",
+           "grant_all", "deny_all"]
 
 DESTRUCTIVE_FAMILIES = ("shop.cancel_order", "shop.buy_variant", "mail.forward", "account.revoke_key",
                         "admin.delete_user", "cal.cancel")
@@ -36,6 +37,18 @@ DESTRUCTIVE_FAMILIES = ("shop.cancel_order", "shop.buy_variant", "mail.forward",
 control its app declares irreversible; a test keeps this list equal to what the oracles do)."""
 
 POLICY_NAMES = ("grant", "deny", "scope")
+
+
+def controls_of(task: Task) -> IrreversibleControls:
+    """The irreversible controls of the app ``task`` runs on: a real app's own declaration for its
+    families (``roundup.*``, ``spirit.*``, ...; a forum's "delete" is no built-in app's control), the
+    built-in apps' declarations otherwise."""
+    from ..realapps import irreversible_names, specs
+
+    app = task.family.partition(".")[0]
+    if app in specs():
+        return IrreversibleControls.of({"/": irreversible_names(app)})
+    return declared_controls()
 
 
 def scope_policy(families: tuple[str, ...] | None = None) -> Callable[[Task, str], bool]:
@@ -48,7 +61,7 @@ def scope_policy(families: tuple[str, ...] | None = None) -> Callable[[Task, str
         if allowed is not None:
             return task.family in allowed
         if task.id not in needed:
-            needed[task.id] = requires_irreversible(task, declared_controls())
+            needed[task.id] = requires_irreversible(task, controls_of(task))
         return needed[task.id]
 
     scope.__name__ = f"scope({','.join(sorted(allowed))})" if allowed is not None else "scope(declared)"

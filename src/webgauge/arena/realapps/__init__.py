@@ -5,7 +5,7 @@ from __future__ import annotations
 from .base import AppNotInstalled, AppStats, ContentCount, InstallReport, RealAppSpec, apps_home
 
 __all__ = ["AppNotInstalled", "AppStats", "ContentCount", "InstallReport", "RealAppSpec", "apps_home", "get_spec",
-           "specs"]
+           "irreversible_names", "specs"]
 
 
 def specs() -> dict[str, RealAppSpec]:
@@ -16,6 +16,15 @@ def specs() -> dict[str, RealAppSpec]:
     from .trac.app import SPEC as TRAC
 
     return {s.name: s for s in (ROUNDUP, MEDIAWIKI, OSCAR, TRAC, SPIRIT)}
+
+
+def irreversible_names(name: str) -> tuple[str, ...]:
+    """The controls real app ``name`` declares irreversible (its ``IRREVERSIBLE``: what the approval gate
+    asks before); no install needed."""
+    import importlib
+
+    get_spec(name)  # an unknown app fails here, naming the known ones
+    return tuple(importlib.import_module(f"{__name__}.{name}.app").IRREVERSIBLE)
 
 
 def get_spec(name: str) -> RealAppSpec:
