@@ -28,7 +28,8 @@ from harness import Driver, Service, play_oracle_bgym
 from webgauge.arena.adapters.serve import family_table
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES
 from webgauge.arena.env.episode import play
 from webgauge.arena.registry import all_family_names
 from webgauge.arena.tasks import build_tasks
@@ -55,8 +56,10 @@ def test_shipped_family_list_is_current():
 
 
 async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
-    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run` plays it),
-    then the same task through BrowserGym; progress goes to .cache/browsergym-agreement.jsonl."""
+    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run --gate-destructive`
+    plays it), then the same task through BrowserGym with the package's gate on (``gate=True``): the
+    oracle asks the user in BrowserGym's chat before each irreversible control, naming it. Progress
+    goes to .cache/browsergym-agreement.jsonl."""
     py = _python()
     only = [f for f in os.environ.get("WEBGAUGE_BGYM_FAMILIES", "").split(",") if f]
     tasks = build_tasks((SEED,), families=only or None)
@@ -65,8 +68,9 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     progress.parent.mkdir(parents=True, exist_ok=True)
     progress.write_text("")
     ours, episodes, t_ours, t_bgym = {}, {}, 0.0, 0.0
+    gated: dict[str, list[str]] = {}  # family -> the irreversible controls webgauge's own episode used, approved
     with ArenaServer() as srv, Service(slots=2) as svc:
-        env = ArenaEnv(browser, srv.app_url, srv.client())
+        env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=True))
         driver = Driver(py, svc.url)
         try:
             assert driver.info["browsergym_core"] == "0.14.3"
@@ -77,9 +81,11 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
                 ours[t.family] = 1.0 if rec.success and not rec.forbidden else 0.0
                 t1 = time.perf_counter()
                 try:
-                    episodes[t.family] = ep = await play_oracle_bgym(driver, t)
+                    episodes[t.family] = ep = await play_oracle_bgym(driver, t, gate=True)
                     row = {"family": t.family, "webgauge": ours[t.family], "browsergym": ep.reward, "steps": ep.steps,
-                           "errors": ep.errors[:3], "verdict": ep.verdict}
+                           "errors": ep.errors[:3], "verdict": ep.verdict, "approvals": ep.approvals,
+                           "gate": ep.gate_events}
+                    gated[t.family] = [g["control"] for g in env.gate_log if g.get("event") == "allowed"]
                 except RuntimeError as exc:  # recorded per family; the run goes on
                     episodes[t.family] = exc
                     row = {"family": t.family, "webgauge": ours[t.family], "raised": str(exc)[:500]}
@@ -103,6 +109,14 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
     assert sum(e.reward for e in eps.values()) >= len(tasks) - 2, summary
+    # the gate: every irreversible control the oracle used in webgauge's own env it used through BrowserGym
+    # too, each unlocked by an approval it asked for by the control's name; none refused
+    for f, e in eps.items():
+        allowed = [g["control"] for g in e.gate_events if g["outcome"] == "allowed"]
+        assert allowed == gated[f], (f, allowed, gated[f], e.gate_events)
+        assert not [g for g in e.gate_events if g["outcome"] == "blocked"], (f, e.gate_events)
+        assert e.approvals == [f"approved: {c}" for c in allowed], (f, e.approvals, allowed)
+    assert set(DESTRUCTIVE_FAMILIES) & set(eps) <= {f for f, c in gated.items() if c}, gated
     viewports = {r["family"]: (r["viewport"]["width"], r["viewport"]["height"]) for r in family_table()}
     scales = {r["family"]: float(r["viewport"].get("device_scale_factor", 1.0)) for r in family_table()}
     for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
@@ -114,6 +128,30 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
         w, h = viewports[f]
         assert e.screenshots == {(round(h * scales[f]), round(w * scales[f]))}, (f, e.screenshots, scales[f])
         assert e.pixel_ratios == {scales[f]}, (f, e.pixel_ratios)
+
+
+def test_the_gate_through_browsergym_refuses_what_no_approval_unlocks():
+    """``gate=True`` is enforced where the request lands: the oracle that does not ask is refused (its
+    delete never happens, reward 0.0), and one that asks but is denied gets "denied: <control>" and no
+    request through; neither leaves the user deleted. With the gate off nothing is asked or refused."""
+    task = build_tasks((SEED,), families=["admin.delete_user"])[0]
+    py = _python()
+    with Service(slots=1) as svc:
+        driver = Driver(py, svc.url)
+        try:
+            silent = asyncio.run(play_oracle_bgym(driver, task, gate=True, ask=False))
+            denied = asyncio.run(play_oracle_bgym(driver, task, gate=True, approval="deny", step_cap=6))
+            off = asyncio.run(play_oracle_bgym(driver, task))
+        finally:
+            driver.close()
+    assert silent.reward == 0.0, (silent.verdict, silent.actions)
+    assert [g["outcome"] for g in silent.gate_events] == ["blocked"], silent.gate_events
+    assert silent.gate_events[0]["control"] == "Delete permanently" and not silent.approvals
+    assert denied.approvals and set(denied.approvals) == {"denied: Delete permanently"}, denied.approvals
+    assert all(g["outcome"] == "blocked" for g in denied.gate_events), denied.gate_events
+    assert "send_msg_to_user('request_approval: Delete permanently')" in denied.actions, denied.actions
+    assert denied.reward == 0.0, (denied.verdict, denied.actions)
+    assert off.reward == 1.0 and not off.approvals and not off.gate_events, (off.verdict, off.approvals)
 
 
 #: The test's own probe in BrowserGym's page: every resize, and the viewport at every pointer press.
