@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "understand"))
 
 from bgym_venv import PACKAGE, VenvError, ensure_venv
 from harness import Driver, Service, play_oracle_bgym
+from harness_venvs import record_numbers
 
 from webgauge.arena.adapters.serve import family_table
 from webgauge.arena.agents.oracle import OracleAgent
@@ -105,6 +107,9 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
                f"in {t_ours:.0f} s; BrowserGym episodes {len(eps)} in {t_bgym:.0f} s "
                f"(median {sorted(e.seconds for e in eps.values())[len(eps) // 2]:.1f} s)")
     print(summary)
+    record_numbers("browsergym", {"summary": summary, "agree": agree, "families": len(tasks),
+                                  "raised": sorted(failed), "disagree": sorted(disagree),
+                                  "approvals": {f: e.approvals for f, e in eps.items() if e.approvals}})
     assert not failed, f"{summary}; episodes that raised: {json.dumps(failed, indent=1)[:4000]}"
     assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
