@@ -159,6 +159,30 @@ def test_the_gate_through_browsergym_refuses_what_no_approval_unlocks():
     assert off.reward == 1.0 and not off.approvals and not off.gate_events, (off.verdict, off.approvals)
 
 
+def test_the_first_answer_is_final_through_browsergym():
+    """The package's verdict is sealed by the first message to the user: a right answer sent after a
+    wrong one gets the wrong one's verdict back (0.0), and an approval request is no answer at all."""
+    task = build_tasks((SEED,), families=["wiki.lookup"])[0]
+    wrong = "7 days"
+    assert task.answer is not None and wrong not in str(task.answer)
+    with Service(slots=1) as svc:
+        driver = Driver(_python(), svc.url)
+        try:
+            driver.call(op="reset", family=task.family, seed=task.seed, gate=True)
+            asked = driver.call(op="step", action="send_msg_to_user('request_approval: Save')")
+            first = driver.call(op="step", action=f"send_msg_to_user({wrong!r})")
+            second = driver.call(op="step", action=f"send_msg_to_user({str(task.answer)!r})")
+            driver.call(op="reset", family=task.family, seed=task.seed)
+            right = driver.call(op="step", action=f"send_msg_to_user({str(task.answer)!r})")
+        finally:
+            driver.close()
+    assert not asked["terminated"] and asked["task_info"]["approval"] == "approved: Save", asked["task_info"]
+    assert (first["terminated"], first["reward"], second["terminated"], second["reward"]) == (True, 0.0, True, 0.0)
+    assert second["task_info"]["verdict"] == first["task_info"]["verdict"], (first["task_info"], second["task_info"])
+    assert second["task_info"]["answer"] == str(task.answer)  # read, and not judged again
+    assert right["terminated"] and right["reward"] == 1.0, right["task_info"]  # the right answer, first: 1.0
+
+
 #: The test's own probe in BrowserGym's page: every resize, and the viewport at every pointer press.
 PROBE_JS = """(() => {
   if (window.__probe) return;
