@@ -9,14 +9,19 @@ import ast
 import importlib.util
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from webgauge.arena.adapters.bgym import APPROVAL_PREFIX, parse_bgym_action
+from webgauge.arena.adapters.bgym_env import BrowserGymEpisode
 from webgauge.arena.adapters.bgym_oracle import BgymActionWriter
 from webgauge.arena.apps import declared_controls
+from webgauge.arena.apps.control import ControlClient
 from webgauge.arena.core.actions import Action
 from webgauge.arena.core.observation import Observation
+from webgauge.arena.env import ArenaEnv, EnvOptions, deny_all, grant_all
+from webgauge.arena.tasks import build_tasks
 
 CHAT = Path(__file__).resolve().parents[2] / "integrations/browsergym/src/browsergym/webgauge/chat.py"
 
@@ -92,3 +97,26 @@ def test_a_plain_message_is_an_answer_not_a_request(text):
         assert (a.kind, a.answer) == ("done", text)
     # the user's own words are never the agent's request, whatever they say
     assert chat.approval_request({"role": "user", "message": text}) is None
+
+
+@pytest.mark.browser
+async def test_webgauge_browsergym_episode_answers_a_request_in_the_chat(browser, arena):
+    """webgauge's own BrowserGym-style episode reads the same form: the request goes to the run's approval
+    policy for the named control, both lines land in the chat, and the episode goes on."""
+    task = build_tasks((0,), families=["admin.delete_user"])[0]
+    for policy, said in ((grant_all, "approved"), (deny_all, "denied")):
+        env = ArenaEnv(browser, arena.app_url, ControlClient(arena.control_url), EnvOptions(gate_destructive=True),
+                       approval_policy=policy)
+        ep = BrowserGymEpisode(env)
+        try:
+            await ep.reset(task)
+            obs, reward, term, trunc, _ = await ep.step("send_msg_to_user('request_approval:  Delete  permanently')")
+            assert not (term or trunc) and reward == 0.0 and not obs["last_action_error"], obs["last_action_error"]
+            assert obs["chat_messages"][-2:] == [
+                {"role": "assistant", "message": "request_approval:  Delete  permanently"},
+                {"role": "user", "message": f"{said}: Delete permanently"}], obs["chat_messages"]
+            asked = [g for g in env.gate_log if g["event"] in ("granted", "denied")]
+            want = "granted" if policy is grant_all else "denied"
+            assert [(g["event"], g["control"]) for g in asked] == [(want, "Delete permanently")], asked
+        finally:
+            await env.close()
