@@ -41,8 +41,11 @@ test-ray: bootstrap
 
 # lmms-eval's CLI, Inspect (mockllm/model and webgauge/random, offline), an AgentLab study, BrowserGym's
 # agreement run and the docs' harness commands, each from its own venv (built on first use; needs PyPI).
+# Two workers, one test file each at a time: BrowserGym's agreement run (the longest file, mostly waiting on
+# its browser) beside the others (HARNESS_WORKERS=0: one process).
+HARNESS_WORKERS ?= 2
 test-harnesses: harness-venvs
-	$(PY) -m pytest -q -p no:cacheprovider -m "browsergym or harness"
+	$(PY) -m pytest -q -p no:cacheprovider $(if $(filter-out 0,$(HARNESS_WORKERS)),-n $(HARNESS_WORKERS) --dist loadfile) -m "browsergym or harness"
 
 # ruff (pyflakes, pycodestyle, isort, bugbear, pyupgrade) and mypy, both configured in pyproject.toml
 lint: bootstrap

@@ -80,7 +80,7 @@ class Driver:
         actions = HighLevelActionSet(subsets=["chat", "infeas", "bid", "coord", "nav", "tab"], multiaction=True)
         self.env = gym.make(f"browsergym/webgauge.{cmd['family']}", headless=True,
                             action_mapping=actions.to_python_code,
-                            task_kwargs={k: cmd[k] for k in ("arena_url", "heldout") if k in cmd})
+                            task_kwargs={k: cmd[k] for k in ("arena_url", "heldout", "gate", "approval") if k in cmd})
         t0 = time.perf_counter()
         obs, info = self.env.reset(seed=cmd.get("seed"))
         if self.probe_js:

@@ -72,6 +72,8 @@ class BgymEpisode:
     screenshots: set = field(default_factory=set)  # (height, width) of BrowserGym's screenshot at each observation
     pixel_ratios: set = field(default_factory=set)  # the page's devicePixelRatio at each observation
     seconds: float = 0.0
+    approvals: list[str] = field(default_factory=list)  # the user's answers to the oracle's approval requests
+    gate_events: list[dict] = field(default_factory=list)  # the gate's record: control, outcome (allowed/blocked)
 
 
 RETRIES = 3
@@ -101,16 +103,20 @@ def _safe_to_retry(action: str, error: str) -> bool:
     return "Call log:" in error and not any(p in error for p in PERFORMED)
 
 
-async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None = None) -> BgymEpisode:
-    """The task's oracle through ``gym.make("browsergym/webgauge.<family>")`` as action strings."""
+async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None = None, gate: bool = False,
+                           ask: bool | None = None, approval: str = "grant") -> BgymEpisode:
+    """The task's oracle through ``gym.make("browsergym/webgauge.<family>")`` as action strings; with
+    ``gate`` the app refuses unapproved irreversible requests and the oracle asks first (``ask``, default:
+    ``gate``), naming the control; the package's user answers by ``approval`` (grant or deny)."""
     t0 = time.perf_counter()
     ep = BgymEpisode(task.family)
-    r = driver.call(op="reset", family=task.family, seed=task.seed)
+    r = driver.call(op="reset", family=task.family, seed=task.seed,
+                    **({"gate": True, "approval": approval} if gate else {}))
     info = r["task_info"]
     ep.obs_keys, ep.axtree_nodes = r["keys"], r["axtree_nodes"]
     ep.goal = " ".join(g.get("text", "") for g in r.get("goal") or [])
     base = info["start_url"].removesuffix(task.start_url)
-    agent = OracleAgent(task, ask_approval=False)
+    agent = OracleAgent(task, ask_approval=gate if ask is None else ask)
     agent.start(task.public(), base)
     writer = BgymActionWriter(files=dict(info.get("files") or {}))
     nav, url, last = 0, r["url"], {}
@@ -120,8 +126,10 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
         ep.viewports.add(tuple(r["table"]["viewport"]))
         ep.screenshots.add(tuple(r["screenshot_shape"][:2]))
         ep.pixel_ratios.add(float(r["device_pixel_ratio"]))
+        said = str(r["task_info"].get("approval") or "")  # the user's answer to an approval request
+        approval = "granted" if said.startswith("approved:") else "denied" if said else None
         obs, bids = observation_from_table(r["table"], url=r["url"], step=step, navigation_id=nav, tabs=r["tabs"],
-                                           active_tab=r["active_tab"], last_result=last)
+                                           active_tab=r["active_tab"], last_result=last, approval=approval)
         action = (await agent.act(obs)).action
         try:
             text = in_screenshot_px(writer.write(action, obs, bids), float(info.get("device_scale_factor", 1.0)))
@@ -132,6 +140,9 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
         before = r["url"]
         r = driver.call(op="step", action=text)
         ep.steps += 1
+        ep.gate_events += list(r["task_info"].get("gate") or [])
+        if r["task_info"].get("approval"):
+            ep.approvals.append(r["task_info"]["approval"])
         err = r.get("last_action_error") or ""
         for _ in range(RETRIES):
             if not _safe_to_retry(text, err) or r["url"] != before or r["terminated"] or r["truncated"]:
@@ -142,11 +153,14 @@ async def play_oracle_bgym(driver: Driver, task: Task, *, step_cap: int | None =
             ep.notes.append(f"step {step}: {text!r}: timed out before it was performed; sent again")
             r = driver.call(op="step", action=text)
             ep.steps += 1
+            ep.gate_events += list(r["task_info"].get("gate") or [])
             err = r.get("last_action_error") or ""
-        if err and "Timeout" in err and (r["url"] != before or "action done" in err):
-            # BrowserGym's 500 ms action timeout ran out after the action was performed (Playwright's
-            # call log says "click action done", or the page navigated) while Playwright waited for
-            # the navigation it scheduled: the action happened, retrying it would act twice
+        if err and "Timeout" in err and (r["url"] != before or any(p in err for p in PERFORMED)):
+            # BrowserGym's 500 ms action timeout ran out once the action was under way (Playwright's
+            # call log reached "performing click action": its input events were sent, and the browser
+            # handles them whatever the client's timeout; or "click action done", or the page
+            # navigated): the action happened, and retrying it would act twice (mail.cleanup at load
+            # 24: a delete sent, reported as a timeout, retried on the next message's row)
             ep.notes.append(f"step {step}: {text!r}: timed out after the action was done ({r['url']})")
             err = ""
         last = {"ok": not err, "kind": action.kind}

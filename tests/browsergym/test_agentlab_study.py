@@ -23,7 +23,7 @@ sys.path[:0] = [str(HERE), str(ROOT / "tests" / "understand")]
 sys.path.insert(0, str(ROOT / "tests" / "docs"))
 from docblocks import doc_block  # noqa: E402
 from harness import Service  # noqa: E402
-from harness_venvs import harness_python, run_in  # noqa: E402
+from harness_venvs import harness_python, record_numbers, run_in  # noqa: E402
 
 pytestmark = [pytest.mark.browsergym, pytest.mark.timeout(2400)]
 
@@ -41,6 +41,8 @@ def test_agentlab_study_of_a_scripted_agent(tmp_path):
         proc = run_in(py, "bash", str(tmp_path / "block.sh"), cwd=tmp_path,
                       extra_env={"PLAYWRIGHT_BROWSERS_PATH": browsers, "WEBGAUGE_ARENA_URL": svc.url})
     lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    record_numbers("agentlab", {"stdout": proc.stdout[-4000:], "expected (webgauge's verdicts)": EXPECTED,
+                                "rewards": {r["task"]: r["cum_reward"] for r in lines}})
     # AgentLab's own summary table
     assert "avg_reward" in proc.stdout and "n_completed" in proc.stdout, proc.stdout[-2000:]
     assert {r["task"]: r["cum_reward"] for r in lines} == EXPECTED, lines

@@ -21,14 +21,17 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "understand"))
 
 from bgym_venv import PACKAGE, VenvError, ensure_venv
 from harness import Driver, Service, play_oracle_bgym
+from harness_venvs import record_numbers
 
 from webgauge.arena.adapters.serve import family_table
 from webgauge.arena.agents.oracle import OracleAgent
 from webgauge.arena.apps.server import ArenaServer
-from webgauge.arena.env import ArenaEnv
+from webgauge.arena.env import ArenaEnv, EnvOptions
+from webgauge.arena.env.approval import DESTRUCTIVE_FAMILIES
 from webgauge.arena.env.episode import play
 from webgauge.arena.registry import all_family_names
 from webgauge.arena.tasks import build_tasks
@@ -55,8 +58,10 @@ def test_shipped_family_list_is_current():
 
 
 async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
-    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run` plays it),
-    then the same task through BrowserGym; progress goes to .cache/browsergym-agreement.jsonl."""
+    """Family by family: webgauge's own verdict (the oracle in-process, as `arena run --gate-destructive`
+    plays it), then the same task through BrowserGym with the package's gate on (``gate=True``): the
+    oracle asks the user in BrowserGym's chat before each irreversible control, naming it. Progress
+    goes to .cache/browsergym-agreement.jsonl."""
     py = _python()
     only = [f for f in os.environ.get("WEBGAUGE_BGYM_FAMILIES", "").split(",") if f]
     tasks = build_tasks((SEED,), families=only or None)
@@ -65,8 +70,9 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
     progress.parent.mkdir(parents=True, exist_ok=True)
     progress.write_text("")
     ours, episodes, t_ours, t_bgym = {}, {}, 0.0, 0.0
+    gated: dict[str, list[str]] = {}  # family -> the irreversible controls webgauge's own episode used, approved
     with ArenaServer() as srv, Service(slots=2) as svc:
-        env = ArenaEnv(browser, srv.app_url, srv.client())
+        env = ArenaEnv(browser, srv.app_url, srv.client(), EnvOptions(gate_destructive=True))
         driver = Driver(py, svc.url)
         try:
             assert driver.info["browsergym_core"] == "0.14.3"
@@ -77,9 +83,11 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
                 ours[t.family] = 1.0 if rec.success and not rec.forbidden else 0.0
                 t1 = time.perf_counter()
                 try:
-                    episodes[t.family] = ep = await play_oracle_bgym(driver, t)
+                    episodes[t.family] = ep = await play_oracle_bgym(driver, t, gate=True)
                     row = {"family": t.family, "webgauge": ours[t.family], "browsergym": ep.reward, "steps": ep.steps,
-                           "errors": ep.errors[:3], "verdict": ep.verdict}
+                           "errors": ep.errors[:3], "verdict": ep.verdict, "approvals": ep.approvals,
+                           "gate": ep.gate_events}
+                    gated[t.family] = [g["control"] for g in env.gate_log if g.get("event") == "allowed"]
                 except RuntimeError as exc:  # recorded per family; the run goes on
                     episodes[t.family] = exc
                     row = {"family": t.family, "webgauge": ours[t.family], "raised": str(exc)[:500]}
@@ -99,10 +107,21 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
                f"in {t_ours:.0f} s; BrowserGym episodes {len(eps)} in {t_bgym:.0f} s "
                f"(median {sorted(e.seconds for e in eps.values())[len(eps) // 2]:.1f} s)")
     print(summary)
+    record_numbers("browsergym", {"summary": summary, "agree": agree, "families": len(tasks),
+                                  "raised": sorted(failed), "disagree": sorted(disagree),
+                                  "approvals": {f: e.approvals for f, e in eps.items() if e.approvals}})
     assert not failed, f"{summary}; episodes that raised: {json.dumps(failed, indent=1)[:4000]}"
     assert not disagree, f"{summary}; disagreements: {json.dumps(disagree, indent=1)[:6000]}"
     # the agreement is not all zeros: the oracle really solves the tasks in BrowserGym's page
     assert sum(e.reward for e in eps.values()) >= len(tasks) - 2, summary
+    # the gate: every irreversible control the oracle used in webgauge's own env it used through BrowserGym
+    # too, each unlocked by an approval it asked for by the control's name; none refused
+    for f, e in eps.items():
+        allowed = [g["control"] for g in e.gate_events if g["outcome"] == "allowed"]
+        assert allowed == gated[f], (f, allowed, gated[f], e.gate_events)
+        assert not [g for g in e.gate_events if g["outcome"] == "blocked"], (f, e.gate_events)
+        assert e.approvals == [f"approved: {c}" for c in allowed], (f, e.approvals, allowed)
+    assert set(DESTRUCTIVE_FAMILIES) & set(eps) <= {f for f, c in gated.items() if c}, gated
     viewports = {r["family"]: (r["viewport"]["width"], r["viewport"]["height"]) for r in family_table()}
     scales = {r["family"]: float(r["viewport"].get("device_scale_factor", 1.0)) for r in family_table()}
     for f, e in eps.items():  # the observation is BrowserGym's own, with the objects AgentLab reads
@@ -114,6 +133,54 @@ async def test_every_family_through_browsergym_agrees_with_webgauge(browser):
         w, h = viewports[f]
         assert e.screenshots == {(round(h * scales[f]), round(w * scales[f]))}, (f, e.screenshots, scales[f])
         assert e.pixel_ratios == {scales[f]}, (f, e.pixel_ratios)
+
+
+def test_the_gate_through_browsergym_refuses_what_no_approval_unlocks():
+    """``gate=True`` is enforced where the request lands: the oracle that does not ask is refused (its
+    delete never happens, reward 0.0), and one that asks but is denied gets "denied: <control>" and no
+    request through; neither leaves the user deleted. With the gate off nothing is asked or refused."""
+    task = build_tasks((SEED,), families=["admin.delete_user"])[0]
+    py = _python()
+    with Service(slots=1) as svc:
+        driver = Driver(py, svc.url)
+        try:
+            silent = asyncio.run(play_oracle_bgym(driver, task, gate=True, ask=False))
+            denied = asyncio.run(play_oracle_bgym(driver, task, gate=True, approval="deny", step_cap=6))
+            off = asyncio.run(play_oracle_bgym(driver, task))
+        finally:
+            driver.close()
+    assert silent.reward == 0.0, (silent.verdict, silent.actions)
+    assert [g["outcome"] for g in silent.gate_events] == ["blocked"], silent.gate_events
+    assert silent.gate_events[0]["control"] == "Delete permanently" and not silent.approvals
+    assert denied.approvals and set(denied.approvals) == {"denied: Delete permanently"}, denied.approvals
+    assert all(g["outcome"] == "blocked" for g in denied.gate_events), denied.gate_events
+    assert "send_msg_to_user('request_approval: Delete permanently')" in denied.actions, denied.actions
+    assert denied.reward == 0.0, (denied.verdict, denied.actions)
+    assert off.reward == 1.0 and not off.approvals and not off.gate_events, (off.verdict, off.approvals)
+
+
+def test_the_first_answer_is_final_through_browsergym():
+    """The package's verdict is sealed by the first message to the user: a right answer sent after a
+    wrong one gets the wrong one's verdict back (0.0), and an approval request is no answer at all."""
+    task = build_tasks((SEED,), families=["wiki.lookup"])[0]
+    wrong = "7 days"
+    assert task.answer is not None and wrong not in str(task.answer)
+    with Service(slots=1) as svc:
+        driver = Driver(_python(), svc.url)
+        try:
+            driver.call(op="reset", family=task.family, seed=task.seed, gate=True)
+            asked = driver.call(op="step", action="send_msg_to_user('request_approval: Save')")
+            first = driver.call(op="step", action=f"send_msg_to_user({wrong!r})")
+            second = driver.call(op="step", action=f"send_msg_to_user({str(task.answer)!r})")
+            driver.call(op="reset", family=task.family, seed=task.seed)
+            right = driver.call(op="step", action=f"send_msg_to_user({str(task.answer)!r})")
+        finally:
+            driver.close()
+    assert not asked["terminated"] and asked["task_info"]["approval"] == "approved: Save", asked["task_info"]
+    assert (first["terminated"], first["reward"], second["terminated"], second["reward"]) == (True, 0.0, True, 0.0)
+    assert second["task_info"]["verdict"] == first["task_info"]["verdict"], (first["task_info"], second["task_info"])
+    assert second["task_info"]["answer"] == str(task.answer)  # read, and not judged again
+    assert right["terminated"] and right["reward"] == 1.0, right["task_info"]  # the right answer, first: 1.0
 
 
 #: The test's own probe in BrowserGym's page: every resize, and the viewport at every pointer press.

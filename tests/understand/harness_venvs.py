@@ -48,3 +48,14 @@ def run_in(python: Path, *args: str, cwd: Path | None = None, timeout: float = 1
         pytest.fail(
             f"{' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}")
     return proc
+
+
+def record_numbers(name: str, numbers: dict) -> Path:
+    """Keep a harness test's numbers beside webgauge's own for the same answers (what `make test-harnesses`
+    measured): ``.cache/harness-numbers/<name>.json`` in this checkout, replaced on each run."""
+    import json
+
+    out = ROOT / ".cache" / "harness-numbers" / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(numbers, indent=1, sort_keys=True) + "\n")
+    return out

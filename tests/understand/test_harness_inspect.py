@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 import pytest
-from harness_venvs import harness_python, offline, run_in
+from harness_venvs import harness_python, offline, record_numbers, run_in
 from replay_answers import write_answer_sets
 
 HERE = Path(__file__).resolve().parent
@@ -64,6 +64,7 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
     # the logs' own scores: per answer, equal to the native scores wherever one answer decides them
     scores = _scores(native)
     table2 = {r["model"]: r for r in summarize(score_run(native))["table2"]}
+    numbers: dict = {}
     for log, name in ((log_a, names[0]), (log_b, names[1])):
         dumped = tmp_path / (Path(log).stem + ".json")
         run_in(py, str(py), str(HERE / "inspect_side.py"), "dump", log, str(dumped))
@@ -89,7 +90,11 @@ def test_inspect_eval_scores_equal_understand_run(bench, tmp_path):
             assert (cell is None) == (col not in d["metrics"]), col
             if cell is not None:
                 assert _close(d["metrics"][col], cell["mean"], 1e-3), (col, d["metrics"][col], cell["mean"])  # points
-
+        numbers[f"{'mockllm' if log == log_a else 'inspect eval --model webgauge/scripted'} (answer set "
+                f"{'a' if log == log_a else 'b'})"] = {
+            col: {"inspect": d["metrics"].get(col), "understand_run": (table2[name][col] or {}).get("mean")}
+            for col in table2[name] if col != "model" and isinstance(table2[name][col], (dict, type(None)))}
+    record_numbers("inspect-scripted", numbers)
     # import both logs into one run: `understand report` equals the native report, item for item
     imported = tmp_path / "imported"
     run_in(py, str(py), "-m", "webgauge.cli.main", "understand", "import-inspect", log_a, log_b,
@@ -165,6 +170,10 @@ def test_inspect_cli_offline_mockllm_and_random(bench, tmp_path):
         if smp["value"] is not None:
             assert _close(smp["value"], ref[qid]["score"]), qid
 
+    record_numbers("inspect-mockllm", {
+        "answer": said.copy().pop(), "samples": len(mock["samples"]), "metrics": mock["metrics"],
+        "scored_like_understand_run": sum(1 for q, smp in mock["samples"].items() if smp["value"] is not None
+                                          and _close(smp["value"], ref[q]["score"]))})
     first = evaluate("webgauge/random", tmp_path / "random")
     second = evaluate("webgauge/random", tmp_path / "random2")
     answers = {q: s["completion"] for q, s in first["samples"].items()}
@@ -173,3 +182,4 @@ def test_inspect_cli_offline_mockllm_and_random(bench, tmp_path):
         assert text in allowed_answers(questions[qid], root), (qid, text)
     assert len(set(answers.values())) > len(manifest["questions"])  # not one answer per task
     assert first["model"] == "webgauge/random"
+    record_numbers("inspect-random", {"samples": len(first["samples"]), "metrics": first["metrics"]})

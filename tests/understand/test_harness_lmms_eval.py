@@ -17,7 +17,7 @@ import json
 import math
 
 import pytest
-from harness_venvs import harness_python, offline, run_in
+from harness_venvs import harness_python, offline, record_numbers, run_in
 from replay_answers import write_answer_sets
 
 pytestmark = pytest.mark.harness
@@ -73,6 +73,12 @@ def test_lmms_eval_cli_reports_understand_run_numbers(bench, tmp_path):
     assert sorted(got["group_subtasks"][GROUP]) == [f"{GROUP}_{t}" for t in tasks]
     assert GROUP in got["results"]
     by_task = {t: got["results"][f"{GROUP}_{t}"] for t in tasks}
+    record_numbers("lmms-eval", {
+        "tasks": {t: {"lmms_eval": _value(r["score,none"]), "stderr": r["score_stderr_clt,none"],
+                      "understand_run": _mean([it.score for it in scores.items if it.task == t]),
+                      "n": got["n-samples"][f"{GROUP}_{t}"]["effective"]} for t, r in by_task.items()},
+        "table2": {col: {"lmms_eval": _value(by_task[t][f"{col},none"]),
+                         "understand_run": (table2[col] or {}).get("mean")} for col, t in COLUMNS}})
     for task, r in by_task.items():
         mine = [it for it in scores.items if it.task == task]
         assert got["n-samples"][f"{GROUP}_{task}"]["effective"] == len(mine) == manifest["questions"][task]

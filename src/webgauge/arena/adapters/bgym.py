@@ -11,7 +11,9 @@ Supported calls (BrowserGym's high-level action set):
 
 =========================================  ===============================================
 ``noop(wait_ms=1000)``                      ``wait``
-``send_msg_to_user(text)``                  ``done(answer=text)`` (the arena's answer channel)
+``send_msg_to_user(text)``                  ``done(answer=text)`` (the arena's answer channel);
+                                             ``'request_approval: NAME'``: ``request_approval``
+                                             for the control named NAME (the episode goes on)
 ``click(bid, button='left', modifiers=[])``  ``click`` (``modifiers`` e.g. ``['Shift']``)
 ``dblclick(bid)``                            pointer ``double_click`` at the element's centre
 ``fill(bid, value)`` / ``clear(bid)``        ``fill`` / ``fill`` with ``''``
@@ -49,7 +51,11 @@ from typing import Any
 
 from ..core.actions import Action, ActionError, check_file_name
 
-__all__ = ["BGYM_ACTIONS", "parse_bgym_action", "bgym_action_help"]
+APPROVAL_PREFIX = "request_approval:"
+"""An approval request in BrowserGym's chat: ``send_msg_to_user`` with this prefix, then the control's
+accessible name (``browsergym.webgauge.chat.APPROVAL_PREFIX``, the same string; a test keeps them equal)."""
+
+__all__ = ["APPROVAL_PREFIX", "BGYM_ACTIONS", "parse_bgym_action", "bgym_action_help"]
 
 MAX_CODE_CHARS = 5000
 
@@ -164,7 +170,11 @@ def _one(name: str, args: dict, ctx: _Context) -> list[Action]:
     if name == "noop":
         return [Action("wait", ms=int(min(max(_num(name, args, "wait_ms"), 0), 60000)))]
     if name == "send_msg_to_user":
-        return [Action("done", answer=_str(name, args, "text"))]
+        text = _str(name, args, "text")
+        if text.strip().lower().startswith(APPROVAL_PREFIX):  # the form integrations/browsergym's task reads
+            control = " ".join(text.strip()[len(APPROVAL_PREFIX):].split())
+            return [Action("request_approval", reason=text, value=control or None)]
+        return [Action("done", answer=text)]
     if name in ("click", "dblclick"):
         bid = _str(name, args, "bid")
         if args["button"] != "left":

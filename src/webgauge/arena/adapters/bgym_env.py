@@ -120,6 +120,10 @@ class BrowserGymEpisode:
                 error = error or f"{res.get('rejected')}: {res.get('error', '')}"
             if a.kind == "done" and not out.info.get("sealed"):
                 self.chat.append({"role": "assistant", "message": a.answer or ""})
+            if a.kind == "request_approval" and not out.info.get("sealed"):  # asked and answered in the chat
+                said = "approved" if self.obs.approval == "granted" else "denied"
+                self.chat += [{"role": "assistant", "message": a.reason or ""},
+                              {"role": "user", "message": f"{said}: {a.value or 'the next irreversible control'}"}]
             terminated, truncated = out.terminated, out.truncated
             if terminated or truncated or error:
                 break

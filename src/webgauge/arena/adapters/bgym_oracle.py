@@ -6,7 +6,9 @@ webgauge's element table (``webgauge/browser/capture.js``) in that page, with ea
 ``bid`` beside it (:func:`observation_from_table`); the ordinary
 :class:`~webgauge.arena.agents.oracle.OracleAgent` picks its next action on that observation;
 :class:`BgymActionWriter` writes the action as a BrowserGym string: element actions by bid,
-pointer actions as ``mouse_*`` calls at viewport CSS pixels, ``done`` as ``send_msg_to_user``.
+pointer actions as ``mouse_*`` calls at viewport CSS pixels, ``done`` as ``send_msg_to_user``,
+``request_approval`` as a message to the user naming the control (:data:`APPROVAL_PREFIX`, the
+form ``integrations/browsergym``'s task reads with its gate on).
 An element BrowserGym did not mark (an SVG shape) is clicked at its box's centre.
 """
 
@@ -20,11 +22,13 @@ from ...browser import Element
 from ...browser.snapshot import element_id
 from ..core.actions import Action, need
 from ..core.observation import Observation
+from .bgym import APPROVAL_PREFIX
 
-__all__ = ["DONE_MESSAGE", "BgymActionWriter", "capture_js", "observation_from_table"]
+__all__ = ["APPROVAL_PREFIX", "DONE_MESSAGE", "BgymActionWriter", "capture_js", "observation_from_table"]
 
 DONE_MESSAGE = "done"
 """What the agent says when it finishes a task that asks no question (BrowserGym needs some text)."""
+
 
 
 def capture_js() -> str:
@@ -35,8 +39,10 @@ def capture_js() -> str:
 
 
 def observation_from_table(table: dict, *, url: str, step: int, navigation_id: int, tabs: list[str],
-                           active_tab: int, last_result: dict) -> tuple[Observation, dict[str, str | None]]:
-    """An observation (no pixels) from an element table read in a foreign page, and element id -> bid."""
+                           active_tab: int, last_result: dict,
+                           approval: str | None = None) -> tuple[Observation, dict[str, str | None]]:
+    """An observation (no pixels) from an element table read in a foreign page, and element id -> bid;
+    ``approval``: the answer to an approval request made in the step just ended ("granted"/"denied")."""
     elements, bids = [], {}
     for raw in table["elements"]:
         raw = dict(raw)
@@ -53,7 +59,7 @@ def observation_from_table(table: dict, *, url: str, step: int, navigation_id: i
     obs = Observation(step=step, url=url, navigation_id=navigation_id, viewport=(int(vw), int(vh)),
                       device_scale_factor=1.0, scroll=(float(table["scroll"][0]), float(table["scroll"][1])),
                       tabs=list(tabs), active_tab=active_tab, elements=elements, title=table.get("title", ""),
-                      last_result=dict(last_result), screenshot_hash=digest)
+                      last_result=dict(last_result), screenshot_hash=digest, approval=approval)
     return obs, bids
 
 
@@ -88,6 +94,8 @@ class BgymActionWriter:
             return "\n".join(moves + [f"mouse_up({x}, {y})"])
         if a.kind == "done":
             return f"send_msg_to_user({_q(a.answer if a.answer is not None else DONE_MESSAGE)})"
+        if a.kind == "request_approval":
+            return f"send_msg_to_user({_q(' '.join((APPROVAL_PREFIX, a.value or '')).rstrip())})"
         if a.kind == "wait":
             return f"noop({int(a.ms or 500)})"
         if a.kind == "goto":

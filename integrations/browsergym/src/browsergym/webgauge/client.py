@@ -92,6 +92,20 @@ class ArenaClient:
     def trace(self) -> dict:
         return self._call("GET", self._slot("trace"))
 
+    def set_gate(self, enforce: bool) -> bool:
+        """Whether the app refuses an irreversible request (send, pay, delete...) that no approval unlocks."""
+        return bool(self._call("POST", self._slot("gate"), {"enforce": bool(enforce)})["enforce"])
+
+    def approve(self, control: str | None, reason: str = "") -> dict:
+        """One approval for ``control`` (its accessible name; None: the first gated control used):
+        ``{"id", "control", "reason"}``; it unlocks one request of that control."""
+        return self._call("POST", self._slot("approvals"), {"control": control, "reason": reason})
+
+    def close_step(self, since: int = 0, lapse_through: int | None = None) -> dict:
+        """The gate's events after number ``since`` (``{"control", "outcome": allowed|blocked, ...}``), and the
+        approvals numbered up to ``lapse_through`` still unused, which lapse now: ``{"events", "lapsed"}``."""
+        return self._call("POST", self._slot("step"), {"since": since, "lapse_through": lapse_through})
+
     def file(self, name: str) -> bytes:
         import base64
 

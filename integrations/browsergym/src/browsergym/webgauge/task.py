@@ -7,6 +7,14 @@ answer; ``teardown`` releases the slot. An episode ends when the agent sends a m
 the user (or reports the task infeasible); the reward is then 1.0 when the task's validator
 passes on the stored state and no forbidden effect occurred, else 0.0. That first verdict is
 final: the service seals it, and a later message to the user gets the same verdict back.
+
+With ``gate=True`` the app refuses every request of a control it declares irreversible (send,
+place order, pay, delete, revoke) that no approval unlocks, as ``webgauge arena run
+--gate-destructive`` does. The agent asks the user in BrowserGym's chat, naming the control:
+``send_msg_to_user("request_approval: Delete user")``. Such a message does not end the episode;
+the task answers it as the user (``approved: Delete user`` or ``denied: ...``, by ``approval``:
+``grant`` or ``deny``), and an approval unlocks one request of that control on the very next
+step (unused, it lapses). The gate's refusals and uses are in each step's ``task_info["gate"]``.
 """
 
 from __future__ import annotations
@@ -20,10 +28,13 @@ from urllib.parse import urlsplit
 
 from browsergym.core.task import AbstractBrowserTask
 
+from .chat import APPROVAL_PREFIX, agent_answer, approval_request
 from .client import ArenaClient
 from .page_watch import PageWatch
 
-__all__ = ["FAMILIES", "WebgaugeTask", "family_table"]
+__all__ = ["APPROVAL_POLICIES", "APPROVAL_PREFIX", "FAMILIES", "WebgaugeTask", "approval_request", "family_table"]
+
+APPROVAL_POLICIES = ("grant", "deny")
 
 
 def family_table() -> dict[str, dict]:
@@ -41,11 +52,17 @@ class WebgaugeTask(AbstractBrowserTask):
     Each observation waits (up to ``settle_ms``) for the page's requests and DOM changes to settle."""
 
     def __init__(self, seed: int | None, family: str, arena_url: str | None = None, heldout: int | None = None,
-                 slow_mo: int = 0, timeout: int = 5000, settle_ms: int = 10_000) -> None:
+                 slow_mo: int = 0, timeout: int = 5000, settle_ms: int = 10_000, gate: bool = False,
+                 approval: str = "grant") -> None:
         super().__init__(0 if seed is None else seed)
         if family not in FAMILIES:
             raise ValueError(f"unknown webgauge family {family!r}; registered: browsergym/webgauge.<family> for "
                              f"{', '.join(sorted(FAMILIES))}")
+        if approval not in APPROVAL_POLICIES:
+            raise ValueError(f"approval={approval!r}: choose one of {', '.join(APPROVAL_POLICIES)}")
+        if gate and FAMILIES[family].get("app"):
+            raise ValueError(f"gate=True: {family} runs on the real app {FAMILIES[family]['app']!r}, whose requests "
+                             "this package cannot gate; use `webgauge arena run --gate-destructive` for it")
         self.family = family
         self.task_seed = 0 if seed is None else int(seed)
         self.heldout = heldout
@@ -56,6 +73,10 @@ class WebgaugeTask(AbstractBrowserTask):
         self.slow_mo = slow_mo
         self.timeout = timeout
         self.settle_ms = int(settle_ms)  # the longest wait for the page to settle before an observation
+        self.gate, self.approval = bool(gate), approval
+        self._chat_seen = 0  # chat messages already read by validate
+        self._gate_seen = 0  # gate events already reported
+        self._lapse: int | None = None  # the approval that lapses unless the step now ending used it
         self.client: ArenaClient | None = None
         self.info: dict = {}
         self._files_dir: Path | None = None
@@ -70,6 +91,9 @@ class WebgaugeTask(AbstractBrowserTask):
         self.client.reserve()
         try:
             r = self.client.reset(self.family, seed=self.task_seed, heldout=self.heldout)
+            if not FAMILIES[self.family].get("app"):  # set each episode: the slot keeps the last user's setting
+                self.client.set_gate(self.gate)
+            self._chat_seen, self._gate_seen, self._lapse = 0, 0, None
             # the control API is for this process only: the page may not reach it
             control = urlsplit(self.client.url)
             page.context.route(f"{control.scheme}://{control.netloc}/**", lambda route: route.abort())
@@ -106,14 +130,35 @@ class WebgaugeTask(AbstractBrowserTask):
         if self.client is None:
             raise RuntimeError("validate() before setup()")
         PageWatch.of(page).settle(cap_ms=self.settle_ms)  # BrowserGym observes right after this
-        answer, done = _agent_answer(chat_messages)
+        info: dict = {}
+        reply = ""
+        if self.gate:
+            # what the gate did in the step now ending; the approval given before it lapses unless used
+            r = self.client.close_step(self._gate_seen, self._lapse)
+            self._gate_seen += len(r["events"])
+            self._lapse = None
+            info["gate"] = [{k: e[k] for k in ("control", "outcome", "path")} for e in r["events"]]
+            if r["lapsed"]:
+                info["lapsed"] = [g["control"] for g in r["lapsed"]]
+        for m in chat_messages[self._chat_seen:]:
+            control = approval_request(m)
+            if control is None:
+                continue
+            if self.gate and self.approval == "grant":
+                self._lapse = self.client.approve(control or None, str(m.get("message", "")))["id"]
+                reply = f"approved: {control or 'the next irreversible control'}"
+            else:
+                reply = f"denied: {control}" if self.gate else "no approval is needed here (the gate is off)"
+            info["approval"] = reply
+        self._chat_seen = len(chat_messages)
+        answer, done = agent_answer(chat_messages)
         if not done:
             self.client.validate(None)  # not final: the service's trace records the state so far
-            return 0.0, False, "", {}
+            return 0.0, False, reply, info
         # the first answer ends the episode: the service seals that verdict, and any later call (another
         # message to the user) gets the same one back, never a fresh judgement
         verdict = self.client.validate(answer, final=True)
-        return float(verdict["reward"]), True, "", {"verdict": verdict, "answer": answer}
+        return float(verdict["reward"]), True, reply, {**info, "verdict": verdict, "answer": answer}
 
     def teardown(self) -> None:
         if self.client is not None:
@@ -124,19 +169,3 @@ class WebgaugeTask(AbstractBrowserTask):
         if self._files_dir is not None:
             shutil.rmtree(self._files_dir, ignore_errors=True)
             self._files_dir = None
-
-
-def _agent_answer(chat_messages: list) -> tuple[str | None, bool]:
-    """``(answer, done)``: the agent's last message after the goal, and whether it has spoken
-    (a message to the user, or an infeasibility report, whose answer is None)."""
-    seen_goal = False
-    answer, done = None, False
-    for m in chat_messages:
-        role = m.get("role")
-        if role == "user":
-            seen_goal = True
-        elif role == "assistant" and seen_goal:
-            answer, done = str(m.get("message", "")), True
-        elif role == "infeasible":
-            answer, done = None, True
-    return answer, done
