@@ -250,7 +250,7 @@ def count_open_by_keyword(w: World, seed: int) -> Task:
 
     kid, pid = KEYWORDS.index(kw) + 1, ("critical", "urgent", "bug", "feature", "wish").index(prio) + 1
     query = (f"issue?@columns=id,title,status&@filter=keyword,priority,status&keyword={kid}&priority={pid}"
-             f"&status=-1,1,2,3,4,5,6,7&@pagesize=200")
+             f"&status=-1,1,2,3,4,5,6,7&@pagesize=500")
     return Task(instruction=_say("count", seed, COUNT_TEXT, user=user.username, pw=user.password, kw=kw, prio=prio),
                 validate=validate, answer=str(n), answer_type=COUNT,
                 forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
