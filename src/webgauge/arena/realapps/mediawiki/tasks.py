@@ -459,10 +459,47 @@ def sync_list(w: World, seed: int) -> Task:
                 **_common("sync", seed, "states", 40))
 
 
+LARGEST = (
+    "Which town on the River {river} in the {region} has the most inhabitants, going by the population in each "
+    "town's own infobox? Answer with the town's name.",
+    "Among the towns of the {region} that lie on the River {river}, which is the largest by the population its own "
+    "wiki page gives? Reply with the name of the town.",
+    "According to the infoboxes of the town pages, which of the {region}'s towns on the River {river} has the "
+    "largest population? Answer with its name.",
+)
+
+
+def largest_on_river(w: World, seed: int) -> Task:
+    """Information seeking across a region's list and every town page on one river: the list's figures
+    are partly out of date, so each town's infobox must be read."""
+    rng = _rng("largest", seed)
+    combos = sorted({(t.region, t.river) for t in w.towns})
+    while True:
+        region, river = rng.choice(combos)
+        on = [t for t in w.in_region(region) if t.river == river]
+        pops = sorted((t.population for t in on), reverse=True)
+        if 8 <= len(on) <= 14 and pops[0] != pops[1]:
+            break
+    best = max(on, key=lambda t: t.population)
+    typ = names([t.name for t in w.towns], label="town")
+
+    def validate(s) -> TaskResult:
+        errs = check_answer(s, best.name, typ)
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        return [_view(list_title(region)), *[_view(t.name) for t in on], Done(best.name)]
+
+    return Task(instruction=_say("largest", seed, LARGEST, river=river, region=region),
+                validate=validate, answer=best.name, answer_type=typ,
+                forbidden_effects=(NoChanges(("page", "revision")),),
+                oracle=oracle, **_common("largest", seed, "similar_options", 30))
+
+
 FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) for name, make in {
     "mediawiki.census": census_update, "mediawiki.district": largest_district, "mediawiki.older": older_town,
     "mediawiki.add": add_district, "mediawiki.new": new_town_page, "mediawiki.sheet": place_sheets,
-    "mediawiki.rename": rename_town, "mediawiki.sync": sync_list,
+    "mediawiki.rename": rename_town, "mediawiki.sync": sync_list, "mediawiki.largest": largest_on_river,
 }.items()}
 
 
@@ -473,11 +510,12 @@ ORACLE_MAX: dict[str, int] = {
     "add": 4,
     "census": 5,
     "district": 2,
+    "largest": 16,
     "new": 4,
     "older": 3,
     "rename": 41,
     "sheet": 11,
-    "sync": 26,
+    "sync": 16,
 }
 
 FAMILIES = budgeted_app(FAMILIES, ORACLE_MAX, IRREVERSIBLE)

@@ -286,30 +286,37 @@ def _report(rng: random.Random, area: Noun, title: str, wish: bool) -> str:
 
 
 def _reply(rng: random.Random, area: Noun, people: list[Person], kind: str) -> str:
-    """One reply: two or three sentences, each built for its subject."""
+    """One reply: one to three sentences of its kind, each built for its subject. (Every kind's random
+    values are drawn, in a fixed order, whichever kind is written: the seeds' content stays as it is.)"""
     who = rng.choice(people).realname.split()[0]
     rev = f"{rng.getrandbits(28):07x}"
+    hour, minute, backends, browser = rng.randint(8, 18), rng.choice("0134"), rng.sample(_BACKENDS, 2), \
+        rng.choice(_BROWSERS)
+    day, reports = rng.choice(("Monday", "Wednesday", "Thursday")), rng.randint(3, 9)
+    release, tested, branch = rng.randint(1, 9), rng.choice(_BROWSERS), rng.choice(("main", "release"))
+    milestone = rng.randint(7, 9)
     subj = Noun("the " + area.text[0].lower() + area.text[1:], area.number)
-    pool = {
-        "ask": (sentence(f"Could you attach the server log from around {rng.randint(8, 18)}:{rng.choice('0134')}0?"),
-                sentence(f"Which backend do you use, {' or '.join(rng.sample(_BACKENDS, 2))}?"),
+    if kind == "ask":
+        pool = (sentence(f"Could you attach the server log from around {hour}:{minute}0?"),
+                sentence(f"Which backend do you use, {' or '.join(backends)}?"),
                 sentence(clause(Noun("it", "sg"), "reproduce", "present", "here with a fresh tracker",
                                 negative=True)),
-                sentence(f"Does this still happen with {rng.choice(_BROWSERS)}?")),
-        "progress": (sentence(clause(Noun("the stack traces", "pl"), "point", "present", "at the template layer")),
-                     sentence(clause(subj, "need", "present", "a test before the patch can go in")),
-                     sentence(f"{who} and I looked at this on {rng.choice(('Monday', 'Wednesday', 'Thursday'))}"),
-                     sentence(f"I have a patch in revision {rev}; it needs review"),
-                     sentence(clause(Noun(f"{rng.randint(3, 9)} more reports", "pl"), "mention", "past",
-                                     "the same symptom this week"))),
-        "done": (sentence(f"Fixed in revision {rev} and released in 2.6.{rng.randint(1, 9)}"),
-                 sentence(clause(subj, "pass", "perfect", "every test on staging")),
-                 sentence(f"Tested the fix on staging with {rng.choice(_BROWSERS)}; looks good to me"),
-                 sentence(clause(Noun("the fix", "sg"), "land", "past", f"on the {rng.choice(('main', 'release'))} "
-                                                                          "branch"))),
-        "defer": (sentence(f"Moved to milestone 2.{rng.randint(7, 9)}; nobody has time before the release"),
-                  sentence(clause(subj, "work", "present", "well enough for now"))),
-    }[kind]
+                sentence(f"Does this still happen with {browser}?"))
+    elif kind == "progress":
+        pool = (sentence(clause(Noun("the stack traces", "pl"), "point", "present", "at the template layer")),
+                sentence(clause(subj, "need", "present", "a test before the patch can go in")),
+                sentence(f"{who} and I looked at this on {day}"),
+                sentence(f"I have a patch in revision {rev}; it needs review"),
+                sentence(clause(Noun(f"{reports} more reports", "pl"), "mention", "past",
+                                "the same symptom this week")))
+    elif kind == "done":
+        pool = (sentence(f"Fixed in revision {rev} and released in 2.6.{release}"),
+                sentence(clause(subj, "pass", "perfect", "every test on staging")),
+                sentence(f"Tested the fix on staging with {tested}; looks good to me"),
+                sentence(clause(Noun("the fix", "sg"), "land", "past", f"on the {branch} branch")))
+    else:
+        pool = (sentence(f"Moved to milestone 2.{milestone}; nobody has time before the release"),
+                sentence(clause(subj, "work", "present", "well enough for now")))
     return " ".join(rng.sample(pool, min(len(pool), rng.choice((1, 2, 2, 3)))))
 
 
