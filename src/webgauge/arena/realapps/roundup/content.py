@@ -296,6 +296,7 @@ def _reply(rng: random.Random, area: Noun, people: list[Person], kind: str) -> s
     release, tested, branch = rng.randint(1, 9), rng.choice(_BROWSERS), rng.choice(("main", "release"))
     milestone = rng.randint(7, 9)
     subj = Noun("the " + area.text[0].lower() + area.text[1:], area.number)
+    pool: tuple[str, ...]
     if kind == "ask":
         pool = (sentence(f"Could you attach the server log from around {hour}:{minute}0?"),
                 sentence(f"Which backend do you use, {' or '.join(backends)}?"),
