@@ -80,9 +80,9 @@ def _answer(task, text):
 
 def test_wiki_answers_must_commit_to_one_name():
     """Hedged answers fail the answer families: both towns, every district, the answer plus another name."""
-    for seed in range(20):
+    for seed in range(8):  # each judge knows every district or town of its world (1,000 towns): a few seeds
         w = world(seed)
-        for task in build_tasks((seed,), families=("mediawiki.district", "mediawiki.older")):
+        for task in build_tasks((seed,), families=("mediawiki.district", "mediawiki.older", "mediawiki.largest")):
             right = task.answer
             assert _answer(task, right).success, task.id
             assert _answer(task, f"It is {right}.").success, task.id

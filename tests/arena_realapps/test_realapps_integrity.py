@@ -28,7 +28,8 @@ HELD = 12  # held-out tasks per family
 NO_TARGET = {"oscar.count", "mediawiki.sheet", "mediawiki.sync"}
 ANSWER_JUDGED = {"roundup.count", "oscar.count"}
 # name answers; their hedges: test_mediawiki.py::test_wiki_answers_must_commit_to_one_name
-NAME_JUDGED = {"mediawiki.district", "mediawiki.older"}
+# and test_roundup.py::test_the_latest_answer_must_name_one_issue
+NAME_JUDGED = {"mediawiki.district", "mediawiki.older", "mediawiki.largest", "roundup.latest"}
 
 
 @pytest.fixture(scope="module", params=sorted(APPS))

@@ -165,6 +165,21 @@ async def test_oracle_solves_every_family_at_seeds_0_to_9_and_a_heldout_world(br
     assert not failures, failures
 
 
+def test_the_latest_answer_must_name_one_issue():
+    """roundup.latest: the title (or a sentence quoting it) passes; another of the four, two of them, all four
+    or a hedge between two fails."""
+    for seed in (0, 5, HELDOUT_BASE + 3):
+        task = build_tasks((seed,), families=["roundup.latest"])[0]
+        right = task.answer
+        others = [t for t in re.findall(r'"([^"]+)"', task.instruction) if t != right]
+        assert len(others) == 3, task.instruction
+        assert task.validate({"agent_answer": [{"text": right}]}).success
+        assert task.validate({"agent_answer": [{"text": f'It is "{right}".'}]}).success
+        for hedge in (others[0], f"{right} or {others[0]}", f"{others[1]}; {right}", "; ".join([right, *others]),
+                      "", None):
+            assert not task.validate({"agent_answer": [{"text": hedge}]}).success, (task.id, hedge)
+
+
 def test_the_count_answer_must_be_the_number():
     task = next(t for t in build_tasks((2,)) if t.family == "roundup.count")
     base = roundup_state_stub()

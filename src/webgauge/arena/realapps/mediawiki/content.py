@@ -216,8 +216,9 @@ def world(seed: int, n: int = N_TOWNS) -> World:
         stale.update(extra.sample(ks, min(len(ks), extra.randint(*STALE_PER_REGION))))
     prose = random.Random(f"mediawiki-world-prose-{seed}")
     out = []
+    by_region = {r: [x.name for x in towns if x.region == r] for r in REGIONS}
     for k, t in enumerate(towns):
-        same = [x.name for x in towns if x.region == t.region and x.name != t.name]
+        same = [x for x in by_region[t.region] if x != t.name]
         nb = tuple(extra.sample(same, min(len(same), extra.choice((2, 2, 3)))))
         sheet = sheets[with_sheet.index(k)] if k in with_sheet else None
         listed = t.population - extra.randint(200, 1900) if k in stale else None
@@ -229,7 +230,7 @@ def world(seed: int, n: int = N_TOWNS) -> World:
     for r in RIVERS:
         on = sorted((t for t in out if t.river == r), key=lambda t: -t.population)
         regions = [t.region for t in on] or list(REGIONS)
-        rivers.append(River(r, extra.randint(24, 260), max(set(regions), key=regions.count),
+        rivers.append(River(r, extra.randint(24, 260), max(REGIONS, key=regions.count),  # ties: REGIONS' order
                             extra.choice(("the North Sea", "the Irish Sea", "the estuary at Saltmouth",
                                           f"the River {extra.choice(RIVERS)}")), tuple(t.name for t in on)))
     featured = max((t for t in out if t.sheet is None), key=lambda t: (len(t.districts), t.population)).name
