@@ -217,3 +217,19 @@ def test_sloppy_edits_are_caught_on_roundups_own_rows(roundup_server):
     conn.close()
     assert not task.validate(roundup.state()).success
     roundup.reset(0)
+
+
+@pytest.mark.realapps
+def test_stats_count_the_snapshot_at_volume():
+    """``webgauge arena apps stats roundup`` reads seed 0's snapshot with SQL (and the file store): the
+    volume the content promises is what Roundup stored."""
+    rows = {r.kind: r for r in roundup.stats(0).rows}
+    w = world(0)
+    assert rows["issues"].count == len(w.issues) >= 2000 and rows["issues"].distinct == rows["issues"].count
+    assert rows["messages"].count == sum(len(i.messages) for i in w.issues)
+    assert rows["messages"].distinct >= 0.7 * rows["messages"].count
+    assert rows["files"].count == sum(len(i.files) for i in w.issues) >= 300
+    assert rows["people"].count == len(w.people) >= 40
+    # one history entry per event: the journal is what replaying the events made
+    assert rows["history entries"].count == sum(len(i.events) for i in w.issues)
+    assert rows["history entries"].distinct == len(w.people)
