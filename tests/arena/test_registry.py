@@ -59,9 +59,9 @@ def test_the_static_tables_are_the_families_the_modules_build():
     for app, names in REAL_FAMILIES.items():
         built = [t.family for t in registry.real_tasks(app, (0,))]
         assert tuple(built) == names and all(n.startswith(f"{app}.") for n in names)
-    assert sum(len(v) for v in REAL_FAMILIES.values()) == 43
+    assert sum(len(v) for v in REAL_FAMILIES.values()) == 45
     names = all_family_names()
-    assert len(names) == len(set(names)) == 58 + 43
+    assert len(names) == len(set(names)) == 58 + 45
     # one prefix per app: no real-app family shares a prefix with an own family (wiki.* is the own wiki)
     own_prefixes = {n.split(".")[0] for n in OWN_FAMILIES}
     assert not own_prefixes & set(REAL_FAMILIES)
@@ -77,7 +77,7 @@ def test_app_of_names_a_real_app_exactly_for_real_families(name):
 def test_real_families_are_listed_as_not_installed_with_the_command(empty_home):
     rows = registry.family_status()
     real = [r for r in rows if r["app"] is not None]
-    assert len(real) == 43 and not any(r["installed"] for r in real)
+    assert len(real) == 45 and not any(r["installed"] for r in real)
     assert all(r["install"] == f"webgauge arena apps install {r['app']}" for r in real)
     assert all(r["installed"] and r["install"] is None for r in rows if r["app"] is None)
     # no selection: the own families only, as no app is installed

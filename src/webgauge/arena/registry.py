@@ -48,9 +48,10 @@ OWN_FAMILIES = (
 """The task family names of the arena's own built-in families (plug-in families come on top)."""
 
 REAL_FAMILIES: dict[str, tuple[str, ...]] = {
-    "roundup": ("roundup.close", "roundup.reassign", "roundup.new", "roundup.count", "roundup.bulk", "roundup.dup"),
+    "roundup": ("roundup.close", "roundup.reassign", "roundup.new", "roundup.count", "roundup.bulk", "roundup.dup",
+                "roundup.latest"),
     "mediawiki": ("mediawiki.census", "mediawiki.district", "mediawiki.older", "mediawiki.add", "mediawiki.new",
-                  "mediawiki.sheet", "mediawiki.rename", "mediawiki.sync"),
+                  "mediawiki.sheet", "mediawiki.rename", "mediawiki.sync", "mediawiki.largest"),
     "oscar": ("oscar.photo", "oscar.variant", "oscar.review", "oscar.wish", "oscar.count", "oscar.admin_status",
               "oscar.admin_count", "oscar.admin_report", "oscar.admin_stock", "oscar.admin_price",
               "oscar.admin_voucher", "oscar.admin_retire"),

@@ -29,6 +29,8 @@ from pathlib import Path
 from ...core.gate import GatedRoute
 from ..base import (
     AppNotInstalled,
+    AppStats,
+    ContentCount,
     InstallReport,
     RealApp,
     RealAppSpec,
@@ -42,21 +44,23 @@ from ..base import (
     stop_server,
     wait_until_up,
 )
-from .content import draw_images, dump_xml, world
+from .content import EDITORS, draw_images, dump_xml, world
 
 __all__ = ["GATED", "IRREVERSIBLE", "SPEC", "MediaWikiServer", "app", "build_seed", "home", "install",
-           "installed_version", "reset", "state"]
+           "installed_version", "reset", "state", "stats"]
 
 MW = Path("/usr/share/mediawiki")
 APT = ("mediawiki", "php-sqlite3", "php-cli", "php-intl", "php-mbstring", "php-xml", "php-apcu")
 _APT_WAIT = ("-o", "DPkg::Lock::Timeout=600")  # another apt run holding the lock: wait for it, do not fail
 DB_FILES = ("wiki.sqlite", "wikicache.sqlite", "wiki_jobqueue.sqlite")
-CONTENT_VERSION = 2  # snapshots of older content (other folder names) are never used
+CONTENT_VERSION = 3  # snapshots of older content (other folder names) are never used
 _UPLOADS = (
     "\n# webgauge: uploads in the data folder (restored by a reset), served by router.php; no image scaler needed\n"
     '$wgEnableUploads = true;\n$wgUploadDirectory = getenv("WG_MW_DATA") . "/images";\n$wgUploadPath = "/images";\n'
     "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
 _LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/mediawiki.png"];\n'
+# the gazetteer's infobox templates show optional rows with {{#if:}} (ParserFunctions ships with Debian's package)
+_EXTENSIONS = "\n# webgauge: parser functions for the infobox templates\nwfLoadExtension( 'ParserFunctions' );\n"
 ADMIN_PASSWORD = "Wg-admin-pass-1"
 # PHP's command-line server compiles every script on every request unless OPcache is on for the CLI:
 # with it, MediaWiki's few hundred files are compiled once per worker and kept in shared memory
@@ -149,6 +153,10 @@ def install(say=print) -> InstallReport:
         ls = re.sub(r"\n# webgauge: logo\n.*\n", "\n", ls)  # an earlier choice
         (h / "LocalSettings.php").write_text(ls + _LOGO, encoding="utf-8")
         steps.append("logo set")
+    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+    if _EXTENSIONS not in ls:
+        (h / "LocalSettings.php").write_text(ls + _EXTENSIONS, encoding="utf-8")
+        steps.append("ParserFunctions loaded")
     (h / "data" / "images").mkdir(exist_ok=True)
     if not (_snap(0) / "wiki.sqlite").is_file():
         say("importDump.php: seed 0")
@@ -181,6 +189,14 @@ def build_seed(seed: int) -> Path:
         shutil.copytree(blank, build)
         (build / "images").mkdir()
         w = world(seed)
+        # the installer's Main Page revision is dated before the content, so the imported portal replaces it
+        conn = sqlite3.connect(build / "wiki.sqlite")
+        conn.execute("UPDATE revision SET rev_timestamp = '20260101000000'")
+        conn.execute("UPDATE page SET page_touched = '20260101000000'")
+        conn.commit()
+        conn.close()
+        for k, editor in enumerate(EDITORS):  # the editors the dump names (Admin is the installer's)
+            _php("createAndPromote.php", editor, f"Wg-editor-{k}-pass", data=build)
         with tempfile.TemporaryDirectory() as d:
             (Path(d) / "dump.xml").write_text(dump_xml(w), encoding="utf-8")
             draw_images(w, Path(d) / "upload")
@@ -248,6 +264,55 @@ def state() -> dict[str, list[dict]]:
     return out
 
 
+def stats(seed: int) -> AppStats:
+    """Seed ``seed``'s content counted with SQL on its snapshot (built if missing): articles (main
+    namespace, no redirects) with their wikitext, templates, categories, files, users, links."""
+    snap = build_seed(seed)
+    conn = sqlite3.connect(f"file:{snap / 'wiki.sqlite'}?mode=ro", uri=True)
+    try:
+        def one(sql: str) -> int:
+            return int(conn.execute(sql).fetchone()[0])
+
+        texts = [r["text"] for r in _pages(conn) if r["page_namespace"] == 0 and not r["page_is_redirect"]]
+        mean = sum(len(t.encode()) for t in texts) // max(1, len(texts))
+        infobox = [t for t in texts if "{{Infobox" in t]
+        sections = sum(len(re.findall(r"^==[^=].*==\s*$", t, flags=re.MULTILINE)) for t in texts)
+        rows = [
+            ContentCount("articles", len(texts), len(set(texts)), f"distinct wikitexts; mean {mean:,} bytes"),
+            ContentCount("articles with an infobox", len(infobox), None, "use an Infobox template"),
+            ContentCount("sections", sections, None, "== headings == over all articles"),
+            ContentCount("tables", sum(t.count("{|") for t in texts), None, "wikitables in articles"),
+            ContentCount("templates", one("SELECT count(*) FROM page WHERE page_namespace = 10"), None,
+                         f"{one('SELECT count(*) FROM templatelinks')} uses"),
+            ContentCount("categories", one("SELECT count(DISTINCT cl_to) FROM categorylinks"), None,
+                         f"{one('SELECT count(*) FROM page WHERE page_namespace = 14')} category pages"),
+            ContentCount("files", one("SELECT count(*) FROM image"), one("SELECT count(DISTINCT img_sha1) FROM image"),
+                         f"distinct images; shown {one('SELECT count(*) FROM imagelinks')} times"),
+            ContentCount("users", one("SELECT count(*) FROM user WHERE user_name <> 'MediaWiki default'"), None,
+                         f"{one(_WRITERS)} wrote the pages"),
+            ContentCount("links", one("SELECT count(*) FROM pagelinks"), None, "links between pages"),
+        ]
+    finally:
+        conn.close()
+    return AppStats("mediawiki", int(seed), tuple(rows))
+
+
+_WRITERS = ("SELECT count(DISTINCT a.actor_name) FROM revision r JOIN actor a ON a.actor_id = r.rev_actor "
+            "WHERE a.actor_name <> 'MediaWiki default'")
+
+
+def _pages(conn: sqlite3.Connection) -> list[dict]:
+    conn.row_factory = sqlite3.Row
+    out = []
+    for r in conn.execute(_TEXT):
+        d = dict(r)
+        if isinstance(d["text"], bytes):
+            d["text"] = d["text"].decode("utf-8", "replace")
+        out.append(d)
+    conn.row_factory = None
+    return out
+
+
 @dataclass
 class MediaWikiServer:
     """PHP's built-in server on loopback with MediaWiki behind ``router.php`` (4 workers)."""
@@ -295,4 +360,4 @@ def app(server: MediaWikiServer) -> RealApp:
 
 
 SPEC = RealAppSpec("mediawiki", "wiki", "GPL-2.0-or-later", f"Debian: {' '.join(APT)}", install, installed_version,
-                   server=MediaWikiServer, arena_app=app)
+                   server=MediaWikiServer, arena_app=app, stats=stats)

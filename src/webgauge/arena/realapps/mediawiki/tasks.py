@@ -17,7 +17,18 @@ from ...core.script import Click, Done, Fill, Go, Match
 from ...core.task import Task, TaskResult, Viewport
 from ...tasks.budgets import budgeted_app
 from .app import ADMIN_PASSWORD, IRREVERSIBLE
-from .content import REGIONS, SHEET_CATEGORY, Town, World, list_text, list_title, page_text, sheet_file, world
+from .content import (
+    REGIONS,
+    SHEET_CATEGORY,
+    Town,
+    World,
+    flag_file,
+    list_text,
+    list_title,
+    page_text,
+    sheet_file,
+    world,
+)
 
 __all__ = ["FAMILIES", "build_tasks"]
 
@@ -64,7 +75,7 @@ def census_update(towns: World, seed: int) -> Task:
     t = towns[k]
     new = t.population + rng.choice((-1, 1)) * rng.randint(150, 2400)
     old_text = page_text(t).rstrip()
-    want = old_text.replace(f"! Population\n| {t.population:,}", f"! Population\n| {new:,}")
+    want = old_text.replace(f"| population = {t.population:,}\n", f"| population = {new:,}\n")
     summary = "census 2025"
     n_rev = len(towns) + 1  # the Main Page's revision, then one per town
 
@@ -104,7 +115,7 @@ def largest_district(towns: World, seed: int) -> Task:
     rng = _rng("district", seed)
     t = rng.choice([x for x in towns if len({p for _, p in x.districts}) == len(x.districts)])
     name = max(t.districts, key=lambda d: d[1])[0]
-    typ = names([d for d, _ in t.districts], label="district")
+    typ = names([d for x in towns for d, _ in x.districts], label="district")  # any district it could name
 
     def validate(s) -> TaskResult:
         errs = check_answer(s, name, typ)
@@ -176,16 +187,22 @@ def add_district(towns: World, seed: int) -> Task:
 
 
 NEW_PAGE = (
-    'Create the wiki page "{name}": an infobox table with rows Population ({pop}) and Founded ({founded}), one '
-    "sentence saying it is a new town near {near} (linked), a History section, and the category Towns in the "
-    "{region}.",
-    'Start a wiki page for the new town "{name}". It needs an infobox table with the rows Population ({pop}) and '
-    "Founded ({founded}), a sentence saying it is a new town near {near} with a link to that page, a History "
-    "section, and the category Towns in the {region}.",
-    'The wiki has no page "{name}" yet; write it: an infobox table (Population {pop}, Founded {founded}), one '
-    "sentence that calls it a new town near {near} and links there, a History section, and the category Towns in "
-    "the {region}.",
+    'Create the wiki page "{name}" for a new town near {near}: use the town infobox template (Template:Infobox town) '
+    "with the region {region}, population {pop} and founded {founded}, write one sentence saying it is a new town "
+    "near {near} (linked), add a History section, and put it in the category Towns in the {region}.",
+    'Start a wiki page for the new town "{name}". Give it the wiki\'s town infobox (Template:Infobox town) with '
+    "region {region}, population {pop} and founding year {founded}, a sentence calling it a new town near {near} "
+    "with a link to that page, a History section, and the category Towns in the {region}.",
+    'The wiki has no page "{name}" yet; write it: the town infobox template (Template:Infobox town) filled in with '
+    "region {region}, population {pop} and founded {founded}, one sentence that calls it a new town near {near} and "
+    "links there, a History section, and the category Towns in the {region}.",
 )
+
+
+def _param(text: str, name: str) -> str | None:
+    """The value of an infobox parameter in wikitext (``| population = 4,512``), None when absent."""
+    m = re.search(rf"^\s*\|\s*{name}\s*=\s*(.*?)\s*$", text, flags=re.MULTILINE)
+    return m.group(1) if m else None
 
 
 def new_town_page(towns: World, seed: int) -> Task:
@@ -193,9 +210,9 @@ def new_town_page(towns: World, seed: int) -> Task:
     base = rng.choice(towns)
     name = f"New {base.name}"
     founded, pop = rng.randint(1950, 2020), rng.randint(2000, 9000)
-    must = (f"! Population\n| {pop:,}", f"! Founded\n| {founded}", f"[[Category:Towns in the {base.region}]]",
-            "== History ==", f"[[{base.name}]]")
-    text = (f'{{| class="wikitable"\n! Population\n| {pop:,}\n|-\n! Founded\n| {founded}\n|}}\n'
+    must = (f"[[Category:Towns in the {base.region}]]", "== History ==", f"[[{base.name}]]")
+    text = (f"{{{{Infobox town\n| name = {name}\n| flag = {flag_file(base.region)}\n| region = {base.region}\n"
+            f"| population = {pop:,}\n| founded = {founded}\n}}}}\n"
             f"'''{name}''' is a new town near [[{base.name}]].\n\n== History ==\nFounded in {founded}.\n\n"
             f"[[Category:Towns in the {base.region}]]")
 
@@ -203,8 +220,14 @@ def new_town_page(towns: World, seed: int) -> Task:
         p = _page(s, name)
         if p is None:
             return TaskResult(False, [f"no page {name}"])
-        miss = [m for m in must if m not in p["text"]]
-        return TaskResult(not miss, [f"the page lacks {m!r}" for m in miss])
+        errs = [f"the page lacks {m!r}" for m in must if m not in p["text"]]
+        if not re.search(r"\{\{\s*[Ii]nfobox[ _]town\s*\|", p["text"]):
+            errs.append("the page does not use Template:Infobox town")
+        for key, want in (("population", str(pop)), ("founded", str(founded)), ("region", base.region)):
+            got = _param(p["text"], key)
+            if got is None or got.replace(",", "") != want:
+                errs.append(f"the infobox's {key} is {got!r}, not {want!r}")
+        return TaskResult(not errs, errs)
 
     return Task(instruction=_say("new", seed, NEW_PAGE, name=name, pop=f"{pop:,}", founded=founded, near=base.name,
                                  region=base.region),
@@ -261,13 +284,13 @@ def _sheet(t: Town) -> str:
 
 SHEET = (
     "Two survey sheets of the gazetteer, File:{a} and File:{b}, are uploaded but not shown on any page yet. Each "
-    "sheet maps one town. Show each in the infobox of the town it maps, in a Map row below the River row, as the "
-    "towns that already show their sheet do ({category} lists them all). Change nothing else.",
+    "sheet maps one town. Show each in the infobox of the town it maps (its Map row), as the towns that already "
+    "show their sheet do ({category} lists them all). Change nothing else.",
     "File:{a} and File:{b} are survey sheets that were uploaded to the wiki but appear on no page. Find the town "
-    "each one maps and show the sheet in that town's infobox, in a Map row right below the River row, the way the "
-    "towns that already show a sheet do ({category} lists them). Change nothing else.",
+    "each one maps and show the sheet in the Map row of that town's infobox, the way the towns that already show "
+    "a sheet do ({category} lists them). Change nothing else.",
     "Each of the survey sheets File:{a} and File:{b} maps one town of the gazetteer, but neither is shown anywhere "
-    "yet. Add each sheet to the infobox of the town it maps, as a Map row under the River row, like the towns in "
+    "yet. Add each sheet to the infobox of the town it maps, so that the infobox gets a Map row, like the towns in "
     "{category}. Leave everything else unchanged.",
 )
 
@@ -295,7 +318,7 @@ def place_sheets(w: World, seed: int) -> Task:
             if links & other:
                 errs.append(f"{t.name} shows a sheet that maps another town")
             old, new = page_text(t).rstrip().splitlines(), p["text"].rstrip().splitlines()
-            box_end = old.index("|}")  # the infobox's last line
+            box_end = old.index("}}")  # the infobox's last line (the template call's end)
             ops = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
             changed = [(tag, i1, i2) for tag, i1, i2, _j1, _j2 in ops if tag != "equal"]
             if any(tag != "insert" or i1 > box_end for tag, i1, _ in changed):
@@ -332,7 +355,8 @@ RENAME = (
 def rename_town(w: World, seed: int) -> Task:
     """Move a town's page to a new title and point every link to it at the new title."""
     rng = _rng("rename", seed)
-    t = rng.choice([x for x in w.towns if w.linking_to(x.name)])
+    elsewhere = w.linked_elsewhere()  # linked from the Main Page, a river or a region: not renamed here
+    t = rng.choice([x for x in w.towns if w.linking_to(x.name) and x.name not in elsewhere])
     new = f"{t.name}-on-{t.river}"
     linking = [x for x in w.towns if t.name in x.neighbours]
     moved = _page_id(w, t.name)
@@ -435,10 +459,47 @@ def sync_list(w: World, seed: int) -> Task:
                 **_common("sync", seed, "states", 40))
 
 
+LARGEST = (
+    "Which town on the River {river} in the {region} has the most inhabitants, going by the population in each "
+    "town's own infobox? Answer with the town's name.",
+    "Among the towns of the {region} that lie on the River {river}, which is the largest by the population its own "
+    "wiki page gives? Reply with the name of the town.",
+    "According to the infoboxes of the town pages, which of the {region}'s towns on the River {river} has the "
+    "largest population? Answer with its name.",
+)
+
+
+def largest_on_river(w: World, seed: int) -> Task:
+    """Information seeking across a region's list and every town page on one river: the list's figures
+    are partly out of date, so each town's infobox must be read."""
+    rng = _rng("largest", seed)
+    combos = sorted({(t.region, t.river) for t in w.towns})
+    while True:
+        region, river = rng.choice(combos)
+        on = [t for t in w.in_region(region) if t.river == river]
+        pops = sorted((t.population for t in on), reverse=True)
+        if 8 <= len(on) <= 14 and pops[0] != pops[1]:
+            break
+    best = max(on, key=lambda t: t.population)
+    typ = names([t.name for t in w.towns], label="town")
+
+    def validate(s) -> TaskResult:
+        errs = check_answer(s, best.name, typ)
+        return TaskResult(not errs, errs)
+
+    def oracle() -> list:
+        return [_view(list_title(region)), *[_view(t.name) for t in on], Done(best.name)]
+
+    return Task(instruction=_say("largest", seed, LARGEST, river=river, region=region),
+                validate=validate, answer=best.name, answer_type=typ,
+                forbidden_effects=(NoChanges(("page", "revision")),),
+                oracle=oracle, **_common("largest", seed, "similar_options", 30))
+
+
 FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) for name, make in {
     "mediawiki.census": census_update, "mediawiki.district": largest_district, "mediawiki.older": older_town,
     "mediawiki.add": add_district, "mediawiki.new": new_town_page, "mediawiki.sheet": place_sheets,
-    "mediawiki.rename": rename_town, "mediawiki.sync": sync_list,
+    "mediawiki.rename": rename_town, "mediawiki.sync": sync_list, "mediawiki.largest": largest_on_river,
 }.items()}
 
 
@@ -449,11 +510,12 @@ ORACLE_MAX: dict[str, int] = {
     "add": 4,
     "census": 5,
     "district": 2,
+    "largest": 16,
     "new": 4,
     "older": 3,
     "rename": 41,
     "sheet": 11,
-    "sync": 26,
+    "sync": 16,
 }
 
 FAMILIES = budgeted_app(FAMILIES, ORACLE_MAX, IRREVERSIBLE)

@@ -27,6 +27,8 @@ from pathlib import Path
 
 from ...core.gate import GatedRoute
 from ..base import (
+    AppStats,
+    ContentCount,
     InstallReport,
     RealApp,
     RealAppSpec,
@@ -43,7 +45,7 @@ from ..base import (
 from .content import world
 
 __all__ = ["GATED", "IRREVERSIBLE", "SPEC", "RoundupServer", "app", "build_seed", "home", "install",
-           "installed_version", "reset", "state"]
+           "installed_version", "reset", "state", "stats"]
 
 PIP_SPEC = "roundup>=2.4,<3"
 ADMIN_PASSWORD = "admin-pass-1"  # the tracker's admin (tasks sign in as seeded users, never as admin)
@@ -123,7 +125,7 @@ def install(say=print) -> InstallReport:
         say("roundup-admin initialise")
         _admin("initialise", ADMIN_PASSWORD)
         steps.append("tracker initialised")
-    if not (h / "snapshots" / "seed-0" / "db").is_file():
+    if not (_snap(0) / "db").is_file():
         say("seeding seed 0 through Roundup's API")
         build_seed(0)
         steps.append("seed 0 built")
@@ -131,8 +133,11 @@ def install(say=print) -> InstallReport:
     return InstallReport("roundup", version, time.perf_counter() - t0, tuple(steps) or ("already installed",))
 
 
+CONTENT_VERSION = 2  # snapshots of older content (other folder names) are never used
+
+
 def _snap(seed: int) -> Path:
-    return home() / "snapshots" / f"seed-{int(seed)}"
+    return home() / "snapshots" / f"v{CONTENT_VERSION}-seed-{int(seed)}"
 
 
 @checked_seed
@@ -160,6 +165,7 @@ def _build(seed: int, snap: Path) -> Path:
     shutil.copytree(live, tracker, ignore=shutil.ignore_patterns("db", "__pycache__", "sent-mail.txt"))
     (tracker / "db").mkdir()
     restore_file(blank / "db", tracker / "db" / "db")
+    set_option(tracker / "config.ini", "mail", "debug", str(tracker / "sent-mail.txt"))  # the build's mail, dropped
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(world(seed).to_json(), f)
     try:
@@ -238,6 +244,43 @@ def _msg_text(db: Path, mid: int) -> str:
     return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
 
 
+def stats(seed: int) -> AppStats:
+    """Seed ``seed``'s content counted on its snapshot (built if missing): Roundup's tables by SQL, the
+    message and file texts from its file store."""
+    snap = build_seed(seed)
+    conn = sqlite3.connect(f"file:{snap / 'db'}?mode=ro", uri=True)
+    try:
+        def one(sql: str) -> int:
+            return int(conn.execute(sql).fetchone()[0])
+
+        msg_ids = [r[0] for r in conn.execute("SELECT id FROM _msg WHERE __retired__=0")]
+        file_ids = [r[0] for r in conn.execute("SELECT id FROM _file WHERE __retired__=0")]
+        rows = [
+            ContentCount("issues", one("SELECT count(*) FROM _issue WHERE __retired__=0"),
+                         one("SELECT count(DISTINCT _title) FROM _issue WHERE __retired__=0"), "distinct titles"),
+            ContentCount("messages", len(msg_ids), len({_stored(snap, "msg", i) for i in msg_ids}),
+                         "distinct message texts"),
+            ContentCount("files", len(file_ids), len({_stored(snap, "file", i) for i in file_ids}),
+                         f"distinct contents; {one('SELECT count(DISTINCT nodeid) FROM issue_files')} issues "
+                         "with attachments"),
+            ContentCount("people", one("SELECT count(*) FROM _user WHERE _username NOT IN ('admin', 'anonymous')"),
+                         one("SELECT count(DISTINCT _realname) FROM _user WHERE _username NOT IN "
+                             "('admin', 'anonymous')"), "distinct real names"),
+            ContentCount("history entries", one("SELECT count(*) FROM issue__journal"),
+                         one("SELECT count(DISTINCT tag) FROM issue__journal"), "distinct actors"),
+            ContentCount("keywords", one("SELECT count(*) FROM _keyword")),
+        ]
+    finally:
+        conn.close()
+    return AppStats("roundup", int(seed), tuple(rows))
+
+
+def _stored(snap: Path, cls: str, nid: int) -> str:
+    """A message's or file's text as Roundup stores it (``files/<class>/<id // 1000>/<class><id>``)."""
+    p = snap / "files" / cls / str(int(nid) // 1000) / f"{cls}{nid}"
+    return p.read_text(encoding="utf-8", errors="replace") if p.is_file() else ""
+
+
 @dataclass
 class RoundupServer:
     """``roundup-server`` on loopback in fork mode; use as a context manager."""
@@ -292,4 +335,4 @@ def app(server: RoundupServer) -> RealApp:
 
 SPEC = RealAppSpec("roundup", "issue tracker", "MIT (Roundup's licence, ZPL 2.0 parts)", f"PyPI: {PIP_SPEC}",
                    install, installed_version,
-                   server=RoundupServer, arena_app=app)
+                   server=RoundupServer, arena_app=app, stats=stats)

@@ -1,28 +1,39 @@
 """Write one seed's content into a Roundup tracker through Roundup's own API.
 
 Run by the Roundup interpreter (``python seed_script.py TRACKER_HOME WORLD.json``), not
-imported by webgauge: it imports only Roundup and the standard library. Creation and
-activity times are then set from the content's own minutes, so the stored rows are a pure
-function of the seed and not of the wall clock.
+imported by webgauge: it imports only Roundup and the standard library.
+
+Each issue's events are replayed in order as the acting user (``db.setCurrentUser``), with the
+tracker's clock (``roundup.date.Date.now``, which Roundup keeps overridable for this) set to the
+event's minute, so Roundup itself records who created and who last changed an issue, when, and
+the journal (the issue's history) with one entry per change. The stored rows are then a pure
+function of the seed, not of the wall clock.
 """
 
+import datetime
 import json
 import sqlite3
 import sys
-import time
 
 from roundup import date, instance, password
 
-EPOCH = 1767603600  # 2026-01-05 09:00 UTC
+EPOCH = datetime.datetime(2026, 1, 5, 9, 0, tzinfo=datetime.timezone.utc)
+_clock = [EPOCH]
 
 
-def stamp(minute):
-    return time.strftime("%Y%m%d%H%M%S", time.gmtime(EPOCH + 60 * minute))
+def _now(self):
+    return _clock[0]
+
+
+def at(minute):
+    _clock[0] = EPOCH + datetime.timedelta(minutes=minute)
 
 
 def main(home, spec_path):
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
+    date.Date.now = _now  # the tracker's clock follows the content
+    at(0)
     tracker = instance.open(home)
     db = tracker.open("admin")
     kw = {name: db.keyword.create(name=name) for name in spec["keywords"]}
@@ -31,36 +42,48 @@ def main(home, spec_path):
         users[p["username"]] = db.user.create(username=p["username"], realname=p["realname"], address=p["address"],
                                               organisation=p["organisation"], roles="User",
                                               password=password.Password(p["password"], config=db.config))
+    db.commit()
     status = {db.status.get(i, "name"): i for i in db.status.list()}
     prio = {db.priority.get(i, "name"): i for i in db.priority.list()}
-    times = {}
-    for it in spec["issues"]:
-        mids = []
-        for m in it["messages"]:
-            mid = db.msg.create(content=m["body"], author=users[m["author"]],
-                                date=date.Date(time.strftime("%Y-%m-%d.%H:%M:%S",
-                                                             time.gmtime(EPOCH + 60 * m["minute"]))))
-            mids.append(mid)
-            times[("msg", mid)] = (m["minute"], m["minute"], users[m["author"]], users[m["author"]])
-        iid = db.issue.create(title=it["title"], status=status[it["status"]], priority=prio[it["priority"]],
-                              keyword=[kw[k] for k in it["keywords"]],
-                              assignedto=users[it["assignedto"]] if it["assignedto"] else None,
-                              nosy=[users[u] for u in it["nosy"]], messages=mids)
-        times[("issue", iid)] = (it["messages"][0]["minute"], it["messages"][-1]["minute"],
-                                 users[it["messages"][0]["author"]], users[it["messages"][-1]["author"]])
+
+    def message(m):
+        files = [db.file.create(name=a["name"], type=a["type"], content=a["content"]) for a in m["files"]]
+        mid = db.msg.create(content=m["body"], author=users[m["author"]], date=date.Date(), files=files)
+        return mid, files
+
+    for n, it in enumerate(spec["issues"]):
+        first, *rest = it["events"]
+        at(first["minute"])
+        db.setCurrentUser(first["actor"])
+        mid, files = message(first["message"])
+        iid = db.issue.create(title=it["title"], status=status[first["status"]], priority=prio[it["priority"]],
+                              keyword=[kw[k] for k in it["keywords"]], nosy=[users[first["actor"]]],
+                              messages=[mid], files=files)
+        for ev in rest:
+            at(ev["minute"])
+            db.setCurrentUser(ev["actor"])
+            change = {}
+            if ev["message"] is not None:
+                mid, files = message(ev["message"])
+                change["messages"] = db.issue.get(iid, "messages") + [mid]
+                if files:
+                    change["files"] = db.issue.get(iid, "files") + files
+                nosy = db.issue.get(iid, "nosy")
+                if users[ev["actor"]] not in nosy:  # who writes on an issue follows it (as in the web form)
+                    change["nosy"] = nosy + [users[ev["actor"]]]
+            if ev["status"] is not None:
+                change["status"] = status[ev["status"]]
+            if ev["assignedto"] is not None:
+                change["assignedto"] = users[ev["assignedto"]]
+            db.issue.set(iid, **change)
+        nosy = sorted(users[u] for u in it["nosy"])
+        if sorted(db.issue.get(iid, "nosy")) != nosy:
+            raise SystemExit(f"issue {iid}: nosy {db.issue.get(iid, 'nosy')} is not the content's {nosy}")
+        if n % 200 == 199:
+            db.commit()
     db.commit()
     db.close()
     conn = sqlite3.connect(home + "/db/db")
-    for (cls, nid), (c, a, creator, actor) in times.items():  # who reported and who last wrote, as in the content
-        conn.execute(f"UPDATE _{cls} SET _creation=?, _activity=?, _creator=?, _actor=? WHERE id=?",
-                     (stamp(c), stamp(a), creator, actor, nid))
-        conn.execute(f"UPDATE {cls}__journal SET date=? WHERE nodeid=?", (stamp(c), nid))
-    fixed = stamp(0)
-    for cls in ("user", "keyword"):
-        conn.execute(f"UPDATE _{cls} SET _creation=?, _activity=?", (fixed, fixed))
-        conn.execute(f"UPDATE {cls}__journal SET date=?", (fixed,))
-    for cls in ("status", "priority"):
-        conn.execute(f"UPDATE {cls}__journal SET date=?", (fixed,))
     conn.execute("DELETE FROM sessions")
     conn.execute("DELETE FROM otks")
     conn.commit()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ...content.pools import phrase
 from ...content.worded import worded_family
-from ...core.answers import COUNT, check_answer
+from ...core.answers import COUNT, check_answer, names
 from ...core.effects import MaxInserts, NoChanges, NoDeletes, OnlyRowsChange
 from ...core.script import Click, Done, Fill, Go, Match, Select
 from ...core.task import Task, TaskResult, Viewport
@@ -250,7 +250,7 @@ def count_open_by_keyword(w: World, seed: int) -> Task:
 
     kid, pid = KEYWORDS.index(kw) + 1, ("critical", "urgent", "bug", "feature", "wish").index(prio) + 1
     query = (f"issue?@columns=id,title,status&@filter=keyword,priority,status&keyword={kid}&priority={pid}"
-             f"&status=-1,1,2,3,4,5,6,7&@pagesize=200")
+             f"&status=-1,1,2,3,4,5,6,7&@pagesize=500")
     return Task(instruction=_say("count", seed, COUNT_TEXT, user=user.username, pw=user.password, kw=kw, prio=prio),
                 validate=validate, answer=str(n), answer_type=COUNT,
                 forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
@@ -328,9 +328,44 @@ def mark_duplicate(w: World, seed: int) -> Task:
                 **_common("dup", seed, "states", 16))
 
 
+LATEST = (
+    "Sign in as {user} (password {pw}). Of these four issues, which one was changed most recently? {titles}. "
+    "Answer with its title.",
+    "Log in as {user} with password {pw} and look at the history of each of these issues: {titles}. Which of the "
+    "four saw the latest change? Reply with the issue's title.",
+    "Which of the following issues has the most recent change in its history: {titles}? Sign in as {user} "
+    "(password {pw}) to check, then answer with the title of that issue.",
+)
+
+
+def latest_change(w: World, seed: int) -> Task:
+    """Information seeking across four issue pages: the last entry of each history decides."""
+    rng = _rng("latest", seed)
+    user = rng.choice(w.people)
+    while True:
+        picks = rng.sample(list(w.issues), 4)
+        last = [it.events[-1].minute for it in picks]
+        if len(set(last)) == 4:
+            break
+    latest = picks[last.index(max(last))]
+    typ = names([it.title for it in picks], label="issue title")
+
+    def validate(s) -> TaskResult:
+        errs = check_answer(s, latest.title, typ)
+        return TaskResult(not errs, errs)
+
+    titles = "; ".join(f'"{it.title}"' for it in picks)
+    return Task(instruction=_say("latest", seed, LATEST, user=user.username, pw=user.password, titles=titles),
+                validate=validate, answer=latest.title, answer_type=typ,
+                forbidden_effects=(NoChanges(("_issue", "_msg", "_user", "issue_messages")),),
+                oracle=lambda: [*_login(user), *[st for it in picks for st in _open(it.title)], Done(latest.title)],
+                **_common("latest", seed, "similar_options", 24))
+
+
 FAMILIES: dict[str, Callable[[World, int], Task]] = {name: worded_family(make) for name, make in {
     "roundup.close": close_with_note, "roundup.reassign": reassign_by_realname, "roundup.new": file_new_issue,
     "roundup.count": count_open_by_keyword, "roundup.bulk": bulk_priority, "roundup.dup": mark_duplicate,
+    "roundup.latest": latest_change,
 }.items()}
 
 
@@ -342,6 +377,7 @@ ORACLE_MAX: dict[str, int] = {
     "close": 10,
     "count": 5,
     "dup": 13,
+    "latest": 16,
     "new": 11,
     "reassign": 10,
 }
