@@ -205,7 +205,8 @@ def test_sloppy_edits_are_caught_on_roundups_own_rows(roundup_server):
     conn = sqlite3.connect(roundup.home() / "tracker" / "db" / "db")
     urgent = conn.execute("SELECT id FROM _priority WHERE _name='urgent'").fetchone()[0]
     ids = [conn.execute("SELECT id FROM _issue WHERE _title=?", (t,)).fetchone()[0] for t in titles]
-    extra = next(i for i in range(1, 50) if i not in ids)
+    extra = next(i for i in range(1, 50) if i not in ids
+                 and conn.execute("SELECT _priority FROM _issue WHERE id=?", (i,)).fetchone()[0] != urgent)
     conn.execute(f"UPDATE _issue SET _priority=? WHERE id IN ({','.join('?' * 4)})", (urgent, *ids, extra))
     conn.commit()
     after = roundup.state()
