@@ -84,8 +84,19 @@ def test_the_measure_catches_an_instruction_that_names_its_seed(monkeypatch):
 
 _WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
           "seventeen eighteen nineteen twenty").split()
-_ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV", "XVI",
-          "XVII", "XVIII", "XIX", "XX", "XXI", "XXII")
+class _Roman:
+    """``_ROMAN[n]``: n in Roman numerals (counts at volume run past twenty)."""
+
+    def __getitem__(self, n: int) -> str:
+        out = ""
+        for value, sym in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+            while n >= value:
+                out, n = out + sym, n - value
+        return out
+
+
+_ROMAN = _Roman()
 
 
 def hedges(e: int) -> list[str]:

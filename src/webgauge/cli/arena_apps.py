@@ -83,7 +83,8 @@ def register(group: click.Group) -> None:
     @apps.command("stats", help="Content of a real app's seed world, counted with SQL on its snapshot: items per "
                                  "kind and distinct texts.")
     @click.argument("name")
-    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+    @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                  help="Whose world to count (its snapshot is built first if missing).")
     @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
     def stats_cmd(name, seed, as_json):
         import dataclasses

@@ -207,9 +207,10 @@ class AnswerType:
 
     @cached_property
     def _part_re(self) -> re.Pattern[str] | None:
-        """First and last names of the multi-word candidates ("Ada" of "Ada Dalton")."""
+        """First and last names of the multi-word candidates ("Ada" of "Ada Dalton"); of a longer
+        candidate (a title), its words but not its function words ("the" of a title names nothing)."""
         parts = sorted({w for c in self.candidates for w in (_fold(c).split() if " " in c.strip() else [])
-                        if len(w) >= 3}, key=len, reverse=True)
+                        if len(w) >= 3 and not (w in _FUNCTION_WORDS and len(c.split()) > 3)}, key=len, reverse=True)
         return re.compile(r"(?<![\w.@])(?:" + "|".join(re.escape(p) for p in parts) + r")(?![\w@]|\.\w)",
                           re.IGNORECASE) if parts else None
 
@@ -236,6 +237,15 @@ AMOUNT = AnswerType("number", label="amount")
 EMAIL = AnswerType("email", label="email address")
 DATE = AnswerType("date", label="date")
 TEXT = AnswerType("text")
+
+
+_FUNCTION_WORDS = frozenset(
+    "the and for with from has have had was were are its but not nor any all can may might should would could "
+    "will when than then that this these those into onto over under more less per via out off our your their "
+    "they them you she him her his who whom which what where while does did been being also only just very "
+    "some such each both".split())
+"""Words that name nothing on their own (read as parts of long candidates such as titles, they would make
+"according to the page" a mention of every title with "the")."""
 
 
 def _fold(s: str) -> str:

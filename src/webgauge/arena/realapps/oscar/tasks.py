@@ -363,6 +363,13 @@ COUNT_TEXT = (
     "How many products in the shop's {cat} category cost less than {limit}? Answer with the number.",
     "Count the products of the shop's {cat} category priced below {limit}. Reply with the number.",
     "In the {cat} category of the shop, how many products are cheaper than {limit}? Answer with a number.",
+    "I have less than {limit} to spend. How many of the shop's {cat} products could I afford? Give the number.",
+    "Tell me the number of {cat} products in the shop whose price is under {limit}.",
+    "Looking at the {cat} section of the shop: how many of its products sell for less than {limit}?",
+    "What is the count of {cat} items in the shop with a price lower than {limit}? Just the number, please.",
+    "Before I shop for {cat}: how many products are priced under {limit}? Reply with a number.",
+    "Among the shop's {cat}, how many cost under {limit}? Answer with one number.",
+    "Find how many {cat} products in the shop are below {limit} and answer with that number.",
 )
 
 
@@ -772,7 +779,7 @@ ORACLE_MAX: dict[str, int] = {
     "admin_price": 14,
     "admin_report": 10,
     "admin_retire": 9,
-    "admin_status": 11,
+    "admin_status": 12,
     "admin_stock": 32,
     "admin_voucher": 14,
     "count": 4,
