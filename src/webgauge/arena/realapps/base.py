@@ -33,6 +33,7 @@ __all__ = [
     "AppStats",
     "ContentCount",
     "InstallReport",
+    "LoopbackServer",
     "RealApp",
     "RealAppControl",
     "RealAppSpec",
@@ -336,6 +337,41 @@ def wait_until_up(proc: subprocess.Popen[bytes], url: str, what: str, *, url_tim
         if proc.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"{what} did not come up")
         time.sleep(poll_s)
+
+
+@dataclass
+class LoopbackServer:
+    """An app's server process on 127.0.0.1, as a context manager: a subclass names the command
+    (:meth:`command`), what to call it in errors and how long its first page may take."""
+
+    port: int = 0
+    proc: subprocess.Popen[bytes] | None = None
+    what: str = "the app's server"
+    url_timeout: float = 10.0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self) -> tuple[list[str], dict[str, str]]:  # argv and environment
+        raise NotImplementedError
+
+    def __enter__(self):  # noqa: ANN204
+        self.port = self.port or free_port()
+        argv, env = self.command()
+        self.proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     stdin=subprocess.DEVNULL)
+        try:
+            wait_until_up(self.proc, self.base_url + "/", f"{self.what} on port {self.port}",
+                          url_timeout=self.url_timeout, poll_s=0.3, limit_s=90)
+        except RuntimeError:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        stop_server(self.proc)
+        self.proc = None
 
 
 def stop_server(proc: subprocess.Popen[bytes] | None) -> None:

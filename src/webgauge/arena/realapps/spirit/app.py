@@ -29,16 +29,14 @@ from ..base import (
     AppStats,
     ContentCount,
     InstallReport,
+    LoopbackServer,
     RealApp,
     RealAppSpec,
     apps_home,
     checked_reset,
     checked_seed,
-    free_port,
     restore_file,
     restore_tree,
-    stop_server,
-    wait_until_up,
 )
 from .content import world
 
@@ -261,34 +259,15 @@ def stats(seed: int) -> AppStats:
 
 
 @dataclass
-class SpiritServer:
+class SpiritServer(LoopbackServer):
     """Django's ``runserver`` for the forum on loopback (no autoreload); use as a context manager."""
 
-    port: int = 0
-    proc: subprocess.Popen | None = None
+    what: str = "the forum's server"
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> SpiritServer:  # noqa: PYI034
+    def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
-        self.port = self.port or free_port()
-        self.proc = subprocess.Popen(
-            [str(_py()), str(home() / "site" / "manage.py"), "runserver", f"127.0.0.1:{self.port}", "--noreload",
-             "--skip-checks"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL)
-        try:
-            wait_until_up(self.proc, self.base_url + "/", f"the forum's server on port {self.port}",
-                          url_timeout=10, poll_s=0.3, limit_s=90)
-        except RuntimeError:
-            self.__exit__()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        stop_server(self.proc)
-        self.proc = None
+        return ([str(_py()), str(home() / "site" / "manage.py"), "runserver", f"127.0.0.1:{self.port}", "--noreload",
+                 "--skip-checks"], _env())
 
 
 IRREVERSIBLE = ("delete", "Delete topic")  # the controls the approval gate asks before

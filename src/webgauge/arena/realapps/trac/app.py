@@ -32,16 +32,14 @@ from ..base import (
     AppStats,
     ContentCount,
     InstallReport,
+    LoopbackServer,
     RealApp,
     RealAppSpec,
     apps_home,
     checked_reset,
     checked_seed,
-    free_port,
     restore_file,
     restore_tree,
-    stop_server,
-    wait_until_up,
 )
 from .content import EPOCH, Repo, World, world
 
@@ -377,34 +375,16 @@ def stats(seed: int) -> AppStats:
 
 
 @dataclass
-class TracServer:
+class TracServer(LoopbackServer):
     """``tracd`` for the forge on loopback; use as a context manager."""
 
-    port: int = 0
-    proc: subprocess.Popen | None = None
+    what: str = "tracd"
+    url_timeout: float = 20.0
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> TracServer:  # noqa: PYI034
+    def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
-        self.port = self.port or free_port()
-        self.proc = subprocess.Popen(
-            [str(_py()), str(HERE / "serve_script.py"), str(home() / "env"), "-s", "--hostname=127.0.0.1",
-             "-p", str(self.port)], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL)
-        try:
-            wait_until_up(self.proc, self.base_url + "/", f"tracd on port {self.port}", url_timeout=20, poll_s=0.3,
-                          limit_s=90)
-        except RuntimeError:
-            self.__exit__()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        stop_server(self.proc)
-        self.proc = None
+        return ([str(_py()), str(HERE / "serve_script.py"), str(home() / "env"), "-s", "--hostname=127.0.0.1",
+                 "-p", str(self.port)], _env())
 
 
 IRREVERSIBLE = ("Delete page", "Delete milestone")  # the controls the approval gate asks before
