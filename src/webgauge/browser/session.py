@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from .chromium import LAUNCH_FLAGS, chromium_version, find_chromium, is_headless_shell
 from .errors import BrowserError, PageError
+from .http_cache import CACHEABLE_KINDS, HttpCache
 from .origins import is_loopback_url, origin_of
 from .page_actions import PageActions
 from .page_capture import PageCapture
@@ -89,6 +90,8 @@ class Browser:
         self._browser: Any = None
         # cleared pages capture_url(keep=True) left for the next, any render profile
         self._kept = PagePool(size=self.KEEP_PAGES, max_pages=self.KEEP_PAGES)
+        # static sub-resources of loopback apps, shared by the pages opened with http_cache=True
+        self.http_cache = HttpCache()
 
     @classmethod
     def launch(cls, executable: str | None = None, **kwargs: Any) -> Browser:
@@ -148,7 +151,7 @@ class Browser:
     async def new_page(self, profile: RenderProfile = DEFAULT_PROFILE, *, allowed_origins: tuple[str, ...] = (),
                        max_tabs: int = 5, dialog_policy: str = "dismiss", require_settled: bool = False,
                        settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
-                       stand_ins: dict[str, tuple[bytes, str]] | None = None) -> LivePage:
+                       stand_ins: dict[str, tuple[bytes, str]] | None = None, http_cache: bool = False) -> LivePage:
         """A blank live page in a fresh context. Close it with ``await page.close()``.
 
         ``require_settled`` makes every capture (and :meth:`LivePage.settle`) of a page that does
@@ -157,7 +160,9 @@ class Browser:
         ``timeout`` (seconds) replaces the default time limit of captures and scripts (20 s) and
         of reloads (10 s): builds on a busy machine give pages more time rather than fail them.
         ``stand_ins`` (``{url: (body, content type)}``) answers those exact remote URLs locally
-        when offline routing would block them (recorded in ``stood_in_requests``)."""
+        when offline routing would block them (recorded in ``stood_in_requests``). ``http_cache``:
+        the page's static sub-resources go through this browser's :attr:`http_cache` (see
+        :mod:`webgauge.browser.http_cache`), shared with its other pages that ask for it."""
         if self._browser is None:
             await self.start()
         if profile.hide_scrollbars != self.hide_scrollbars:
@@ -181,7 +186,8 @@ class Browser:
             await ctx.add_init_script(SHELL_POPUP_BLOCKER_JS)
         page = LivePage(ctx, profile, allowed_origins=tuple(profile.allowed_origins) + tuple(allowed_origins),
                         max_tabs=max_tabs, dialog_policy=dialog_policy, require_settled=require_settled,
-                        settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins, headless_shell=shell)
+                        settle_timeout=settle_timeout, timeout=timeout, stand_ins=stand_ins, headless_shell=shell,
+                        http_cache=self.http_cache if http_cache else None)
         await page._setup()
         return page
 
@@ -257,9 +263,12 @@ class LivePage(PageActions, PageCapture, PageReuse):
     def __init__(self, ctx: Any, profile: RenderProfile, allowed_origins: tuple[str, ...], max_tabs: int,
                  dialog_policy: str | Callable[..., Any], require_settled: bool = False,
                  settle_timeout: float = SETTLE_TIMEOUT, timeout: float | None = None,
-                 stand_ins: dict[str, tuple[bytes, str]] | None = None, headless_shell: bool = False) -> None:
+                 stand_ins: dict[str, tuple[bytes, str]] | None = None, headless_shell: bool = False,
+                 http_cache: HttpCache | None = None) -> None:
         self._ctx = ctx
         self._stand_ins = dict(stand_ins or {})  # remote URL -> (body, content type), answered offline
+        # the static sub-resources' HTTP cache (Chromium's is off in a routed context); None: none
+        self.http_cache: HttpCache | None = http_cache
         self.stood_in_requests = []
         # Viewport screenshots through CDP (see viewport_png); off: Playwright's page.screenshot.
         self.fast_screenshots = False
@@ -390,6 +399,27 @@ class LivePage(PageActions, PageCapture, PageReuse):
         with contextlib.suppress(Exception):
             await download.cancel()
 
+    async def _pass(self, route: Any) -> None:
+        """Let a request go to its server, or answer it from :attr:`http_cache` (see
+        :mod:`webgauge.browser.http_cache`: the cache a routed context loses) when it holds it fresh."""
+        cache, req = self.http_cache, route.request
+        if cache is None or req.method != "GET" or req.resource_type not in CACHEABLE_KINDS:
+            await route.continue_()
+            return
+        headers = req.headers
+        hit = cache.lookup(req.method, req.resource_type, req.url, headers)
+        if hit is not None:
+            await route.fulfill(status=hit.status, headers=hit.headers, body=hit.body)
+            return
+        try:
+            resp = await route.fetch(max_redirects=0)
+            body = await resp.body()
+        except Exception:  # the server went away mid-request, a redirect...: the browser fetches it itself
+            await route.continue_()
+            return
+        cache.store(req.method, req.resource_type, req.url, headers, resp.status, resp.headers, body)
+        await route.fulfill(response=resp, body=body)
+
     async def _route(self, route: Any) -> None:
         req = route.request
         url = req.url
@@ -404,12 +434,12 @@ class LivePage(PageActions, PageCapture, PageReuse):
                 await asyncio.sleep(ms / 1000)
                 break
         if not self.profile.offline or scheme in ("data", "blob", "about", "chrome-extension"):
-            await route.continue_()
+            await self._pass(route)
             return
         if not self._allowed and is_loopback_url(url):
             self._allowed.add(origin_of(url))
         if origin_of(url) in self._allowed and is_loopback_url(url):
-            await route.continue_()
+            await self._pass(route)
             return
         stand_in = self._stand_ins.get(url)
         if stand_in is not None:

@@ -103,7 +103,7 @@ and double buffering, close."""
 
     async def _new_page(self, profile: RenderProfile) -> LivePage:
         """A page in a new browser context, as every episode's page starts (dialogs accepted)."""
-        return await self.browser.new_page(profile, dialog_policy="accept")
+        return await self.browser.new_page(profile, dialog_policy="accept", http_cache=self.options.http_cache)
 
     @property
     def _own_ids(self) -> bool:

@@ -32,5 +32,8 @@ class EnvOptions:
     # on: reset clears the last episode's page in the background and runs the next on another
     # (two pages, two episode ids in turn); off (default): the page is cleared before reset returns
     double_buffer: bool = False
+    # the app's static sub-resources (stylesheets, scripts, fonts, images) answered from the browser's
+    # HTTP cache while fresh by their own headers, as an unrouted browser would (webgauge.browser.http_cache)
+    http_cache: bool = True
     upload_dir: str | Path | None = None  # the run's folder for task files (None: a private temporary one)
     obs_mode: str | None = None  # the agent's observation mode (the episode loop sets it on the env)
