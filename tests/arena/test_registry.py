@@ -6,6 +6,7 @@ Seeds: ``--seeds`` ranges and lists parse as stated, and a bad seed is refused b
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -17,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from webgauge.arena import registry
+from webgauge.arena.adapters.serve import family_table
 from webgauge.arena.realapps import AppNotInstalled, get_spec
 from webgauge.arena.registry import OWN_FAMILIES, REAL_FAMILIES, all_family_names, app_of
 from webgauge.arena.tasks import build_tasks as build_own
@@ -233,3 +235,15 @@ def test_seed_corner_cases():
     for bad in ("-1", "3-1", "1.5", "0-", "", str(2 ** 64), "٣"):
         with pytest.raises(ValueError):
             parse_seeds(bad)
+
+
+def test_the_browsergym_package_ships_the_current_family_list():
+    """integrations/browsergym registers the families of its families.json: it must be webgauge's
+    whole list (own and real-app families), checked here so that no family is added without it."""
+    shipped_at = Path(__file__).resolve().parents[2] / "integrations" / "browsergym" / "src" / "browsergym" / \
+        "webgauge" / "families.json"
+    shipped = json.loads(shipped_at.read_text())
+    assert shipped == family_table(), (
+        "integrations/browsergym's families.json is stale: run `webgauge arena serve "
+        "--write-families integrations/browsergym/src/browsergym/webgauge/families.json`")
+    assert [r["family"] for r in shipped] == sorted(all_family_names())
