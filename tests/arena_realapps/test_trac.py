@@ -10,6 +10,7 @@ import os
 import re
 import sqlite3
 import subprocess
+import urllib.request
 from dataclasses import asdict
 
 import pytest
@@ -232,6 +233,38 @@ def test_reset_restores_the_same_state_and_repositories(trac_server):
     trac.reset(1)
     assert trac.app(trac_server).control().state("x")[1] != first
     trac.reset(0)
+
+
+def _milestone_options(base: str) -> list[str]:
+    """The milestones tracd offers in the query page's filters (from Trac's cached ticket fields)."""
+    html = urllib.request.urlopen(base + "/query", timeout=30).read().decode()
+    at = html.index('"milestone":{"label":"Milestone"') + len('"milestone":')
+    field, _ = json.JSONDecoder().raw_decode(html, at)
+    return sorted(o for g in field["optgroups"] for o in g["options"])
+
+
+@pytest.mark.realapps
+def test_tracd_shows_each_reset_world_in_place_and_across_seeds(trac_server):
+    """A reset restores rows in place and tracd keeps its environment: its cached tables (each checked
+    against a generation in the database) must follow the restored rows, and a reset to another seed,
+    whose generations may equal the old world's, must not leave the old world's cache showing."""
+    def milestones(seed: int) -> list[str]:
+        return sorted(m.name for m in world(seed).milestones)
+
+    assert milestones(0) != milestones(1)
+    for seed in (0, 1, 0, 1):
+        trac.reset(seed)
+        assert _milestone_options(trac_server.base_url) == milestones(seed), f"after a reset to seed {seed}"
+        # an episode-sized change the way Trac makes it: the row, and the cached table's generation raised
+        conn = sqlite3.connect(trac.home() / "env" / "db" / "trac.db")
+        conn.execute("INSERT INTO milestone (name, due, completed, description) VALUES ('9.9-stray', 0, 0, '')")
+        conn.execute("UPDATE cache SET generation=generation+1 WHERE key IN "  # what Milestone.insert invalidates
+                     "('trac.ticket.model.MilestoneCache.milestones', 'trac.ticket.api.TicketSystem.fields')")
+        conn.commit()
+        conn.close()
+        assert "9.9-stray" in _milestone_options(trac_server.base_url)
+        trac.reset(seed)  # in place: the undo log's rows, the generation back to the snapshot's
+        assert _milestone_options(trac_server.base_url) == milestones(seed)
 
 
 @pytest.mark.realapps

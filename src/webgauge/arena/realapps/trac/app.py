@@ -5,10 +5,11 @@ from PyPI, for the sign-in form; the project's environment is not touched), ``en
 environment: ``conf/trac.ini``, ``db/trac.db`` on SQLite, ``htpasswd`` with the people's passwords and
 ``repos/NAME.git``, bare git repositories Trac browses through Debian's ``git``) and
 ``snapshots/seed-N/`` (``trac.db``, ``htpasswd`` and ``repos/`` right after seeding). Resetting copies the
-snapshot's database file into place with an atomic rename (sessions and sign-in cookies live in it,
-so they are dropped with it), the password file likewise, and brings ``repos/`` back to the snapshot's
-file list. The server is Trac's own ``tracd`` on 127.0.0.1, started by :mod:`.serve_script`, which
-reopens the environment when the database file was replaced.
+snapshot's rows back in place (``restore_db``: the undo log; sessions and sign-in cookies live in the
+database, so they are dropped with the rest), copies the password file back and brings ``repos/`` back
+to the snapshot's file list. The server is Trac's own ``tracd`` on 127.0.0.1, started by
+:mod:`.serve_script`, which reopens the environment when the database file was replaced or its world
+stamp (``db/world``, written when a reset restored another seed's database whole) changed.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..base import (
     apps_home,
     checked_reset,
     checked_seed,
+    restore_db,
     restore_file,
     restore_tree,
 )
@@ -290,13 +292,22 @@ def _build(seed: int, snap: Path) -> Path:
     return snap
 
 
+WORLD_STAMP = "world"  # in env/db/: rewritten when a reset put another world in place (serve_script.py reads it)
+
+
 @checked_reset("trac", installed_version)
 def reset(seed: int) -> None:
     """Restore the seed's snapshot: the database (sessions and sign-in cookies in it), the password
     file and the repositories."""
     snap = build_seed(seed)
     live = home() / "env"
-    restore_file(snap / "trac.db", live / "db" / "trac.db")
+    # the rows written since the last reset, in place: tracd's pooled connections and its caches stay (Trac
+    # checks each cached table's generation in the database on every request, as its multi-process
+    # deployments need); a whole copy (another seed's world) gets a new world stamp, on which the server
+    # reopens the environment (generations of two seeds' databases may be equal)
+    if restore_db(snap / "trac.db", live / "db" / "trac.db").mode == "whole":
+        stamp = live / "db" / WORLD_STAMP
+        stamp.write_text(f"{seed} {time.time_ns()}\n", encoding="utf-8")
     restore_file(snap / "htpasswd", live / "htpasswd")
     restore_tree(snap / "repos", live / "repos")
     for git_dir in (live / "repos").glob("*.git"):  # git needs these folders even when they hold no file
