@@ -5,7 +5,8 @@ Haystack, Whoosh, mistune from PyPI; the project's environment is not touched), 
 Django project, copied from this package: Spirit's apps, DEBUG off, SQLite, loopback hosts),
 ``static/`` (``collectstatic``), ``data/`` (the served ``db.sqlite3``, ``media/`` and the search
 index ``st_search/``) and ``snapshots/seed-N.v1/`` (the same right after seeding). Sessions and
-Django's caches live in the database, so restoring the database file drops sessions;
+Django's caches live in the database, so restoring the database's rows (``restore_db``: the snapshot's undo
+log replays what an episode wrote, in place) drops sessions;
 ``st_search/`` and ``media/`` are brought back to the snapshot's file lists. The server is
 Django's own ``runserver`` on 127.0.0.1 (no autoreload); every request opens the database anew.
 """
@@ -35,7 +36,7 @@ from ..base import (
     apps_home,
     checked_reset,
     checked_seed,
-    restore_file,
+    restore_db,
     restore_tree,
 )
 from .content import world
@@ -185,7 +186,7 @@ def reset(seed: int) -> None:
     snap = build_seed(seed)
     data = home() / "data"
     (data / "media").mkdir(parents=True, exist_ok=True)
-    restore_file(snap / "db.sqlite3", data / "db.sqlite3")
+    restore_db(snap / "db.sqlite3", data / "db.sqlite3")  # the rows written since the last reset (undo log)
     restore_tree(snap / "media", data / "media")
     restore_tree(snap / "st_search", data / "st_search")  # Whoosh reads its table of contents per search
 
