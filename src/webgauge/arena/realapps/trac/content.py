@@ -107,6 +107,69 @@ _COMMENTS = ("Confirmed on trunk; the traceback points at the template layer.",
              "Tested the fix on staging, it looks good to me.",
              "Bisected it to the refactoring of the request handler.",
              "This also affects the command-line tools.")
+# each of the comment kinds above, said about the ticket at hand: its component's code, a step of its
+# report, its milestone, a colleague, a commit (a separate random stream, so the rest of a world does not
+# depend on how its comments are worded)
+_COMMENT_WAYS = (
+    ("Confirmed on {ms}; the traceback points at {label}.", "I can reproduce this on {ms} when I {step}.",
+     "Confirmed: it fails every time I {step}, and the traceback ends in {label}.",
+     "Same here on {ms}. The stack trace goes through {label}."),
+    ("I have a patch for {label}; it needs a regression test before it can land.",
+     "There is a patch for this in {label}. {who}, could you review it?",
+     "Patch attached. It touches {label} only, but it still needs a test.",
+     "I wrote a fix for {label} and will add a regression test tomorrow."),
+    ("Could you attach the server log from around that time?", "Which browser were you using when you tried to {step}?",
+     "Can you attach the log from the moment you {step_past}?", "{who}, do you still have the log from that run?"),
+    ("Not reproducible here with a fresh environment. Which database do you use?",
+     "I tried to {step} on {ms} with a clean install and it works for me.",
+     "Cannot reproduce on {ms}. Is there anything unusual in your configuration?",
+     "Works for me after I {step_past}. Does it still happen for you?"),
+    ("{n} more reports this week, raising the priority.", "{who} hit this too; that makes {n} reports since {ms}.",
+     "Another report came in today, the {nth} one this month.", "{n} customers ran into this after {ms}."),
+    ("The workaround is to clear the browser cache, but we need a real fix.",
+     "For now the workaround is to {step} again; a proper fix should go into {label}.",
+     "A workaround is in the wiki, but {label} still needs fixing.", "Restarting the service helps for a while."),
+    ("Moving this to {later}; nobody has time before the release.", "Not a blocker for {ms}. Moving it to {later}.",
+     "Postponed to {later}, as agreed in the planning call.", "{who} is away, so this slips to {later}."),
+    ("The fix is on a branch, waiting for review.", "The fix is on the branch fix-{num}, waiting for review by {who}.",
+     "{who} pushed a fix to a branch; it needs a second review.", "A fix for {label} is waiting for review."),
+    ("Duplicate reports point to the same root cause in the date handling.",
+     "The other reports about {component} point to the same root cause in {label}.",
+     "This and #{dup} have the same cause: {label}.", "Looks like the same root cause as #{dup}."),
+    ("Tested the fix on staging, it looks good to me.", "Tested on staging with {ms}: I can {step} again.",
+     "The fix works on staging. Thanks, {who}!", "Verified on staging; {label} behaves now."),
+    ("Bisected it to the refactoring of the request handler.", 'Bisected it to the commit "{commit}".',
+     'git bisect points at "{commit}".', 'It started with "{commit}"; the change to {label} looks suspicious.'),
+    ("This also affects the command-line tools.", "This also affects {other}.",
+     "{other} shows the same problem.", "Not only {component}: {other} is affected as well."),
+)
+_FOLLOW_UPS = ("Thanks for the detailed report.", "Adding {who} to CC.", "See also #{dup}.",
+               "I will look at it again after {ms}.", "Raising it in the next planning call.",
+               "The nightly build shows the same.", "Marking it for the release notes.")
+_HAND_OVER = ("{who} knows this code better.", "Reassigning to {who}, who wrote this part.",
+              "{who}, could you take this one?", "Handing this over to {who}.", "{who} is already working on it.")
+_TAKE = ("Taking this.", "I'll take this one.", "Accepting; I will look at it this week.",
+         "Mine. It should make {ms}.", "Taking it, I was in that code anyway.")
+_REOPEN = ("Still happens with the fix, reopening.", "Reopening: it came back on {ms}.",
+           "The fix does not cover the second case, reopening.", "Seen again today, so reopening.")
+_NTH = ("second", "third", "fourth", "fifth", "sixth")
+_PAST = {"open": "opened", "sort": "sorted", "attach": "attached", "switch": "switched", "log": "logged",
+         "save": "saved", "press": "pressed", "reload": "reloaded", "run": "ran"}
+
+
+def _comment(rng: random.Random, kind: int, ticket: int, comp: str, label: str, step: str, ms: str, later: str,
+             who: str, commit: str, other: str) -> str:
+    """A comment of kind ``kind`` (an index into ``_COMMENTS``) about ticket number ``ticket``."""
+    verb, _, rest = step.partition(" ")
+    values = {"ms": ms, "later": later, "label": label, "step": step, "step_past": f"{_PAST[verb]} {rest}",
+              "who": who, "commit": commit, "other": other, "component": comp, "n": rng.choice(("Two", "Three",
+              "Four", "Five")), "nth": rng.choice(_NTH), "num": ticket, "dup": max(1, ticket - rng.randint(1, 60))}
+    text = rng.choice(_COMMENT_WAYS[kind]).format(**values)
+    if rng.random() < 0.35:
+        text += " " + rng.choice(_FOLLOW_UPS).format(**values)
+    return text[0].upper() + text[1:]
+
+
 _CLOSE = {"fixed": "Fixed in {rev}; the regression test covers the reported case.",
           "invalid": "This is the documented behaviour, closing.",
           "wontfix": "We decided not to change this; see the discussion on the mailing list.",
@@ -346,6 +409,9 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
     tickets: list[Ticket] = []
     seen: set[str] = set()
     minute = 0
+    crng = random.Random(f"trac-comments-{seed}")  # comment wording only: the world's other draws do not depend on it
+    labels = {k: [s[0].lower() + s[1:] for s, _ in subjects if s.startswith("The ")]
+              for k, subjects in _COMPONENTS.items()}  # the parts of a component's code a comment can blame
     open_ms = [m.name for m in milestones if m.completed is None]
     while len(tickets) < n_tickets:
         key = rng.choice(list(_COMPONENTS))
@@ -369,18 +435,23 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
         changes, t, status, resolution = [], minute, "new", ""
         for _ in range(rng.choices((0, 1, 2, 3), weights=(3, 4, 3, 2))[0]):
             t += rng.randint(30, 3000)
-            changes.append(Change(rng.choice(users), t, rng.choice(_COMMENTS), ()))
+            author, kind = rng.choice(users), rng.randrange(len(_COMMENTS))
+            changes.append(Change(author, t, _comment(
+                crng, kind, len(tickets) + 1, comp, crng.choice(labels[key]), crng.choice(_STEPS), ms,
+                ms_names[min(ms_names.index(ms) + 1, len(ms_names) - 1)],
+                people_name(people, crng.choice([u for u in devs if u != author] or devs)),
+                crng.choice(repos[0].main).message, crng.choice([c for c in comp_names.values() if c != comp])), ()))
         fate = "closed" if ms not in open_ms else rng.choices(("new", "assigned", "accepted", "closed", "reopened"),
                                                               weights=(4, 3, 2, 3, 1))[0]
         if fate in ("assigned", "accepted", "closed", "reopened"):
             t += rng.randint(30, 3000)
             other = rng.choice([d for d in devs if d != owner])
             if fate == "assigned":
-                changes.append(Change(owner, t, f"{people_name(people, other)} knows this code better.",
+                changes.append(Change(owner, t, crng.choice(_HAND_OVER).format(who=people_name(people, other)),
                                       (("owner", other), ("status", "assigned"))))
                 owner, status = other, "assigned"
             else:
-                changes.append(Change(owner, t, "Taking this.", (("status", "accepted"),)))
+                changes.append(Change(owner, t, crng.choice(_TAKE).format(ms=ms), (("status", "accepted"),)))
                 status = "accepted"
         if fate in ("closed", "reopened"):
             t += rng.randint(30, 3000)
@@ -392,7 +463,7 @@ def world(seed: int, n_tickets: int = N_TICKETS) -> World:
             status = "closed"
             if fate == "reopened":
                 t += rng.randint(30, 3000)
-                changes.append(Change(reporter, t, "Still happens with the fix, reopening.",
+                changes.append(Change(reporter, t, crng.choice(_REOPEN).format(ms=ms),
                                       (("status", "reopened"), ("resolution", ""))))
                 status, resolution = "reopened", ""
         tickets.append(Ticket(summary, ttype, comp, ms, prio, reporter, owner, desc, minute, tuple(changes),
