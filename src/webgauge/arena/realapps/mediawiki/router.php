@@ -24,7 +24,20 @@ if (strncmp($path, '/images/', 8) === 0) {
 }
 $file = realpath($_SERVER['DOCUMENT_ROOT'] . $path);
 if ($file !== false && is_file($file) && substr($file, -4) !== '.php') {
-    return false;
+    // MediaWiki's own static files (skins, resources), served as a production web server serves them: with
+    // Last-Modified, so that a browser's cache may keep them for a while (PHP's server sends no validator)
+    $static = ['css' => 'text/css', 'js' => 'text/javascript', 'png' => 'image/png', 'gif' => 'image/gif',
+               'jpg' => 'image/jpeg', 'svg' => 'image/svg+xml', 'ico' => 'image/x-icon', 'woff' => 'font/woff',
+               'woff2' => 'font/woff2'];
+    $ext = strtolower(pathinfo($file, PATHINFO_EXTENSION));
+    if (!isset($static[$ext]) || strncmp($file, realpath($_SERVER['DOCUMENT_ROOT']) . '/', strlen(realpath($_SERVER['DOCUMENT_ROOT'])) + 1) !== 0) {
+        return false;
+    }
+    header('Content-Type: ' . $static[$ext]);
+    header('Content-Length: ' . filesize($file));
+    header('Last-Modified: ' . gmdate('D, d M Y H:i:s', filemtime($file)) . ' GMT');
+    readfile($file);
+    return true;
 }
 if ($path === '/favicon.ico') {
     // the wiki has no icon (the page links one, as MediaWiki does by default): answered at once, not by a
