@@ -342,27 +342,36 @@ def wait_until_up(proc: subprocess.Popen[bytes], url: str, what: str, *, url_tim
 @dataclass
 class LoopbackServer:
     """An app's server process on 127.0.0.1, as a context manager: a subclass names the command
-    (:meth:`command`), what to call it in errors and how long its first page may take."""
+    (:meth:`command`, which also checks the install and writes what the server reads first), what to
+    call it in errors, how long its first page may take, the app's path on the server, the page whose
+    200 says it is up, and whether it runs in a session of its own (stopped with its process group)."""
 
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
     what: str = "the app's server"
     url_timeout: float = 10.0
+    base_path: str = ""  # where the app lives on the server ("/tracker")
+    up_path: str = "/"  # the page, below base_path, that answers 200 once the server is up
+    own_session: bool = False  # PHP's built-in server forks workers that outlive a parent stopped alone
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://127.0.0.1:{self.port}{self.base_path}"
 
     def command(self) -> tuple[list[str], dict[str, str]]:  # argv and environment
         raise NotImplementedError
 
+    def cwd(self) -> str | None:  # the server's working directory (None: this process's)
+        return None
+
     def __enter__(self):  # noqa: ANN204
         self.port = self.port or free_port()
         argv, env = self.command()
-        self.proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(argv, env=env, cwd=self.cwd(), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                                     start_new_session=self.own_session)
         try:
-            wait_until_up(self.proc, self.base_url + "/", f"{self.what} on port {self.port}",
+            wait_until_up(self.proc, self.base_url + self.up_path, f"{self.what} on port {self.port}",
                           url_timeout=self.url_timeout, poll_s=0.3, limit_s=90)
         except RuntimeError:
             self.__exit__()

@@ -32,17 +32,15 @@ from ..base import (
     AppStats,
     ContentCount,
     InstallReport,
+    LoopbackServer,
     RealApp,
     RealAppSpec,
     apps_home,
     checked_reset,
     checked_seed,
-    free_port,
     restore_db,
     restore_file,
     restore_tree,
-    stop_server,
-    wait_until_up,
 )
 from .content import EDITORS, draw_images, dump_xml, world
 
@@ -314,35 +312,20 @@ def _pages(conn: sqlite3.Connection) -> list[dict]:
 
 
 @dataclass
-class MediaWikiServer:
-    """PHP's built-in server on loopback with MediaWiki behind ``router.php`` (4 workers)."""
+class MediaWikiServer(LoopbackServer):
+    """PHP's built-in server on loopback with MediaWiki behind ``router.php`` (4 workers, in a session of
+    their own: stopped with the server)."""
 
-    port: int = 0
-    proc: subprocess.Popen | None = None
+    what: str = "MediaWiki"
+    url_timeout: float = 20.0
+    up_path: str = "/index.php?title=Main_Page"
+    own_session: bool = True
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> MediaWikiServer:  # noqa: PYI034
+    def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
-        self.port = self.port or free_port()
         env = {**_env(port=self.port), "PHP_CLI_SERVER_WORKERS": "4", "WG_MW_CONF": str(home() / "LocalSettings.php")}
-        self.proc = subprocess.Popen(["php", *_OPCACHE, *_apcu(), "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
-                                      str(Path(__file__).with_name("router.php"))], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                                     start_new_session=True)  # its workers are stopped with it (stop_server)
-        try:
-            wait_until_up(self.proc, self.base_url + "/index.php?title=Main_Page", f"MediaWiki on port {self.port}",
-                          url_timeout=20, poll_s=0.3)
-        except RuntimeError:
-            self.__exit__()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        stop_server(self.proc)
-        self.proc = None
+        return (["php", *_OPCACHE, *_apcu(), "-S", f"127.0.0.1:{self.port}", "-t", str(MW),
+                 str(Path(__file__).with_name("router.php"))], env)
 
 
 IRREVERSIBLE = ("Delete page",)  # the control the approval gate asks before

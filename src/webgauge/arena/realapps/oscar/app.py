@@ -33,16 +33,14 @@ from ..base import (
     AppStats,
     ContentCount,
     InstallReport,
+    LoopbackServer,
     RealApp,
     RealAppSpec,
     apps_home,
     checked_reset,
     checked_seed,
-    free_port,
     restore_db,
     restore_tree,
-    stop_server,
-    wait_until_up,
 )
 from .content import world
 
@@ -238,38 +236,23 @@ def state(db: Path | None = None) -> dict[str, list[dict]]:
 
 
 @dataclass
-class OscarServer:
+class OscarServer(LoopbackServer):
     """The shop under waitress (a multi-threaded WSGI server from PyPI) on loopback; use as a context manager."""
 
-    port: int = 0
-    proc: subprocess.Popen | None = None
+    what: str = "the shop's server"
+    up_path: str = "/catalogue/"
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> OscarServer:  # noqa: PYI034
+    def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
         _sync_site()  # the project's settings as this package has them (an install made before may be older)
-        self.port = self.port or free_port()
         if not list((home() / "venv").glob("lib/python*/site-packages/waitress-*.dist-info")):
             raise AppNotInstalled("the shop's server (waitress) is not installed; "
                                   "run: webgauge arena apps install oscar")
-        self.proc = subprocess.Popen(
-            [str(_py()), "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}", f"--threads={SERVER_THREADS}",
-             "--ident=", "wgshop.wsgi:application"], env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            stdin=subprocess.DEVNULL, cwd=str(home() / "site"))
-        try:
-            wait_until_up(self.proc, self.base_url + "/catalogue/", f"the shop's server on port {self.port}",
-                          url_timeout=10, poll_s=0.3, limit_s=90)
-        except RuntimeError:
-            self.__exit__()
-            raise
-        return self
+        return ([str(_py()), "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}",
+                 f"--threads={SERVER_THREADS}", "--ident=", "wgshop.wsgi:application"], _env())
 
-    def __exit__(self, *exc: object) -> None:
-        stop_server(self.proc)
-        self.proc = None
+    def cwd(self) -> str | None:
+        return str(home() / "site")
 
 
 IRREVERSIBLE = ("Place order", "Delete")  # the controls the approval gate asks before

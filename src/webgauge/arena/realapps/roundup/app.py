@@ -30,17 +30,15 @@ from ..base import (
     AppStats,
     ContentCount,
     InstallReport,
+    LoopbackServer,
     RealApp,
     RealAppSpec,
     apps_home,
     checked_reset,
     checked_seed,
-    free_port,
     restore_db,
     restore_file,
     restore_tree,
-    stop_server,
-    wait_until_up,
 )
 from .content import world
 
@@ -282,35 +280,17 @@ def _stored(snap: Path, cls: str, nid: int) -> str:
 
 
 @dataclass
-class RoundupServer:
+class RoundupServer(LoopbackServer):
     """``roundup-server`` on loopback in fork mode; use as a context manager."""
 
-    port: int = 0
-    proc: subprocess.Popen | None = None
+    what: str = "roundup-server"
+    base_path: str = "/tracker"
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/tracker"
-
-    def __enter__(self) -> RoundupServer:  # noqa: PYI034
+    def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
-        self.port = self.port or free_port()
         _configure(self.port)
-        self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("serve_script.py")), "-n", "127.0.0.1", "-p", str(self.port),
-             "-t", "fork", f"tracker={home() / 'tracker'}"],
-            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-        try:
-            wait_until_up(self.proc, self.base_url + "/", f"roundup-server on port {self.port}", url_timeout=10,
-                          poll_s=0.2)
-        except RuntimeError:
-            self.__exit__()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        stop_server(self.proc)
-        self.proc = None
+        return ([sys.executable, str(Path(__file__).with_name("serve_script.py")), "-n", "127.0.0.1", "-p",
+                 str(self.port), "-t", "fork", f"tracker={home() / 'tracker'}"], _env())
 
 
 IRREVERSIBLE = ("retire",)  # the control the approval gate asks before (the button as Roundup names it)
