@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/realapps_bench.py [--resets 100] [--seeds 0] [--fresh-install]
 
-All three apps in one invocation, with the own apps' look-ahead beside them (measured: 9 minutes at
+Every installed real app in one invocation, with the own apps' look-ahead beside them (measured: 9 minutes at
 a load average of 15 on 2 cores, 3.5 minutes at a load average of 3-11; ``--apps NAME`` for one app):
 
     .venv/bin/python bench/realapps_bench.py --resets 10 --seeds 0 --own-tasks 19 --preload
@@ -59,12 +59,16 @@ async def run_episodes(env, tasks, make_agent, preload: bool = False):
             LAPS.setdefault(getattr(env, "bench_label", "?"), {}).setdefault(lap, []).append(ms)
         resets.append(rec.env_reset_ms)
         steps.extend(s.latency_ms for s in rec.steps)
+        for s in rec.steps:
+            for part, ms in (s.timings_ms or {}).items():
+                STEP_PARTS.setdefault(getattr(env, "bench_label", "?"), {}).setdefault(part, []).append(ms)
         solved += bool(rec.success and not rec.forbidden_violations)
     return resets, steps, solved
 
 
 MEDIANS: dict[str, tuple[float, float]] = {}  # who -> (env reset median, step median), in ms
 LAPS: dict[str, dict[str, list[float]]] = {}  # who -> the env reset's parts (close, database, load, observe...)
+STEP_PARTS: dict[str, dict[str, list[float]]] = {}  # who -> a step's parts (guard, action, settle, observe, state)
 
 
 def keep(who: str, resets: list[float], steps: list[float]) -> None:
@@ -191,6 +195,8 @@ def volume_rows(args, name: str) -> list[tuple[str, str]]:
         "roundup": lambda: (mod.build_seed(args.seeds[0]) / "db", "_issue", "_title"),
         "mediawiki": lambda: (mod.build_seed(args.seeds[0]) / "wiki.sqlite", "page", "page_touched"),
         "oscar": lambda: (mod.build_seed(args.seeds[0]) / "db.sqlite3", "catalogue_product", "title"),
+        "trac": lambda: (mod.build_seed(args.seeds[0]) / "trac.db", "ticket", "summary"),
+        "spirit": lambda: (mod.build_seed(args.seeds[0]) / "db.sqlite3", "spirit_topic_topic", "title"),
     }[name]()
     rows = []
     with tempfile.TemporaryDirectory() as d:
@@ -282,6 +288,9 @@ async def main() -> None:
     print("env reset parts (medians, ms):")
     for who, laps in LAPS.items():
         print(f"  {who:21s} " + "  ".join(f"{k} {statistics.median(v):.0f}" for k, v in laps.items()), flush=True)
+    print("step parts (medians, ms):")
+    for who, parts in STEP_PARTS.items():
+        print(f"  {who:21s} " + "  ".join(f"{k} {statistics.median(v):.0f}" for k, v in parts.items()), flush=True)
 
 
 if __name__ == "__main__":
