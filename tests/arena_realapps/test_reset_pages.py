@@ -26,7 +26,9 @@ _VOLATILE = re.compile(rb'(name="(?:csrfmiddlewaretoken|@csrf|wpEditToken)"[^>]*
                        rb'(Cached time: )\d+|(CPU time usage: )[0-9.]+|(Real time usage: )[0-9.]+|'
                        rb'("timestamp":")\d+|(csrfmiddlewaretoken" value=")[^"]*|'
                        rb'(<meta name="created" content=")[^"]*|(parser cache with key [^ ]* and timestamp )\d+|'
-                       rb'(Cached time: )\d+|(Dynamic content: )\w+|( nonce=")[^"]*')
+                       rb'(Cached time: )\d+|(Dynamic content: )\w+|( nonce=")[^"]*|'
+                       # the parser's timing profile of a page parsed anew ("100.00%    1.855      1 -total")
+                       rb'([0-9.]+%\s+)[0-9.]+')
 
 
 def _page(url: str) -> bytes:
