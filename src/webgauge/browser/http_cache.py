@@ -13,7 +13,8 @@ browser's own cache would serve without asking the server again:
 - ``GET`` requests of the sub-resource kinds ``stylesheet``, ``script``, ``font`` and ``image``
   (never a document, XHR or fetch: those carry the app's state) without a ``Range`` header;
 - responses with status 200 whose ``Cache-Control`` has none of ``no-store``, ``no-cache``,
-  ``private=`` field lists or ``max-age=0`` (nor ``Pragma: no-cache``), whose ``Vary`` is not ``*``;
+  ``private=`` field lists or ``max-age=0``, no invalid ``max-age`` and no two that disagree (nor
+  ``Pragma: no-cache``), whose ``Vary`` is not ``*``;
 - for as long as they are fresh: ``max-age``, else ``Expires`` minus ``Date``, else one tenth of
   the time since ``Last-Modified`` (the heuristic of RFC 9111 section 4.2.2, capped at a day);
   a response with none of them is not stored.
@@ -40,11 +41,12 @@ _WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encod
 _DIRECTIVE = re.compile(r"\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(?:=\s*(\"[^\"]*\"|[^,]*))?\s*(?:,|$)")
 
 
-def _directives(value: str) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _directives(value: str) -> dict[str, list[str]]:
+    """Each directive of a ``Cache-Control`` value with all the values it was given (a repeated one has several)."""
+    out: dict[str, list[str]] = {}
     for m in _DIRECTIVE.finditer(value or ""):
         if m.group(1):
-            out.setdefault(m.group(1).lower(), (m.group(2) or "").strip().strip('"'))
+            out.setdefault(m.group(1).lower(), []).append((m.group(2) or "").strip().strip('"'))
     return out
 
 
@@ -69,15 +71,15 @@ def freshness_seconds(method: str, resource_type: str, status: int, request_head
     cc = _directives(response_headers.get("cache-control", ""))
     if {"no-store", "no-cache"} & cc.keys() or "no-cache" in response_headers.get("pragma", "").lower():
         return 0.0
-    if "private" in cc and cc["private"]:  # private="Set-Cookie": those fields may not be stored
+    if any(cc.get("private", ())):  # private="Set-Cookie": those fields may not be stored
         return 0.0
     if "*" in response_headers.get("vary", ""):
         return 0.0
     if "max-age" in cc:
-        try:
-            return max(0.0, float(int(cc["max-age"])))
-        except ValueError:
-            return 0.0  # an invalid max-age: stale (RFC 9111 section 4.2.1)
+        # an invalid max-age, or several that disagree, make the response stale (RFC 9111 sections 1.2.2, 4.2.1)
+        if len(set(cc["max-age"])) != 1 or not cc["max-age"][0].isdigit():
+            return 0.0
+        return float(int(cc["max-age"][0]))
     now = time.time() if now is None else now
     served = _date(response_headers.get("date")) or now
     if "expires" in response_headers:
