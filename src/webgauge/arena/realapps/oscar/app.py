@@ -23,7 +23,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,12 +35,12 @@ from ..base import (
     LoopbackServer,
     RealApp,
     RealAppSpec,
-    apps_home,
     checked_reset,
     checked_seed,
     restore_db,
     restore_tree,
 )
+from ..django_site import DjangoSite, PipStep
 from .content import world
 
 __all__ = ["GATED", "IRREVERSIBLE", "SPEC", "OscarServer", "app", "build_seed", "home", "install",
@@ -54,98 +53,26 @@ SERVER_THREADS = 6  # as many as a browser opens connections to one host
 HERE = Path(__file__).resolve().parent
 
 
-def home() -> Path:
-    return apps_home() / "oscar"
+def _missing_image(blank: Path) -> None:
+    """Oscar's "image not found" picture in the blank media folder (product pages without a photo show it)."""
+    missing = next((home() / "venv").glob("lib/python*/site-packages/oscar/static/oscar/img/image_not_found.jpg"))
+    shutil.copy2(missing, blank / "media" / "image_not_found.jpg")
 
 
-def _py() -> Path:
-    return home() / "venv" / "bin" / "python"
-
-
-def installed_version() -> str | None:
-    metas = sorted((home() / "venv").glob("lib/python*/site-packages/django_oscar-*.dist-info"))
-    if not metas or not (home() / "data" / "db.sqlite3").is_file():
-        return None
-    return metas[-1].name[len("django_oscar-"):-len(".dist-info")]
-
-
-def _env(data: Path | None = None) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "DJANGO_SETTINGS_MODULE")}
-    return {**env, "WG_OSCAR_DATA": str(data or home() / "data"), "DJANGO_SETTINGS_MODULE": "wgshop.settings",
-            "PYTHONPATH": str(home() / "site"), "PYTHONDONTWRITEBYTECODE": "1"}
-
-
-def _manage(*args: str, data: Path | None = None, timeout: float = 900) -> str:
-    proc = subprocess.run([str(_py()), str(home() / "site" / "manage.py"), *args], env=_env(data),
-                          capture_output=True, text=True, check=False, timeout=timeout, stdin=subprocess.DEVNULL)
-    if proc.returncode != 0:
-        raise RuntimeError(f"manage.py {args[0]} failed: {(proc.stderr or proc.stdout)[-1500:]}")
-    return proc.stdout
-
-
-def _sync_site() -> bool:
-    """Copy the Django project from this package into the app folder; True when something changed."""
-    src, dst = HERE / "site", home() / "site"
-    changed = False
-    for f in src.rglob("*.py"):
-        target = dst / f.relative_to(src)
-        if not target.is_file() or target.read_bytes() != f.read_bytes():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(f, target)
-            changed = True
-    return changed
+SITE = DjangoSite("oscar", "the shop", HERE, "wgshop.settings", "WG_OSCAR_DATA", (
+    PipStep("django_oscar", f"'{PIP_SPEC}'", (PIP_SPEC, *PIP_EXTRA)),
+    PipStep("waitress", f"'{PIP_SERVER}'", (PIP_SERVER,)),
+), "oscar")
+home, _py, installed_version, _env, _manage, _sync_site = (SITE.home, SITE.py, SITE.installed_version, SITE.env,
+                                                           SITE.manage, SITE.sync_site)
 
 
 def install(say=print) -> InstallReport:
     """Install the shop (idempotent): virtualenv, pip install, project, migrations, static files, seed 0."""
-    t0, steps = time.perf_counter(), []
-    h = home()
-    h.mkdir(parents=True, exist_ok=True)
-
-    def step(msg: str, fn) -> None:
-        say(msg)
-        t = time.perf_counter()
-        fn()
-        steps.append(f"{msg.split(' ->')[0]} ({time.perf_counter() - t:.1f} s)")
-        say(f"  done in {time.perf_counter() - t:.1f} s")
-
-    if not _py().is_file():
-        step(f"python -m venv {h / 'venv'}",
-             lambda: subprocess.run([sys.executable, "-m", "venv", str(h / "venv")], check=True))
-    if not list((h / "venv").glob("lib/python*/site-packages/django_oscar-*.dist-info")):
-        step(f"pip install '{PIP_SPEC}' (into the shop's venv)",
-             lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                     PIP_SPEC, *PIP_EXTRA], check=True))
-    if not list((h / "venv").glob("lib/python*/site-packages/waitress-*.dist-info")):
-        step(f"pip install '{PIP_SERVER}' (into the shop's venv)",
-             lambda: subprocess.run([str(_py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                                     PIP_SERVER], check=True))
-    if _sync_site():
-        say(f"project files -> {h / 'site'}")
-        steps.append("project written")
-    blank = h / "snapshots" / "blank"
-    if not (blank / "db.sqlite3").is_file():
-        step("manage.py migrate + createcachetable (blank shop database)", lambda: _blank(blank))
-    if not (h / "static" / "oscar").is_dir():
-        step("manage.py collectstatic", lambda: _manage("collectstatic", "--noinput", data=blank))
-    if not (_snap(0) / "db.sqlite3").is_file():
-        step("seeding seed 0 through Oscar's models", lambda: build_seed(0))
-    if not (h / "data" / "db.sqlite3").is_file():
-        step("serving folder data/ <- seed 0", lambda: reset.__wrapped__(0))  # type: ignore[attr-defined]
-    return InstallReport("oscar", installed_version() or "?", time.perf_counter() - t0,
-                         tuple(steps) or ("already installed",))
-
-
-def _blank(blank: Path) -> None:
-    tmp = blank.with_name("blank.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    (tmp / "media").mkdir(parents=True)
-    _manage("migrate", "--noinput", data=tmp)
-    _manage("createcachetable", data=tmp)
-    missing = next((home() / "venv").glob("lib/python*/site-packages/oscar/static/oscar/img/image_not_found.jpg"))
-    shutil.copy2(missing, tmp / "media" / "image_not_found.jpg")
-    shutil.rmtree(blank, ignore_errors=True)
-    os.replace(tmp, blank)
+    return SITE.install(say, seeding="seeding seed 0 through Oscar's models", snapshot0=lambda: _snap(0),
+                        build_seed0=lambda: build_seed(0),
+                        serve_seed0=lambda: reset.__wrapped__(0),  # type: ignore[attr-defined]
+                        blank_extra=_missing_image)
 
 
 SNAPSHOT_FORMAT = 4  # 4: the catalogue at volume (5,000+ products); 2: Django's cache kept warm in the snapshot
@@ -245,7 +172,7 @@ class OscarServer(LoopbackServer):
     def command(self) -> tuple[list[str], dict[str, str]]:
         SPEC.require()
         _sync_site()  # the project's settings as this package has them (an install made before may be older)
-        if not list((home() / "venv").glob("lib/python*/site-packages/waitress-*.dist-info")):
+        if not SITE.has("waitress"):
             raise AppNotInstalled("the shop's server (waitress) is not installed; "
                                   "run: webgauge arena apps install oscar")
         return ([str(_py()), "-m", "waitress", "--host=127.0.0.1", f"--port={self.port}",
