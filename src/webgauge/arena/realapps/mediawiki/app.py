@@ -38,6 +38,7 @@ from ..base import (
     apps_home,
     checked_reset,
     checked_seed,
+    open_state_db,
     restore_db,
     restore_file,
     restore_tree,
@@ -58,6 +59,10 @@ _UPLOADS = (
     "$wgUseImageResize = false;\n$wgUseInstantCommons = false;\n")
 _LOGO = '\n# webgauge: logo\n$wgLogos = ["1x" => "$wgResourceBasePath/resources/assets/mediawiki.png"];\n'
 # the gazetteer's infobox templates show optional rows with {{#if:}} (ParserFunctions ships with Debian's package)
+_MAIN_CACHE = ("\n# webgauge: the main object cache (revision texts, page data, messages) in the database, where a\n"
+               "# reset restores it: install.php picks APCu when PHP has it, whose entries outlive a reset, while the\n"
+               "# rows a reset removes get their ids again (an episode's text under another's revision id)\n"
+               "$wgMainCacheType = CACHE_DB;\n")
 _EXTENSIONS = "\n# webgauge: parser functions for the infobox templates\nwfLoadExtension( 'ParserFunctions' );\n"
 ADMIN_PASSWORD = "Wg-admin-pass-1"
 # PHP's command-line server compiles every script on every request unless OPcache is on for the CLI:
@@ -155,6 +160,10 @@ def install(say=print) -> InstallReport:
     if _EXTENSIONS not in ls:
         (h / "LocalSettings.php").write_text(ls + _EXTENSIONS, encoding="utf-8")
         steps.append("ParserFunctions loaded")
+    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+    if _MAIN_CACHE not in ls:
+        (h / "LocalSettings.php").write_text(ls + _MAIN_CACHE, encoding="utf-8")
+        steps.append("main cache in the database")
     (h / "data" / "images").mkdir(exist_ok=True)
     if not (_snap(0) / "wiki.sqlite").is_file():
         say("importDump.php: seed 0")
@@ -238,8 +247,7 @@ _LINKS = {"pagelinks": ("pl_from", "pl_namespace", "pl_title"), "imagelinks": ("
 def state() -> dict[str, list[dict]]:
     """Pages with their current wikitext, revisions (with comments), users, uploaded images and the
     link tables (``pagelinks``, ``imagelinks``, ``redirect``; keyed ``from:...:to``), by SQL on MediaWiki's tables."""
-    conn = sqlite3.connect(f"file:{home() / 'data' / 'wiki.sqlite'}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
+    conn = open_state_db(home() / 'data' / 'wiki.sqlite')
     try:
         out = {"page": [dict(r) for r in conn.execute(_TEXT)],
                "revision": [dict(r) for r in conn.execute(
