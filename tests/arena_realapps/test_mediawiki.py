@@ -40,7 +40,7 @@ def files_of(folder) -> dict[str, tuple[int, int]]:
 def test_wiki_reset_is_identical_100_times_and_leaves_unchanged_files_alone(mediawiki_server):
     mediawiki.reset(0)
     ctl = mediawiki.app(mediawiki_server).control()
-    first = ctl.state("x")[1]
+    first = ctl.fresh_state("x")[1]
     kept = files_of(mediawiki.home() / "data" / "images")
     assert kept, "the seed stores no file: the check below would test nothing"
     hashes = set()
@@ -51,7 +51,7 @@ def test_wiki_reset_is_identical_100_times_and_leaves_unchanged_files_alone(medi
             conn.commit()
             conn.close()
         mediawiki.reset(0)
-        hashes.add(ctl.state("x")[1])
+        hashes.add(ctl.fresh_state("x")[1])
     assert hashes == {first}
     assert files_of(mediawiki.home() / "data" / "images") == kept, "a reset rewrote untouched files"
 

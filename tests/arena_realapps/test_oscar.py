@@ -128,7 +128,7 @@ def files_of(folder) -> dict[str, tuple[int, int]]:
 def test_shop_reset_restores_the_same_state_100_times_and_leaves_unchanged_files_alone(oscar_server):
     oscar.reset(0)
     ctl = oscar.app(oscar_server).control()
-    first = ctl.state("x")[1]
+    first = ctl.fresh_state("x")[1]
     db = oscar.home() / "data" / "db.sqlite3"
     kept = files_of(oscar.home() / "data" / "media")
     assert kept, "the seed stores no file: the check below would test nothing"
@@ -143,7 +143,7 @@ def test_shop_reset_restores_the_same_state_100_times_and_leaves_unchanged_files
             conn.close()
             (oscar.home() / "data" / "media" / "images" / "products" / "stray.jpg").write_bytes(b"x")
         oscar.reset(0)
-        hashes.add(ctl.state("x")[1])
+        hashes.add(ctl.fresh_state("x")[1])
     assert hashes == {first}
     assert files_of(oscar.home() / "data" / "media") == kept, "a reset rewrote untouched files"
     conn = sqlite3.connect(db)
@@ -157,7 +157,7 @@ def test_shop_reset_restores_the_same_state_100_times_and_leaves_unchanged_files
     assert cache and all(k != "k" for k, *_ in cache), "the snapshot's cache is cold, or a dirty entry survived"
     assert not (oscar.home() / "data" / "media" / "images" / "products" / "stray.jpg").exists()
     oscar.reset(1)
-    assert ctl.state("x")[1] != first
+    assert ctl.fresh_state("x")[1] != first
     oscar.reset(0)
 
 

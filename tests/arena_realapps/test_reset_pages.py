@@ -64,7 +64,7 @@ def _check(mod, server, db: Path, paths: list[str], sqls: list[str], marker: byt
     for snapshot, live in dbs():
         _fresh(snapshot, live)
     fresh = [_page(base + p) for p in paths]
-    fresh_hash = ctl.state("x")[1]
+    fresh_hash = ctl.fresh_state("x")[1]
     again = [_page(base + p) for p in paths]
     for p, a, f in zip(paths, again, fresh, strict=True):
         diff = [(x, y) for x, y in zip(a.splitlines(), f.splitlines(), strict=False) if x != y][:3]
@@ -73,9 +73,9 @@ def _check(mod, server, db: Path, paths: list[str], sqls: list[str], marker: byt
         _write(db, sqls)
         changed = [_page(base + p) for p in paths]
         assert any(marker in c for c in changed), "the pages do not show the write: the check below tests nothing"
-        assert ctl.state("x")[1] != fresh_hash
+        assert ctl.fresh_state("x")[1] != fresh_hash
         mod.reset(0)
-        assert ctl.state("x")[1] == fresh_hash
+        assert ctl.fresh_state("x")[1] == fresh_hash
         after = [_page(base + p) for p in paths]
         for p, a, f in zip(paths, after, fresh, strict=True):
             diff = [(x, y) for x, y in zip(a.splitlines(), f.splitlines(), strict=False) if x != y][:3]

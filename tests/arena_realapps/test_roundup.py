@@ -121,7 +121,7 @@ def files_of(folder) -> dict[str, tuple[int, int]]:
 @pytest.mark.realapps
 def test_reset_restores_the_same_state_100_times_and_leaves_unchanged_files_alone(roundup_server):
     roundup.reset(0)
-    first = roundup.app(roundup_server).control().state("x")[1]
+    first = roundup.app(roundup_server).control().fresh_state("x")[1]
     kept = files_of(roundup.home() / "tracker" / "db" / "files")
     assert kept, "the seed stores no file: the check below would test nothing"
     hashes = set()
@@ -136,13 +136,13 @@ def test_reset_restores_the_same_state_100_times_and_leaves_unchanged_files_alon
             conn.close()
             (roundup.home() / "tracker" / "db" / "files" / "msg" / "0" / "msg99999").write_text("stray")
         roundup.reset(0)
-        hashes.add(roundup.app(roundup_server).control().state("x")[1])
+        hashes.add(roundup.app(roundup_server).control().fresh_state("x")[1])
     assert hashes == {first}
     assert files_of(roundup.home() / "tracker" / "db" / "files") == kept, "a reset rewrote untouched files"
-    assert roundup.app(roundup_server).control().state("x")[0]["sessions"] == []
+    assert roundup.app(roundup_server).control().fresh_state("x")[0]["sessions"] == []
     # another seed is other content
     roundup.reset(1)
-    assert roundup.app(roundup_server).control().state("x")[1] != first
+    assert roundup.app(roundup_server).control().fresh_state("x")[1] != first
     roundup.reset(0)
 
 

@@ -162,7 +162,7 @@ def files_of(folder) -> dict[str, tuple[int, int]]:
 def test_forum_reset_restores_the_same_state_100_times(spirit_server):
     spirit.reset(0)
     ctl = spirit.app(spirit_server).control()
-    first = ctl.state("x")[1]
+    first = ctl.fresh_state("x")[1]
     db = spirit.home() / "data" / "db.sqlite3"
     index = spirit.home() / "data" / "st_search"
     kept = files_of(index)
@@ -178,14 +178,14 @@ def test_forum_reset_restores_the_same_state_100_times(spirit_server):
             conn.close()
             (index / "stray.seg").write_bytes(b"x")
         spirit.reset(0)
-        hashes.add(ctl.state("x")[1])
+        hashes.add(ctl.fresh_state("x")[1])
     assert hashes == {first}
     assert files_of(index) == kept, "a reset rewrote untouched index files"
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT count(*) FROM django_session").fetchone() == (0,)
     conn.close()
     spirit.reset(1)
-    assert ctl.state("x")[1] != first
+    assert ctl.fresh_state("x")[1] != first
     spirit.reset(0)
 
 

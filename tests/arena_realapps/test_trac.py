@@ -213,7 +213,7 @@ def _files(folder) -> dict[str, tuple[int, int]]:
 def test_reset_restores_the_same_state_and_repositories(trac_server):
     trac.reset(0)
     ctl = trac.app(trac_server).control()
-    first = ctl.state("x")[1]
+    first = ctl.fresh_state("x")[1]
     repos = trac.home() / "env" / "repos"
     kept = _files(repos)
     assert kept
@@ -226,14 +226,14 @@ def test_reset_restores_the_same_state_and_repositories(trac_server):
             conn.close()
             (repos / "server.git" / "refs" / "heads" / "stray").write_text("0" * 40 + "\n")
         trac.reset(0)
-        assert trac.app(trac_server).control().state("x")[1] == first
+        assert trac.app(trac_server).control().fresh_state("x")[1] == first
     assert _files(repos) == kept, "a reset rewrote untouched repository files"
     log = subprocess.run(["git", "-C", str(repos / "server.git"), "log", "--format=%an|%s", "main"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     w = world(0)
     assert log[::-1] == [f"{w.person(c.author).realname}|{c.message}" for c in w.repos[0].main]
     trac.reset(1)
-    assert trac.app(trac_server).control().state("x")[1] != first
+    assert trac.app(trac_server).control().fresh_state("x")[1] != first
     trac.reset(0)
 
 

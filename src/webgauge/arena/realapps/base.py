@@ -12,10 +12,12 @@ the database's size; see :mod:`.undo`) and by bringing the upload folder back to
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import urllib.request
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
-from .undo import RestoreResult, restore_db
+from .undo import RestoreResult, pristine, restore_db
 
 __all__ = [
     "AppNotInstalled",
@@ -43,6 +45,7 @@ __all__ = [
     "checked_reset",
     "checked_seed",
     "median_ms",
+    "open_state_db",
     "restore_db",
     "restore_file",
     "restore_tree",
@@ -278,15 +281,56 @@ def sqlite_signature(files: tuple[Path, ...]) -> tuple[object, ...]:
     return tuple(out)
 
 
+_READS: contextvars.ContextVar[dict[str, set[str]] | None] = contextvars.ContextVar("wg_state_reads", default=None)
+
+
+def open_state_db(path: Path) -> sqlite3.Connection:
+    """A read-only connection to an app's SQLite database for its state query (rows as
+    :class:`sqlite3.Row`). While :class:`RealAppControl` reads the state, SQLite's authorizer records
+    every table a statement reads (through views and joins too), so that the control knows which
+    tables the state depends on, from the query itself rather than from a list kept beside it."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    reads = _READS.get()
+    if reads is not None:
+        seen = reads.setdefault(os.path.realpath(path), set())
+
+        def note(action: int, arg1: str | None, _arg2: str | None, _db: str | None, _src: str | None) -> int:
+            if action == sqlite3.SQLITE_READ and arg1:
+                seen.add(arg1)
+            return sqlite3.SQLITE_OK
+
+        conn.set_authorizer(note)
+    return conn
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A state read that depended only on tables the undo log shows untouched since the snapshot."""
+
+    reads: dict[str, frozenset[str]]  # database file -> the tables the state query read
+    state: Any
+    hash: str
+
+
 class RealAppControl(ExternalControl):
-    """The control of a real app: resets in-process; the state read again only when one of the app's
-    database files changed since the last read (:func:`sqlite_signature`), so that an env reset
-    (the hash check after the restore, the seed state, the state after the start page) reads it
-    once when nothing else wrote to it."""
+    """The control of a real app: resets in-process; the state read again only when it may have
+    changed, so that an env reset (the hash check after the restore, the seed state, the state after
+    the start page) costs a few small queries instead of reading the app's database:
+
+    - while none of the app's database files changed since the last read (:func:`sqlite_signature`),
+      the last read is the answer;
+    - while the undo log (:func:`.undo.pristine`) shows that none of the tables a state query read
+      was written since the database was last its snapshot, that read is the answer again: a reset
+      restores the snapshot, so every reset of a seed after its first is answered so, even when the
+      start page wrote to tables the state does not read (a cache, a session)."""
+
+    KEEP = 8  # snapshots' states kept (each a few MB at full volume)
 
     def __init__(self, app: ExternalApp) -> None:
         super().__init__(app)
         self._memo: tuple[tuple[object, ...], Any, str] | None = None
+        self._kept: dict[tuple[object, ...], _Kept] = {}
         self.state_reads = 0  # reads of the database (not answered from the last read)
 
     def state(self, eid: str) -> tuple[Any, str]:
@@ -299,11 +343,35 @@ class RealAppControl(ExternalControl):
         memo = self._memo
         if memo is not None and memo[0] == sig:
             return memo[1], memo[2]
-        state, h = super().state(eid)
+        before = _pristine_view(files)
+        if before is not None:
+            kept = self._kept.get(before[0])
+            if kept is not None and _untouched(kept.reads, before[1]):
+                self._memo = (sig, kept.state, kept.hash) if sqlite_signature(files) == sig else None
+                return kept.state, kept.hash
+        reads: dict[str, set[str]] = {}
+        tok = _READS.set(reads)
+        try:
+            state, h = super().state(eid)
+        finally:
+            _READS.reset(tok)
         self.state_reads += 1
         # kept only when nothing was written during the read (else the next read reads again)
         self._memo = (sig, state, h) if sqlite_signature(files) == sig else None
+        after = _pristine_view(files)
+        if before is not None and after is not None and after[0] == before[0]:
+            read = {p: frozenset(t) for p, t in reads.items()}
+            if _covered(read, before[2]) and _untouched(read, before[1]) and _untouched(read, after[1]):
+                self._kept.pop(before[0], None)
+                self._kept[before[0]] = _Kept(read, state, h)
+                while len(self._kept) > self.KEEP:
+                    del self._kept[next(iter(self._kept))]
         return state, h
+
+    def fresh_state(self, eid: str) -> tuple[Any, str]:
+        """The state read from the database itself, never from a kept read (for checks of the reset)."""
+        self.state_reads += 1
+        return super().state(eid)
 
     def _run_reset(self, seed: int) -> None:
         fn = getattr(self.app, "reset_fn", None)
@@ -313,6 +381,37 @@ class RealAppControl(ExternalControl):
             fn(seed)
         except (OSError, RuntimeError) as exc:
             raise ResetError(f"reset of {self.app.name!r} to seed {seed} failed: {exc}") from exc
+
+
+def _pristine_view(files: tuple[Path, ...]) -> tuple[tuple[object, ...], dict[str, frozenset[str]],
+                                                      dict[str, frozenset[str]]] | None:
+    """For the state files ``files``: a key naming the content of everything the undo log does not
+    cover (each database's snapshot token, each folder's entries), the tables written per database since
+    its snapshot, and the tables the log covers per database; None when some database is not provably a
+    copy of its snapshot (:func:`.undo.pristine`)."""
+    key: list[object] = []
+    touched: dict[str, frozenset[str]] = {}
+    tables: dict[str, frozenset[str]] = {}
+    for f in files:
+        if f.is_dir():  # a store whose files are only ever added: its entries name its content
+            key.append(("dir", str(f), tuple(sorted(os.listdir(f)))))
+            continue
+        p = pristine(f)
+        if p is None:
+            return None
+        real = os.path.realpath(f)
+        key.append(("db", real, p.token))
+        touched[real], tables[real] = p.touched, p.tables
+    return tuple(key), touched, tables
+
+
+def _covered(reads: dict[str, frozenset[str]], tables: dict[str, frozenset[str]]) -> bool:
+    """Whether the state read something, and only tables of the state's databases that the log covers."""
+    return bool(reads) and all(p in tables and t and t <= tables[p] for p, t in reads.items())
+
+
+def _untouched(reads: dict[str, frozenset[str]], touched: dict[str, frozenset[str]]) -> bool:
+    return all(not (t & touched.get(p, frozenset())) for p, t in reads.items())
 
 
 def free_port() -> int:

@@ -38,7 +38,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["RestoreResult", "UNDO_TABLE", "restore_db", "track", "tracked_tables"]
+__all__ = ["Pristine", "RestoreResult", "UNDO_TABLE", "pristine", "restore_db", "track", "tracked_tables"]
 
 UNDO_TABLE = "wg_undo"
 META_TABLE = "wg_restore_meta"
@@ -291,6 +291,45 @@ def restore_db(snapshot: Path, live: Path) -> RestoreResult:
         _drop(live)
         _copy_whole(snapshot, live)
         return RestoreResult("whole", reason=reason)
+
+
+@dataclass(frozen=True)
+class Pristine:
+    """What :func:`pristine` found: the live database is a copy of the snapshot with token ``token``
+    whose schema is the snapshot's, and every table outside ``touched`` holds exactly the snapshot's
+    rows (the log names every table a row was written to since the copy or the last restore).
+    ``tables``: the snapshot's tables that the log covers (a virtual table's shadow tables, which it
+    does not cover, are not among them)."""
+
+    token: str
+    touched: frozenset[str]
+    tables: frozenset[str]
+
+
+def pristine(live: Path) -> Pristine | None:
+    """How far the live database ``live`` is provably still its snapshot, read through the connection
+    :func:`restore_db` keeps (so it costs a few small queries, no schema parse): None when there is no
+    kept connection to this very file, or its token is not the one last restored, or its schema changed
+    since the last restore checked it (anything then reads the database itself)."""
+    with _LOCK:
+        have = _LIVE.get(str(live))
+        try:
+            if have is None or have.checked_schema is None or live.stat().st_ino != have.inode:
+                return None
+            conn = have.conn
+            conn.execute("BEGIN")  # one read transaction: token, schema and log as of the same commit
+            try:
+                token = _token(conn)
+                version = conn.execute("PRAGMA main.schema_version").fetchone()[0]
+                touched = frozenset(r[0] for r in conn.execute(f"SELECT DISTINCT t FROM main.{UNDO_TABLE}"))
+            finally:
+                conn.execute("COMMIT")
+        except (OSError, sqlite3.Error):
+            return None
+        tables = _TABLES.get(token or "")
+        if tables is None or version != have.checked_schema:
+            return None
+        return Pristine(token or "", touched, frozenset(t.name for t in tables if not t.shadow))
 
 
 _SCHEMA = "SELECT type, name, tbl_name, rootpage, sql FROM {}.sqlite_master ORDER BY type, name"

@@ -36,6 +36,7 @@ from ..base import (
     apps_home,
     checked_reset,
     checked_seed,
+    open_state_db,
     restore_db,
     restore_file,
     restore_tree,
@@ -214,8 +215,7 @@ def state() -> dict[str, list[dict]]:
     """The tracker's stored state, read with SQL from Roundup's own tables, plus the text of the
     :data:`NEWEST_TEXTS` newest messages (where a task's new messages are), read from Roundup's file store."""
     db = home() / "tracker" / "db"
-    conn = sqlite3.connect(f"file:{db / 'db'}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
+    conn = open_state_db(db / 'db')
     try:
         out = {t: [dict(r) for r in conn.execute(f"SELECT {cols} FROM {t} ORDER BY id")] for t, cols in _TABLES.items()}
         for t in _LINKS:

@@ -34,6 +34,7 @@ from ..base import (
     RealAppSpec,
     checked_reset,
     checked_seed,
+    open_state_db,
     restore_db,
     restore_tree,
 )
@@ -134,8 +135,7 @@ _SKIP = {"auth_user": ("last_login",), "spirit_user_userprofile": ("last_seen", 
 def state(db: Path | None = None) -> dict[str, list[dict]]:
     """The forum's stored state, read with SQL from Spirit's own tables."""
     db = db or home() / "data" / "db.sqlite3"
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
+    conn = open_state_db(db)
     try:
         out = {}
         for t in TABLES:

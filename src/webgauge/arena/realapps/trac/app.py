@@ -39,6 +39,7 @@ from ..base import (
     apps_home,
     checked_reset,
     checked_seed,
+    open_state_db,
     restore_db,
     restore_file,
     restore_tree,
@@ -340,8 +341,7 @@ _TABLES = {
 def state() -> dict[str, list[dict]]:
     """The forge's stored state, read with SQL from Trac's own tables."""
     db = home() / "env" / "db" / "trac.db"
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
+    conn = open_state_db(db)
     try:
         return {t: [dict(r) for r in conn.execute(q)] for t, q in _TABLES.items()}
     finally:
