@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..adapters.external import ExternalApp, ExternalControl, ResetError
 from .undo import RestoreResult, pristine, restore_db
@@ -345,8 +345,8 @@ class RealAppControl(ExternalControl):
             return memo[1], memo[2]
         before = _pristine_view(files)
         if before is not None:
-            kept = self._kept.get(before[0])
-            if kept is not None and _untouched(kept.reads, before[1]):
+            kept = self._kept.get(before.key)
+            if kept is not None and _untouched(kept.reads, before.touched):
                 self._memo = (sig, kept.state, kept.hash) if sqlite_signature(files) == sig else None
                 return kept.state, kept.hash
         reads: dict[str, set[str]] = {}
@@ -358,15 +358,20 @@ class RealAppControl(ExternalControl):
         self.state_reads += 1
         # kept only when nothing was written during the read (else the next read reads again)
         self._memo = (sig, state, h) if sqlite_signature(files) == sig else None
-        after = _pristine_view(files)
-        if before is not None and after is not None and after[0] == before[0]:
-            read = {p: frozenset(t) for p, t in reads.items()}
-            if _covered(read, before[2]) and _untouched(read, before[1]) and _untouched(read, after[1]):
-                self._kept.pop(before[0], None)
-                self._kept[before[0]] = _Kept(read, state, h)
-                while len(self._kept) > self.KEEP:
-                    del self._kept[next(iter(self._kept))]
+        if before is not None:
+            self._keep(before, reads, state, h, _pristine_view(files))
         return state, h
+
+    def _keep(self, before: _View, reads: dict[str, set[str]], state: Any, h: str, after: _View | None) -> None:
+        """Keep a read whose tables the log showed untouched before and after it, all of them covered by the log."""
+        read = {p: frozenset(t) for p, t in reads.items()}
+        if after is None or after.key != before.key or not _covered(read, before.tables):
+            return
+        if _untouched(read, before.touched) and _untouched(read, after.touched):
+            self._kept.pop(before.key, None)
+            self._kept[before.key] = _Kept(read, state, h)
+            while len(self._kept) > self.KEEP:
+                del self._kept[next(iter(self._kept))]
 
     def fresh_state(self, eid: str) -> tuple[Any, str]:
         """The state read from the database itself, never from a kept read (for checks of the reset)."""
@@ -383,8 +388,13 @@ class RealAppControl(ExternalControl):
             raise ResetError(f"reset of {self.app.name!r} to seed {seed} failed: {exc}") from exc
 
 
-def _pristine_view(files: tuple[Path, ...]) -> tuple[tuple[object, ...], dict[str, frozenset[str]],
-                                                      dict[str, frozenset[str]]] | None:
+class _View(NamedTuple):
+    key: tuple[object, ...]  # names the content of everything the undo log does not cover
+    touched: dict[str, frozenset[str]]  # database file -> the tables written since its snapshot
+    tables: dict[str, frozenset[str]]  # database file -> the tables the log covers
+
+
+def _pristine_view(files: tuple[Path, ...]) -> _View | None:
     """For the state files ``files``: a key naming the content of everything the undo log does not
     cover (each database's snapshot token, each folder's entries), the tables written per database since
     its snapshot, and the tables the log covers per database; None when some database is not provably a
@@ -402,7 +412,7 @@ def _pristine_view(files: tuple[Path, ...]) -> tuple[tuple[object, ...], dict[st
         real = os.path.realpath(f)
         key.append(("db", real, p.token))
         touched[real], tables[real] = p.touched, p.tables
-    return tuple(key), touched, tables
+    return _View(tuple(key), touched, tables)
 
 
 def _covered(reads: dict[str, frozenset[str]], tables: dict[str, frozenset[str]]) -> bool:

@@ -49,12 +49,15 @@ class DjangoSite:
     def py(self) -> Path:
         return self.home() / "venv" / "bin" / "python"
 
+    def _dist_infos(self, dist: str) -> list[Path]:
+        return sorted((self.home() / "venv").glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
+
     def has(self, dist: str) -> bool:
-        return bool(list((self.home() / "venv").glob(f"lib/python*/site-packages/{dist}-*.dist-info")))
+        return bool(self._dist_infos(dist))
 
     def installed_version(self) -> str | None:
         dist = self.pip[0].dist
-        metas = sorted((self.home() / "venv").glob(f"lib/python*/site-packages/{dist}-*.dist-info"))
+        metas = self._dist_infos(dist)
         if not metas or not (self.home() / "data" / "db.sqlite3").is_file():
             return None
         return metas[-1].name[len(f"{dist}-"):-len(".dist-info")]
@@ -116,6 +119,7 @@ class DjangoSite:
         if not self.py().is_file():
             step(f"python -m venv {h / 'venv'}",
                  lambda: subprocess.run([sys.executable, "-m", "venv", str(h / "venv")], check=True))
+
         def pip(requirements: tuple[str, ...]) -> Callable[[], object]:
             return lambda: subprocess.run([str(self.py()), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                                            *requirements], check=True)

@@ -156,14 +156,11 @@ def install(say=print) -> InstallReport:
         ls = re.sub(r"\n# webgauge: logo\n.*\n", "\n", ls)  # an earlier choice
         (h / "LocalSettings.php").write_text(ls + _LOGO, encoding="utf-8")
         steps.append("logo set")
-    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
-    if _EXTENSIONS not in ls:
-        (h / "LocalSettings.php").write_text(ls + _EXTENSIONS, encoding="utf-8")
-        steps.append("ParserFunctions loaded")
-    ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
-    if _MAIN_CACHE not in ls:
-        (h / "LocalSettings.php").write_text(ls + _MAIN_CACHE, encoding="utf-8")
-        steps.append("main cache in the database")
+    for block, done in ((_EXTENSIONS, "ParserFunctions loaded"), (_MAIN_CACHE, "main cache in the database")):
+        ls = (h / "LocalSettings.php").read_text(encoding="utf-8")
+        if block not in ls:
+            (h / "LocalSettings.php").write_text(ls + block, encoding="utf-8")
+            steps.append(done)
     (h / "data" / "images").mkdir(exist_ok=True)
     if not (_snap(0) / "wiki.sqlite").is_file():
         say("importDump.php: seed 0")
